@@ -1,0 +1,7 @@
+"""Allow ``python -m ascend_reflint``."""
+
+import sys
+
+from ascend_reflint.cli import main
+
+sys.exit(main())

@@ -1,0 +1,237 @@
+"""The ``reflint`` command line: parse arguments, run the pipeline, format, exit.
+
+Exit codes: 0 clean, 1 findings at or above ``--fail-on``, 2 usage or internal error. Heavy modules (rich,
+GitPython, tree-sitter, ruamel.yaml) are imported only by the commands that need them, so that
+``reflint --version`` and the pre-commit hook start fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+from collections.abc import Sequence
+from typing import TextIO
+
+from ascend_reflint import __version__
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+log = logging.getLogger("reflint")
+
+
+class UsageError(Exception):
+    """A command line or configuration that reflint cannot run with (exit code 2)."""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``reflint`` with ``argv`` (default: ``sys.argv[1:]``) and return the exit code."""
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse exits 2 on usage errors and 0 for --help
+        return int(exc.code or 0)
+    logging.basicConfig(level=logging.DEBUG if args.debug else logging.WARNING, format="reflint: %(message)s")
+    if args.command is None:
+        parser.print_help(sys.stderr)
+        return EXIT_ERROR
+    try:
+        return int(args.handler(args))
+    except UsageError as exc:
+        sys.stderr.write(f"reflint: error: {exc}\n")
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        sys.stderr.write("reflint: interrupted\n")
+        return EXIT_ERROR
+    except Exception as exc:
+        if args.debug:
+            raise
+        sys.stderr.write(f"reflint: internal error: {type(exc).__name__}: {exc} (run with --debug for details)\n")
+        return EXIT_ERROR
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="reflint",
+        description="Lint the git refs that build recipes pin (Dockerfiles, shell scripts, GitHub workflows, pip).",
+    )
+    parser.add_argument("--version", action="version", version=f"reflint {__version__}")
+    parser.add_argument("--debug", action="store_true", help="show tracebacks and debug logs")
+    parser.set_defaults(command=None, debug=False)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    refs = commands.add_parser("refs", help="list every pinned git ref, at its exact position")
+    _add_input_options(refs)
+    refs.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    refs.add_argument("--output", "-o", metavar="FILE", help="write the output to FILE instead of stdout")
+    refs.set_defaults(handler=_run_refs)
+
+    scan = commands.add_parser("scan", help="check every pinned ref against its remote and the rules")
+    _add_input_options(scan)
+    scan.add_argument(
+        "--format", choices=("text", "json"), default="text", help="output format (default: text)"
+    )
+    scan.add_argument("--output", "-o", metavar="FILE", help="write the output to FILE instead of stdout")
+    scan.add_argument("--offline", action="store_true", help="answer from the cache only; never use the network")
+    scan.add_argument("--refresh", action="store_true", help="ignore cached ref lists and ask every remote again")
+    scan.add_argument("--cache-dir", metavar="DIR", help="where ref lists are cached (default: user cache dir)")
+    scan.add_argument("--cache-ttl", type=_seconds, default=3600.0, metavar="SECONDS",
+                      help="how long a cached ref list stays fresh (default: 3600)")
+    scan.add_argument("--timeout", type=_seconds, default=20.0, metavar="SECONDS",
+                      help="time limit of one remote's lookup (default: 20)")
+    scan.add_argument("--jobs", "-j", type=_positive_int, default=16, metavar="N",
+                      help="remotes looked up at once (default: 16)")
+    scan.add_argument("--select", type=_codes, default=None, metavar="CODES",
+                      help="only these rules (comma-separated codes, e.g. RL001,RL002)")
+    scan.add_argument("--ignore", type=_codes, default=(), metavar="CODES", help="skip these rules")
+    scan.add_argument("--fail-on", choices=("error", "warning", "info"), default="error",
+                      help="lowest severity that makes the exit code 1 (default: error)")
+    scan.add_argument("--rule-pack", action="append", default=[], metavar="FILE",
+                      help="an extra rule pack (YAML), on top of the shipped ones (repeatable)")
+    scan.add_argument("--profile", action="store_true", help="print the time each stage took to stderr")
+    scan.set_defaults(handler=_run_scan)
+
+    rules = commands.add_parser("rules", help="list every rule with its code, name, severity and documentation")
+    rules.add_argument("code", nargs="*", help="show only these codes")
+    rules.add_argument("--format", choices=("text", "json"), default="text")
+    rules.set_defaults(handler=_run_rules)
+    return parser
+
+
+def _add_input_options(command: argparse.ArgumentParser) -> None:
+    command.add_argument("paths", nargs="*", metavar="PATH", help="files and folders to read (default: .)")
+    command.add_argument("--exclude", action="append", default=[], metavar="GLOB",
+                         help="leave out paths matching GLOB (gitignore syntax; repeatable)")
+    command.add_argument("--build-arg", action="append", default=[], metavar="NAME=VALUE", type=_build_arg,
+                         help="a Dockerfile ARG value, as docker build --build-arg takes it (repeatable)")
+    command.add_argument("--max-file-size", type=_positive_int, default=None, metavar="BYTES",
+                         help="skip files larger than this (default: 10 MiB)")
+    command.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
+                         help="show tracebacks and debug logs")
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0 seconds: {text!r}")
+    return value
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1: {text!r}")
+    return value
+
+
+def _build_arg(text: str) -> tuple[str, str]:
+    name, sep, value = text.partition("=")
+    if not sep or not name:
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got {text!r}")
+    return name, value
+
+
+def _codes(text: str) -> tuple[str, ...]:
+    codes = tuple(code.strip().upper() for code in text.split(",") if code.strip())
+    if not codes:
+        raise argparse.ArgumentTypeError("expected rule codes such as RL001,RL002")
+    return codes
+
+
+def _open_output(path: str | None) -> TextIO:
+    if path is None:
+        return sys.stdout
+    try:
+        return open(path, "w", encoding="utf-8")  # noqa: SIM115 - closed by the caller
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def _wants_colour(stream: TextIO) -> bool:
+    """Colour and tables only on a terminal, and never with NO_COLOR (https://no-color.org)."""
+    return stream.isatty() and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
+
+
+def _inventory(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    from ascend_reflint.inventory import build_inventory
+    from ascend_reflint.textfile import DEFAULT_MAX_BYTES
+
+    return build_inventory(
+        args.paths,
+        excludes=args.exclude,
+        build_args=dict(args.build_arg),
+        max_bytes=args.max_file_size or DEFAULT_MAX_BYTES,
+    )
+
+
+def _run_refs(args: argparse.Namespace) -> int:
+    from ascend_reflint.report.text import write_file_messages
+
+    inventory = _inventory(args)
+    stream = _open_output(args.output)
+    try:
+        if args.format == "json":
+            from ascend_reflint.report.json_output import dumps, refs_document
+
+            stream.write(dumps(refs_document(inventory)))
+        else:
+            from ascend_reflint.report.text import write_refs
+
+            write_refs(inventory, stream, rich_output=_wants_colour(stream))
+            write_file_messages(inventory.errors, inventory.notices, sys.stderr)
+    finally:
+        if stream is not sys.stdout:
+            stream.close()
+    return EXIT_CLEAN
+
+
+def _run_scan(args: argparse.Namespace) -> int:
+    from ascend_reflint.scan import ScanOptions, run_scan
+
+    options = ScanOptions(
+        offline=args.offline,
+        refresh=args.refresh,
+        cache_dir=args.cache_dir,
+        cache_ttl=args.cache_ttl,
+        timeout=args.timeout,
+        jobs=args.jobs,
+        select=args.select,
+        ignore=args.ignore,
+        rule_packs=tuple(args.rule_pack),
+        progress=_wants_colour(sys.stderr),
+    )
+    inventory = _inventory(args)
+    result, timings = run_scan(inventory, options)
+    stream = _open_output(args.output)
+    try:
+        if args.format == "json":
+            from ascend_reflint.report.json_output import dumps, scan_document
+
+            stream.write(dumps(scan_document(result)))
+        else:
+            from ascend_reflint.report.text import write_file_messages, write_findings
+
+            write_file_messages(result.errors, [], sys.stderr)
+            write_findings(result, stream, colour=_wants_colour(stream))
+    finally:
+        if stream is not sys.stdout:
+            stream.close()
+    if args.profile:
+        sys.stderr.write("".join(f"{stage:>10}: {seconds * 1000:8.1f} ms\n" for stage, seconds in timings.items()))
+    from ascend_reflint.model import Severity
+
+    threshold = Severity.parse(args.fail_on)
+    return EXIT_FINDINGS if any(f.severity >= threshold for f in result.findings) else EXIT_CLEAN
+
+
+def _run_rules(args: argparse.Namespace) -> int:
+    from ascend_reflint.report.rules_doc import write_rules
+
+    wanted = {code.upper() for code in args.code}
+    return write_rules(sys.stdout, wanted, args.format)

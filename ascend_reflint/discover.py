@@ -1,0 +1,183 @@
+"""Discovery: the files to read, and their kind.
+
+Inside a git work tree the files are those git tracks plus untracked ones it does not ignore
+(``git ls-files --cached --others --exclude-standard``); elsewhere the folder is walked. Kinds come from
+names and, for scripts without an extension, from the shebang. Paths given explicitly (as pre-commit passes
+them) are always read, even with an unusual name.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+
+from ascend_reflint.model import FileKind, FileMessage, SourceFile
+
+#: Folders never walked outside a git work tree (inside one, git's ignore rules decide).
+_SKIPPED_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".tox"})
+_SHELL_SUFFIXES = (".sh", ".bash")
+_SHELL_INTERPRETERS = frozenset({"sh", "bash", "dash", "ksh", "zsh", "ash"})
+_YAML_SUFFIXES = (".yml", ".yaml")
+
+
+@dataclass
+class Discovery:
+    """What discovery found: files to read in a stable order, and paths it could not use."""
+
+    files: list[SourceFile] = field(default_factory=list)
+    errors: list[FileMessage] = field(default_factory=list)
+    notices: list[FileMessage] = field(default_factory=list)
+
+
+def discover(paths: Sequence[str], excludes: Sequence[str] = (), cwd: str | None = None) -> Discovery:
+    """Find the files under ``paths`` that can pin git refs.
+
+    Args:
+        paths: files and folders as given on the command line (``["."]`` when none were).
+        excludes: gitignore-style globs (``--exclude``) matched against paths relative to the working
+            directory; they leave out walked and explicit paths alike.
+        cwd: the working directory that display paths are relative to (default: the process's).
+
+    Returns:
+        A :class:`Discovery`; files are sorted by display path, each path once.
+    """
+    import pathspec
+
+    cwd = os.path.abspath(cwd or os.getcwd())
+    excluded = pathspec.PathSpec.from_lines("gitignore", excludes)
+    found: dict[str, SourceFile] = {}
+    result = Discovery()
+    for given in paths or ["."]:
+        absolute = os.path.abspath(os.path.join(cwd, given))
+        if os.path.isdir(absolute):
+            candidates: Iterable[tuple[str, bool]] = ((p, False) for p in _list_folder(absolute))
+        elif os.path.lexists(absolute):
+            candidates = [(absolute, True)]
+        else:
+            result.errors.append(FileMessage(display_path(given, cwd), "no such file or directory"))
+            continue
+        for path, explicit in candidates:
+            shown = display_path(path, cwd)
+            if shown in found or excluded.match_file(shown):
+                continue
+            kind = classify(path, explicit)
+            if kind is None:
+                if explicit:
+                    result.notices.append(FileMessage(shown, "skipped: not a kind of file reflint reads"))
+                continue
+            found[shown] = SourceFile(path=shown, abspath=path, kind=kind, explicit=explicit)
+    result.files = [found[key] for key in sorted(found)]
+    return result
+
+
+def display_path(path: str, cwd: str) -> str:
+    """``path`` relative to ``cwd`` when under it (``/``-separated, no leading ``./``), else as given."""
+    absolute = os.path.abspath(os.path.join(cwd, path))
+    try:
+        relative = os.path.relpath(absolute, cwd)
+    except ValueError:  # another drive on Windows
+        return path.replace(os.sep, "/")
+    if relative == os.curdir:
+        return path
+    if relative.startswith(os.pardir + os.sep) or relative == os.pardir:
+        return path.replace(os.sep, "/")
+    return relative.replace(os.sep, "/")
+
+
+def classify(path: str, explicit: bool = False) -> FileKind | None:
+    """The kind of file at ``path`` from its name, or from its first line for scripts without an extension.
+
+    Names: ``Dockerfile*``, ``Containerfile*``, ``*.dockerfile`` (dockerfile); ``*.sh``, ``*.bash``
+    (shell); ``.github/workflows/*.yml|yaml`` and ``action.yml|yaml`` (workflow); ``requirements*.txt``,
+    ``*.requirements.txt``, ``pyproject.toml`` (requirements). An explicit path with no such name is read
+    as a shell script when it has a shell shebang, as a Dockerfile when its first instruction is ``FROM``
+    or ``ARG``.
+
+    Returns:
+        The kind, or None when reflint does not read such a file.
+    """
+    name = os.path.basename(path)
+    lower = name.lower()
+    if lower.startswith(("dockerfile", "containerfile")) or lower.endswith((".dockerfile", ".containerfile")):
+        return FileKind.DOCKERFILE
+    if lower.endswith(_SHELL_SUFFIXES):
+        return FileKind.SHELL
+    if lower.endswith(_YAML_SUFFIXES):
+        parts = PurePosixPath(path.replace(os.sep, "/")).parts
+        if lower in ("action.yml", "action.yaml") or parts[-3:-1] == (".github", "workflows"):
+            return FileKind.WORKFLOW
+        return None
+    if lower == "pyproject.toml" or (lower.endswith(".txt") and _is_requirements_name(lower)):
+        return FileKind.REQUIREMENTS
+    if "." not in name or explicit:
+        return _sniff(path, explicit)
+    return None
+
+
+def _is_requirements_name(lower: str) -> bool:
+    return lower.startswith("requirements") or lower.endswith(".requirements.txt")
+
+
+def _sniff(path: str, explicit: bool) -> FileKind | None:
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(512)
+    except OSError:
+        # Unreadable: an explicit path is still reported (as a read error) rather than skipped silently.
+        return FileKind.SHELL if explicit else None
+    first = head.split(b"\n", 1)[0].decode("utf-8", "replace")
+    if first.startswith("#!"):
+        return FileKind.SHELL if _shebang_program(first) in _SHELL_INTERPRETERS else None
+    if explicit:
+        for line in head.decode("utf-8", "replace").splitlines():
+            stripped = line.strip()
+            if stripped and not stripped.startswith("#"):
+                keyword = stripped.split(None, 1)[0].upper()
+                return FileKind.DOCKERFILE if keyword in ("FROM", "ARG") else None
+    return None
+
+
+def _shebang_program(line: str) -> str:
+    """The program a ``#!`` line runs: ``#!/usr/bin/env -S bash -e`` gives ``bash``."""
+    words = line[2:].split()
+    if not words:
+        return ""
+    program = os.path.basename(words[0])
+    if program == "env":
+        program = next((os.path.basename(w) for w in words[1:] if not w.startswith("-") and "=" not in w), "")
+    return program
+
+
+def _list_folder(folder: str) -> list[str]:
+    """Absolute paths of the files under ``folder``: git's view in a work tree, else a walk."""
+    listed = _git_files(folder)
+    if listed is not None:
+        return listed
+    files: list[str] = []
+    for root, dirs, names in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if d not in _SKIPPED_DIRS)
+        files.extend(os.path.join(root, name) for name in names)
+    return files
+
+
+def _git_files(folder: str) -> list[str] | None:
+    """Tracked and untracked-but-not-ignored files under ``folder``, or None outside a git work tree."""
+    try:
+        completed = subprocess.run(
+            ["git", "-C", folder, "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", "."],
+            capture_output=True,
+            timeout=60,
+            check=False,
+            env={**os.environ, "GIT_OPTIONAL_LOCKS": "0"},
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if completed.returncode != 0:
+        return None
+    names = completed.stdout.decode("utf-8", "surrogateescape").split("\0")
+    paths = (os.path.join(folder, name) for name in dict.fromkeys(names) if name)
+    # ls-files lists deleted-but-tracked files too; they are not there to read.
+    return [path for path in paths if os.path.lexists(path) and not os.path.isdir(path)]

@@ -1,0 +1,48 @@
+"""Extraction: turn one read file into pins (and env settings), one extractor per kind.
+
+Dockerfile RUN bodies and workflow ``run:`` blocks are shell: their extractors hand the text to the one
+shell extractor (:mod:`ascend_reflint.extract.shell`) with a :class:`~ascend_reflint.sourcemap.SourceMap`
+back to the file, so that positions are always the file's own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from ascend_reflint.model import FileKind, SourceFile
+
+
+class ExtractError(Exception):
+    """The file cannot be extracted as a whole (malformed YAML, a shell script that does not parse).
+
+    The message names the cause and, where known, the line; the caller adds the file's path.
+    """
+
+
+def extract_file(source: SourceFile, build_args: Mapping[str, str] | None = None) -> None:
+    """Fill ``source.pins``, ``source.env`` and ``source.notices`` from ``source.text``.
+
+    Args:
+        source: a file whose ``text`` has been read (``text`` must not be None).
+        build_args: ``--build-arg NAME=VALUE`` values, which override Dockerfile ``ARG`` defaults.
+
+    Raises:
+        ExtractError: when the file cannot be extracted; pins found before the failure are kept.
+    """
+    assert source.text is not None
+    if source.kind is FileKind.DOCKERFILE:
+        from ascend_reflint.extract.dockerfile import extract_dockerfile
+
+        extract_dockerfile(source, build_args or {})
+    elif source.kind is FileKind.SHELL:
+        from ascend_reflint.extract.shell import extract_shell_file
+
+        extract_shell_file(source)
+    elif source.kind is FileKind.WORKFLOW:
+        from ascend_reflint.extract.workflow import extract_workflow
+
+        extract_workflow(source)
+    else:
+        from ascend_reflint.extract.requirements import extract_requirements
+
+        extract_requirements(source)

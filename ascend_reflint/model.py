@@ -1,0 +1,334 @@
+"""The values that move down reflint's pipeline (discover → extract → resolve → lookup → check → report).
+
+Every stage depends on this module and on the stage before it, never on a stage after it. The values are
+plain, typed and immutable where they can be, so that a stage cannot change what an earlier stage saw.
+
+Positions everywhere are the file's own: 1-based lines, 1-based columns counted in characters (not bytes),
+``end_column`` exclusive.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+
+class Severity(enum.IntEnum):
+    """How serious a finding is; ordered so that ``Severity.ERROR > Severity.WARNING``."""
+
+    INFO = 1
+    WARNING = 2
+    ERROR = 3
+
+    @property
+    def label(self) -> str:
+        """The lower-case name used in output and config: ``"error"``, ``"warning"`` or ``"info"``."""
+        return self.name.lower()
+
+    @classmethod
+    def parse(cls, text: str) -> Severity:
+        """Read ``"error"``/``"warning"``/``"info"`` (any case).
+
+        Raises:
+            ValueError: for any other text.
+        """
+        try:
+            return cls[text.strip().upper()]
+        except KeyError:
+            raise ValueError(f"unknown severity {text!r} (expected error, warning or info)") from None
+
+
+class FileKind(str, enum.Enum):
+    """The kinds of file that reflint reads; the value is what JSON output shows."""
+
+    DOCKERFILE = "dockerfile"
+    SHELL = "shell"
+    WORKFLOW = "workflow"
+    REQUIREMENTS = "requirements"
+
+
+class Via(str, enum.Enum):
+    """How a pin fetches its dependency; the value is what JSON output shows.
+
+    - ``CLONE``: ``git clone URL`` with no ref at all (the remote's default branch).
+    - ``CLONE_BRANCH``: ``git clone --branch REF URL``.
+    - ``CHECKOUT``: a clone followed by ``git checkout``/``switch``/``reset --hard`` of REF.
+    - ``PIP_VCS``: ``git+URL@REF`` given to pip (command line, requirements file or pyproject).
+    - ``ACTION``: ``uses: owner/repo@REF`` in a workflow.
+    """
+
+    CLONE = "clone"
+    CLONE_BRANCH = "clone-branch"
+    CHECKOUT = "checkout"
+    PIP_VCS = "pip-vcs"
+    ACTION = "action"
+
+
+class Resolution(str, enum.Enum):
+    """What variable resolution could say about a ref or URL.
+
+    - ``RESOLVED``: every variable had a value (a ``${V:-default}`` default counts).
+    - ``UNRESOLVED``: some part cannot be known statically (``${{ matrix.x }}``, ``$(cmd)``, a variable
+      the file never assigns, which the base image or the caller may set).
+    - ``EMPTY``: the file itself shows the variable is empty where it is used (assigned only later, only
+      in another build stage, or only on a commented-out line).
+    """
+
+    RESOLVED = "resolved"
+    UNRESOLVED = "unresolved"
+    EMPTY = "empty"
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A range of characters in a file: 1-based ``line``/``column``, ``end_column`` exclusive."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+
+@dataclass(frozen=True, slots=True)
+class Pin:
+    """One dependency fetched from a git remote, as a build recipe pins it.
+
+    Attributes:
+        path: the file's display path (relative to the working directory when under it, ``/``-separated).
+        kind: the kind of file it came from.
+        via: how the dependency is fetched.
+        span: the ref token's span, or the URL token's where the pin has no ref.
+        url: the repository URL after variable resolution, without ``git+``, ``@ref`` or ``#fragment``;
+            for ``uses:`` the ``https://github.com/owner/repo`` it stands for. As written when it cannot be
+            resolved.
+        remote: the normalised ``host/owner/name`` (see :func:`ascend_reflint.remote.normalise_remote`),
+            or None when the URL is unresolved or not a URL.
+        ref: the resolved ref, or None (no ref, or unresolved).
+        ref_text: the ref as written in the file (None when the pin has no ref).
+        clone_ref: for a clone followed by a checkout, the ``--branch`` value the clone asked for.
+        resolution: what resolution could say about the ref and URL together.
+        resolution_note: why the ref or URL is unresolved or empty, for messages (None when resolved).
+        depth: ``--depth N`` of the clone, or None.
+        shallow: True for ``--depth``, ``--shallow-since`` or ``--shallow-exclude``.
+        url_span: the URL token's span.
+        clone_span: the span of the ``git clone`` word for clones (None for pip and actions).
+        clone_ref_span: the span of the ``--branch`` value when ``clone_ref`` is set.
+        single_branch: ``--single-branch`` was given.
+        recurse_submodules: ``--recursive``/``--recurse-submodules`` was given.
+        fetched_ref: a ref that a later ``git fetch [--depth N] origin REF`` brought into the clone
+            (checking it out, or ``FETCH_HEAD``, works even from a shallow clone).
+        stage: the Dockerfile build stage (its name or index as a string), None elsewhere.
+    """
+
+    path: str
+    kind: FileKind
+    via: Via
+    span: Span
+    url: str
+    remote: str | None
+    ref: str | None
+    ref_text: str | None
+    clone_ref: str | None = None
+    resolution: Resolution = Resolution.RESOLVED
+    resolution_note: str | None = None
+    depth: int | None = None
+    shallow: bool = False
+    url_span: Span | None = None
+    clone_span: Span | None = None
+    clone_ref_span: Span | None = None
+    single_branch: bool = False
+    recurse_submodules: bool = False
+    fetched_ref: str | None = None
+    stage: str | None = None
+
+    @property
+    def resolved(self) -> bool:
+        """True when the ref and URL hold no variable left unresolved."""
+        return self.resolution is Resolution.RESOLVED
+
+
+@dataclass(frozen=True, slots=True)
+class EnvSetting:
+    """One environment variable that a file sets for what it builds or runs.
+
+    Attributes:
+        name: the variable's name.
+        value: its value after resolution, or None when it cannot be resolved statically.
+        span: the span of the value (of the name when the value is empty).
+        scope: ``"image"`` for a Dockerfile ``ENV``; ``"workflow"``, ``"job:<id>"`` or
+            ``"step:<job id>:<index>"`` in a workflow.
+    """
+
+    name: str
+    value: str | None
+    span: Span
+    scope: str
+
+
+@dataclass(frozen=True, slots=True)
+class FileMessage:
+    """A file that could not be read as a whole (``errors``) or that was read with a caveat (``notices``)."""
+
+    path: str
+    message: str
+
+
+@dataclass(slots=True)
+class SourceFile:
+    """A discovered file and what extraction found in it.
+
+    Attributes:
+        path: display path (see :class:`Pin`).
+        abspath: absolute filesystem path.
+        kind: the kind of file.
+        explicit: True when the path was given on the command line (read even with an unusual name).
+        text: the decoded text, once read (None before reading or when it could not be read).
+        pins: pins found, in file order.
+        env: environment settings found (Dockerfile ``ENV``, workflow ``env:``).
+        notices: caveats about this file (lenient decoding, a skipped ``shell: pwsh`` step …).
+        error: why the file could not be read or parsed, or None.
+    """
+
+    path: str
+    abspath: str
+    kind: FileKind
+    explicit: bool = False
+    text: str | None = None
+    pins: list[Pin] = field(default_factory=list)
+    env: list[EnvSetting] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
+    error: str | None = None
+
+
+class RefType(str, enum.Enum):
+    """What a name on a remote is."""
+
+    BRANCH = "branch"
+    TAG = "tag"
+
+
+@dataclass(frozen=True, slots=True)
+class RemoteRefs:
+    """What ``git ls-remote --heads --tags`` said about one remote.
+
+    Attributes:
+        remote: the normalised remote (``host/owner/name``).
+        branches: branch name (without ``refs/heads/``) → commit id (40 hex, lower case).
+        tags: tag name (without ``refs/tags/``) → the commit id it points to (the peeled ``^{}`` id for an
+            annotated tag, per git-ls-remote(1)).
+        head: the commit id of HEAD when advertised, else None.
+        fetched_at: when the answer came from the remote, in seconds since the epoch.
+    """
+
+    remote: str
+    branches: dict[str, str]
+    tags: dict[str, str]
+    head: str | None = None
+    fetched_at: float = 0.0
+
+    def commits(self) -> frozenset[str]:
+        """Every commit id that a branch or tag tip names (lower-case 40 hex)."""
+        return frozenset(self.branches.values()) | frozenset(self.tags.values())
+
+
+class FailureKind(str, enum.Enum):
+    """Why a lookup gave no ref list."""
+
+    NOT_FOUND = "not-found"  # the server says there is no such repository
+    NOT_FOUND_OR_PRIVATE = "not-found-or-private"  # https asked for credentials (GitHub's answer to both)
+    AUTH_REQUIRED = "auth-required"  # credentials were asked for (ssh: permission denied)
+    UNREACHABLE = "unreachable"  # DNS, connection refused, TLS, …
+    TIMEOUT = "timeout"  # no answer within --timeout
+    OFFLINE = "offline"  # --offline and nothing in the cache
+    UNSAFE = "unsafe"  # the URL was refused before reaching git (transport or option-like)
+    OTHER = "other"
+
+
+@dataclass(frozen=True, slots=True)
+class LookupFailure:
+    """A lookup that gave no ref list: a fact about the remote, never "ref not found".
+
+    Attributes:
+        remote: the normalised remote.
+        kind: the class of failure.
+        detail: git's first stderr line (credentials redacted) or a short reason.
+    """
+
+    remote: str
+    kind: FailureKind
+    detail: str = ""
+
+
+LookupResult = RemoteRefs | LookupFailure
+
+
+@dataclass(frozen=True, slots=True)
+class Related:
+    """Another place that a finding refers to (the other variant, the other file's pin)."""
+
+    path: str
+    line: int
+    column: int
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One problem that a rule reports.
+
+    Attributes:
+        code: the rule's stable code (``RL001``).
+        rule: the rule's kebab-case name (``ref-not-found``).
+        severity: the severity after context and config.
+        path: display path of the file.
+        span: where the problem is.
+        message: what is wrong, in one sentence (no trailing newline).
+        remote: the normalised remote concerned, or None.
+        ref: the ref concerned (as resolved, else as written), or None.
+        suggestion: the existing ref the user most likely meant, or None.
+        related: other places the finding refers to.
+    """
+
+    code: str
+    rule: str
+    severity: Severity
+    path: str
+    span: Span
+    message: str
+    remote: str | None = None
+    ref: str | None = None
+    suggestion: str | None = None
+    related: tuple[Related, ...] = ()
+
+    def sort_key(self) -> tuple[str, int, int, str]:
+        """Findings are sorted by path, line, column, code."""
+        return (self.path, self.span.line, self.span.column, self.code)
+
+
+@dataclass(frozen=True, slots=True)
+class ScanSummary:
+    """Counts for the end of a scan.
+
+    Attributes:
+        files: files read.
+        pins: pins found.
+        remotes: distinct remotes that needed a lookup.
+        lookups: remotes queried over the network in this run.
+        cached: remotes answered from the cache.
+    """
+
+    files: int
+    pins: int
+    remotes: int
+    lookups: int
+    cached: int
+
+
+@dataclass(slots=True)
+class ScanResult:
+    """Everything a formatter needs to report a scan."""
+
+    findings: list[Finding]
+    errors: list[FileMessage]
+    notices: list[FileMessage]
+    summary: ScanSummary

@@ -1,0 +1,165 @@
+"""Git remote URLs as recipes write them: normalisation, transport safety and credential redaction.
+
+Facts used here come from git's documentation: git-clone(1) "GIT URLS" (the ``ssh://``, ``git://``,
+``http[s]://``, ``file://`` forms, the scp-like ``[user@]host:path`` form, and ``<transport>::<address>``
+for remote helpers such as ``ext::``), and git-config(1) ``protocol.allow``.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urlsplit
+
+#: Transports that reflint hands to git. Everything else (``ext::``, ``fd::``, unknown helpers) is refused.
+SAFE_SCHEMES = frozenset({"https", "http", "ssh", "git", "file"})
+
+#: Hosts whose owner and repository names are case-insensitive, so that ``NVIDIA/Megatron-LM`` and
+#: ``nvidia/megatron-lm`` are one remote.
+CASE_INSENSITIVE_HOSTS = frozenset({"github.com", "gitlab.com", "gitcode.com", "gitee.com"})
+
+_SCP_LIKE = re.compile(r"^(?:(?P<user>[^@/:\s]+)@)?(?P<host>[A-Za-z0-9][A-Za-z0-9.-]*):(?P<path>(?!//).+)$")
+_HELPER_TRANSPORT = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*::")
+_USERINFO = re.compile(r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*://)(?P<userinfo>[^@/\s]*)@")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def redact(text: str) -> str:
+    """Replace the password (or token) of every ``scheme://user:secret@`` in ``text`` with ``***``.
+
+    A userinfo without ``:`` is a token used as the user name (``https://TOKEN@github.com``) and is
+    replaced whole, except the plain ``git`` user of ssh URLs.
+
+    Args:
+        text: any text: a URL, a message, git's stderr.
+
+    Returns:
+        The text with secrets replaced.
+    """
+
+    def _sub(match: re.Match[str]) -> str:
+        userinfo = match.group("userinfo")
+        if ":" in userinfo:
+            user = userinfo.split(":", 1)[0]
+            return f"{match.group('scheme')}{user}:***@"
+        if userinfo in ("git", ""):
+            return match.group(0)
+        return f"{match.group('scheme')}***@"
+
+    return _USERINFO.sub(_sub, text)
+
+
+def unsafe_reason(url: str) -> str | None:
+    """Say why git must not be given ``url``, or None when it is safe to look up.
+
+    Checked on the URL as written in the file, before git's ``url.<base>.insteadOf`` rewriting, so that a
+    user's own rewrites to local mirrors keep working.
+
+    Args:
+        url: the repository URL after variable resolution.
+
+    Returns:
+        A short reason ("looks like a command-line option", "transport 'ext' is not allowed", …) or None.
+    """
+    if not url:
+        return "the URL is empty"
+    if url.startswith("-"):
+        return "it looks like a command-line option"
+    if _CONTROL.search(url):
+        return "it holds control characters"
+    if _HELPER_TRANSPORT.match(url):
+        return f"transport '{url.split('::', 1)[0]}::' is not allowed"
+    if "://" in url:
+        scheme = url.split("://", 1)[0].lower()
+        if scheme not in SAFE_SCHEMES:
+            return f"transport '{scheme}' is not allowed (allowed: {', '.join(sorted(SAFE_SCHEMES))})"
+        return None
+    if _SCP_LIKE.match(url):
+        return None
+    if url.startswith(("/", "./", "../")):
+        return None  # a local path: git's "file" transport
+    return "it is not a git URL"
+
+
+def normalise_remote(url: str) -> str | None:
+    """Turn a repository URL into reflint's remote key, ``host/owner/name``.
+
+    Lower-case host, no scheme, no user or password, no port for the default ports, no ``.git``, no trailing
+    slash; ``git@host:o/n.git``, ``ssh://git@host/o/n`` and ``https://host/o/n`` give the same remote.
+    On hosts in :data:`CASE_INSENSITIVE_HOSTS` the path is lower-cased too.
+
+    Args:
+        url: a repository URL (``https://…``, ``ssh://…``, ``git://…``, scp-like, ``file://…`` or a path).
+
+    Returns:
+        The remote key, or None when ``url`` is not a URL reflint can name (empty, holds ``$``, …).
+    """
+    url = url.strip()
+    if not url or "$" in url or any(ch.isspace() for ch in url):
+        return None
+    host: str
+    path: str
+    if "://" in url:
+        try:
+            parts = urlsplit(url)
+        except ValueError:
+            return None
+        scheme = parts.scheme.lower()
+        if scheme == "file":
+            host, path = "file", parts.path
+        else:
+            try:
+                hostname = parts.hostname or ""
+            except ValueError:
+                return None
+            port = _port(parts)
+            host = hostname.lower() + (f":{port}" if port and port not in ("22", "80", "443", "9418") else "")
+            path = parts.path
+    else:
+        match = _SCP_LIKE.match(url)
+        if match and "/" not in match.group("host"):
+            host, path = match.group("host").lower(), match.group("path")
+        elif url.startswith(("/", "./", "../")):
+            host, path = "file", url
+        else:
+            return None
+    path = path.strip("/")
+    if path.endswith(".git"):
+        path = path[: -len(".git")]
+    path = path.rstrip("/")
+    if not host or not path:
+        return None
+    if host in CASE_INSENSITIVE_HOSTS:
+        path = path.lower()
+    return f"{host}/{path}"
+
+
+def _port(parts: object) -> str | None:
+    try:
+        port = parts.port  # type: ignore[attr-defined]
+    except ValueError:
+        return None
+    return str(port) if port is not None else None
+
+
+def repo_dir_name(url: str) -> str:
+    """The directory ``git clone URL`` creates when no directory is given (git-clone(1): "the humanish
+    part of the source repository": the last path part without ``.git``).
+
+    Args:
+        url: the repository URL.
+
+    Returns:
+        The directory name, or ``""`` when the URL has no path part.
+    """
+    tail = url.rstrip("/").rsplit("/", 1)[-1]
+    if ":" in tail and "/" not in url:
+        tail = tail.rsplit(":", 1)[-1]
+    if tail.endswith(".git"):
+        tail = tail[: -len(".git")]
+    return tail
+
+
+def github_action_url(owner_repo: str) -> str:
+    """The repository URL that ``uses: owner/repo[/path]@ref`` stands for: ``https://github.com/owner/repo``."""
+    owner, repo = owner_repo.split("/")[:2]
+    return f"https://github.com/{owner}/{repo}"

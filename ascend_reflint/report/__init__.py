@@ -1,0 +1,1 @@
+"""Report: formatters only format. Each takes the pipeline's values and returns or writes text."""

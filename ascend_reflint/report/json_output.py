@@ -1,0 +1,90 @@
+"""JSON output of ``reflint refs`` and ``reflint scan`` (the key sets the README documents)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ascend_reflint.inventory import Inventory
+from ascend_reflint.model import FileMessage, Finding, Pin, ScanResult
+
+
+def pin_record(pin: Pin) -> dict[str, Any]:
+    """One pin as the ``refs`` JSON shows it."""
+    return {
+        "path": pin.path,
+        "line": pin.span.line,
+        "column": pin.span.column,
+        "end_line": pin.span.end_line,
+        "end_column": pin.span.end_column,
+        "kind": pin.kind.value,
+        "via": pin.via.value,
+        "url": pin.url,
+        "remote": pin.remote,
+        "ref": pin.ref,
+        "ref_text": pin.ref_text,
+        "clone_ref": pin.clone_ref,
+        "resolved": pin.resolved,
+        "depth": pin.depth,
+        "shallow": pin.shallow,
+    }
+
+
+def _messages(messages: list[FileMessage]) -> list[dict[str, str]]:
+    return [{"path": m.path, "message": m.message} for m in messages]
+
+
+def refs_document(inventory: Inventory) -> dict[str, Any]:
+    """The ``refs --format json`` document: ``pins``, ``files_scanned``, ``errors``, ``notices``."""
+    return {
+        "pins": [pin_record(pin) for pin in inventory.pins],
+        "files_scanned": len(inventory.files),
+        "errors": _messages(inventory.errors),
+        "notices": _messages(inventory.notices),
+    }
+
+
+def finding_record(finding: Finding) -> dict[str, Any]:
+    """One finding as the ``scan`` JSON shows it."""
+    return {
+        "code": finding.code,
+        "rule": finding.rule,
+        "severity": finding.severity.label,
+        "path": finding.path,
+        "line": finding.span.line,
+        "column": finding.span.column,
+        "end_line": finding.span.end_line,
+        "end_column": finding.span.end_column,
+        "message": finding.message,
+        "remote": finding.remote,
+        "ref": finding.ref,
+        "suggestion": finding.suggestion,
+        "related": [
+            {"path": r.path, "line": r.line, "column": r.column, "message": r.message} for r in finding.related
+        ],
+    }
+
+
+def scan_document(result: ScanResult) -> dict[str, Any]:
+    """The ``scan --format json`` document: ``findings``, ``errors``, ``summary``."""
+    counts = {"error": 0, "warning": 0, "info": 0}
+    for finding in result.findings:
+        counts[finding.severity.label] += 1
+    summary = result.summary
+    return {
+        "findings": [finding_record(f) for f in result.findings],
+        "errors": _messages(result.errors),
+        "summary": {
+            "files": summary.files,
+            "pins": summary.pins,
+            "remotes": summary.remotes,
+            "lookups": summary.lookups,
+            "cached": summary.cached,
+            "findings": counts,
+        },
+    }
+
+
+def dumps(document: dict[str, Any]) -> str:
+    """Serialise a document: indented, key order kept, non-ASCII kept, ending with a newline."""
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"

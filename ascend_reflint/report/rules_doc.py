@@ -1,0 +1,48 @@
+"""``reflint rules``: every rule's code, name, default severity, whether it needs a lookup, and its doc."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Set
+from typing import TextIO
+
+
+def write_rules(stream: TextIO, codes: Set[str], output_format: str) -> int:
+    """Write the rule documentation.
+
+    Args:
+        stream: where to write.
+        codes: only these codes (empty: all).
+        output_format: ``"text"`` or ``"json"``.
+
+    Returns:
+        The exit code: 0, or 2 when a requested code does not exist.
+    """
+    from ascend_reflint.check import all_rules
+
+    rules = [rule for rule in all_rules() if not codes or rule.code in codes]
+    unknown = sorted(codes - {rule.code for rule in rules})
+    if unknown:
+        import sys
+
+        sys.stderr.write(f"reflint: error: unknown rule code(s): {', '.join(unknown)}\n")
+        return 2
+    if output_format == "json":
+        records = [
+            {
+                "code": r.code,
+                "name": r.name,
+                "severity": r.severity.label,
+                "needs_lookup": r.needs_lookup,
+                "doc": r.doc,
+            }
+            for r in rules
+        ]
+        stream.write(json.dumps(records, indent=2) + "\n")
+        return 0
+    for rule in rules:
+        lookup = "needs a lookup" if rule.needs_lookup else "no lookup"
+        stream.write(f"{rule.code} {rule.name} [{rule.severity.label}] ({lookup})\n\n")
+        stream.write("".join(f"    {line}".rstrip() + "\n" for line in rule.doc.strip().splitlines()))
+        stream.write("\n")
+    return 0

@@ -1,0 +1,122 @@
+"""Text output: plain lines for pipes and editors, a rich table or coloured lines on a terminal."""
+
+from __future__ import annotations
+
+from typing import TextIO
+
+from ascend_reflint.inventory import Inventory
+from ascend_reflint.model import FileMessage, Finding, ScanResult, Severity
+from ascend_reflint.report.safe import safe_text
+
+_STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
+
+
+def write_refs(inventory: Inventory, stream: TextIO, rich_output: bool) -> None:
+    """Write the pin inventory: ``path:line:column: remote ref (via)`` per pin, or a rich table.
+
+    Args:
+        inventory: what ``refs`` found.
+        stream: where to write.
+        rich_output: True on a colour terminal (not NO_COLOR): draw a table; else one plain line per pin.
+    """
+    if rich_output:
+        _refs_table(inventory, stream)
+        return
+    for pin in inventory.pins:
+        target = pin.remote or pin.url
+        ref = pin.ref if pin.ref is not None else (pin.ref_text or "-")
+        stream.write(
+            safe_text(f"{pin.path}:{pin.span.line}:{pin.span.column}: {target} {ref} ({pin.via.value})") + "\n"
+        )
+
+
+def _refs_table(inventory: Inventory, stream: TextIO) -> None:
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(title=f"{len(inventory.pins)} pins in {len(inventory.files)} files", title_justify="left")
+    for column in ("location", "remote", "ref", "via", "clone"):
+        table.add_column(column, overflow="fold")
+    for pin in inventory.pins:
+        ref = Text(safe_text(pin.ref or ""), style="green") if pin.resolved else Text(
+            safe_text(pin.ref_text or "-"), style="yellow"
+        )
+        clone = " ".join(
+            part
+            for part in (f"depth {pin.depth}" if pin.depth else "", "shallow" if pin.shallow and not pin.depth else "")
+            if part
+        )
+        table.add_row(
+            Text(safe_text(f"{pin.path}:{pin.span.line}:{pin.span.column}")),
+            Text(safe_text(pin.remote or pin.url)),
+            ref,
+            Text(pin.via.value),
+            Text(clone),
+        )
+    Console(file=stream, soft_wrap=False, highlight=False).print(table)
+
+
+def write_findings(result: ScanResult, stream: TextIO, colour: bool) -> None:
+    """Write one line per finding, ``path:line:column: CODE [severity] message``, then a summary line.
+
+    A finding with a suggestion is followed by ``  did you mean 'REF'?``.
+    """
+    console = None
+    if colour:
+        from rich.console import Console
+
+        console = Console(file=stream, soft_wrap=True, highlight=False)
+    for finding in result.findings:
+        _write_finding(finding, stream, console)
+    summary = summary_line(result)
+    if console is not None:
+        console.print(summary, markup=False, style="bold")
+    else:
+        stream.write(summary + "\n")
+
+
+def _write_finding(finding: Finding, stream: TextIO, console: object) -> None:
+    location = f"{finding.path}:{finding.span.line}:{finding.span.column}:"
+    severity = finding.severity.label
+    lines = [safe_text(f"{location} {finding.code} [{severity}] {finding.message}")]
+    if finding.suggestion is not None:
+        lines.append(safe_text(f"  did you mean '{finding.suggestion}'?"))
+    lines.extend(
+        safe_text(f"  {r.path}:{r.line}:{r.column}: {r.message}") for r in finding.related
+    )
+    if console is None:
+        stream.write("\n".join(lines) + "\n")
+        return
+    from rich.text import Text
+
+    head = Text(lines[0])
+    head.stylize(_STYLE[finding.severity], len(location) + 1, len(location) + 1 + len(finding.code) + len(severity) + 3)
+    console.print(head)  # type: ignore[attr-defined]
+    for line in lines[1:]:
+        console.print(Text(line, style="dim"))  # type: ignore[attr-defined]
+
+
+def summary_line(result: ScanResult) -> str:
+    """``N errors, N warnings, N info in F files (P pins, R remotes: L looked up, C cached)``."""
+    counts = {severity: 0 for severity in Severity}
+    for finding in result.findings:
+        counts[finding.severity] += 1
+    s = result.summary
+    text = (
+        f"{counts[Severity.ERROR]} error{'s' * (counts[Severity.ERROR] != 1)}, "
+        f"{counts[Severity.WARNING]} warning{'s' * (counts[Severity.WARNING] != 1)}, "
+        f"{counts[Severity.INFO]} info in {s.files} file{'s' * (s.files != 1)} "
+        f"({s.pins} pins, {s.remotes} remotes: {s.lookups} looked up, {s.cached} cached)"
+    )
+    if result.errors:
+        text += f"; {len(result.errors)} file{'s' * (len(result.errors) != 1)} could not be read"
+    return text
+
+
+def write_file_messages(errors: list[FileMessage], notices: list[FileMessage], stream: TextIO) -> None:
+    """Write ``path: error: message`` and ``path: notice: message`` lines (to stderr, usually)."""
+    for message in errors:
+        stream.write(safe_text(f"{message.path}: error: {message.message}") + "\n")
+    for message in notices:
+        stream.write(safe_text(f"{message.path}: notice: {message.message}") + "\n")

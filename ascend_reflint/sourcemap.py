@@ -1,0 +1,74 @@
+"""Map character offsets in a derived text back to the file's own line and column.
+
+A Dockerfile RUN body (continuation lines joined, comment lines dropped, as Docker does) and a workflow
+``run:`` block (indentation stripped) are shell text that no longer sits where it sits in the file. Their
+extractors build a :class:`SourceMap` while they assemble the text, so that the one shell extractor reports
+the file's own positions.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+
+from ascend_reflint.model import Span
+
+
+class SourceMap:
+    """Pieces of a derived text, each a run of characters copied from one place on one line of the file.
+
+    Offsets are 0-based character offsets into the derived text; lines and columns are 1-based file
+    positions in characters. An offset that falls between pieces (a newline the extractor inserted) maps to
+    the position just after the previous piece.
+    """
+
+    __slots__ = ("_columns", "_lines", "_starts")
+
+    def __init__(self) -> None:
+        self._starts: list[int] = []
+        self._lines: list[int] = []
+        self._columns: list[int] = []
+
+    def add(self, offset: int, line: int, column: int) -> None:
+        """Say that the derived text's character at ``offset`` is the file's (``line``, ``column``).
+
+        The characters that follow, up to the next piece, are on the same line at increasing columns.
+        Pieces must be added in increasing ``offset`` order.
+        """
+        if self._starts and offset <= self._starts[-1]:
+            self._starts[-1], self._lines[-1], self._columns[-1] = offset, line, column
+            return
+        self._starts.append(offset)
+        self._lines.append(line)
+        self._columns.append(column)
+
+    @classmethod
+    def identity(cls, text: str, first_line: int = 1, first_column: int = 1) -> SourceMap:
+        """A map for text that is the file itself (or a block of it starting at ``first_line``).
+
+        Args:
+            text: the text.
+            first_line: the file line of the text's first character.
+            first_column: the file column of the text's first character (later lines start at column 1).
+        """
+        source_map = cls()
+        source_map.add(0, first_line, first_column)
+        offset = text.find("\n")
+        line = first_line
+        while offset != -1:
+            line += 1
+            source_map.add(offset + 1, line, 1)
+            offset = text.find("\n", offset + 1)
+        return source_map
+
+    def position(self, offset: int) -> tuple[int, int]:
+        """The file's (line, column) of the derived text's character at ``offset``."""
+        index = bisect_right(self._starts, offset) - 1
+        if index < 0:
+            return (self._lines[0], self._columns[0]) if self._starts else (1, 1)
+        return self._lines[index], self._columns[index] + (offset - self._starts[index])
+
+    def span(self, start: int, end: int) -> Span:
+        """The file span of derived-text characters ``[start, end)`` (``end`` exclusive, ``end > start``)."""
+        line, column = self.position(start)
+        end_line, last_column = self.position(max(start, end - 1))
+        return Span(line, column, end_line, last_column + 1)
