@@ -11,12 +11,17 @@ import argparse
 import logging
 import os
 import sys
+import time
 from collections.abc import Sequence
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from ascend_reflint import __version__
 
+if TYPE_CHECKING:
+    from ascend_reflint.model import ScanResult
+
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+FORMATS = ("text", "json", "github", "sarif")
 log = logging.getLogger("reflint")
 
 
@@ -69,9 +74,13 @@ def _parser() -> argparse.ArgumentParser:
     scan = commands.add_parser("scan", help="check every pinned ref against its remote and the rules")
     _add_input_options(scan)
     scan.add_argument(
-        "--format", choices=("text", "json"), default="text", help="output format (default: text)"
+        "--format", action="append", choices=FORMATS, default=None, metavar="FORMAT",
+        help="text, json, github (workflow-command annotations) or sarif; repeatable (default: text)",
     )
-    scan.add_argument("--output", "-o", metavar="FILE", help="write the output to FILE instead of stdout")
+    scan.add_argument(
+        "--output", "-o", action="append", default=[], metavar="FILE",
+        help="write a format to FILE; outputs pair with the last formats in order, the others go to stdout",
+    )
     scan.add_argument("--offline", action="store_true", help="answer from the cache only; never use the network")
     scan.add_argument("--refresh", action="store_true", help="ignore cached ref lists and ask every remote again")
     scan.add_argument("--cache-dir", metavar="DIR", help="where ref lists are cached (default: user cache dir)")
@@ -206,28 +215,61 @@ def _run_scan(args: argparse.Namespace) -> int:
         rule_packs=tuple(args.rule_pack),
         progress=_wants_colour(sys.stderr),
     )
+    destinations = _destinations(args.format or ["text"], args.output)
     inventory = _inventory(args)
     result, timings = run_scan(inventory, options)
-    stream = _open_output(args.output)
-    try:
-        if args.format == "json":
-            from ascend_reflint.report.json_output import dumps, scan_document
+    started = time.perf_counter()
+    from ascend_reflint.report.text import write_file_messages
 
-            stream.write(dumps(scan_document(result)))
-        else:
-            from ascend_reflint.report.text import write_file_messages, write_findings
-
-            write_file_messages(result.errors, [], sys.stderr)
-            write_findings(result, stream, colour=_wants_colour(stream))
-    finally:
-        if stream is not sys.stdout:
-            stream.close()
+    write_file_messages(result.errors, [], sys.stderr)
+    for output_format, path in destinations:
+        stream = _open_output(path)
+        try:
+            _write_scan(output_format, result, stream)
+        finally:
+            if stream is not sys.stdout:
+                stream.close()
+    timings["report"] = time.perf_counter() - started
     if args.profile:
         sys.stderr.write("".join(f"{stage:>10}: {seconds * 1000:8.1f} ms\n" for stage, seconds in timings.items()))
     from ascend_reflint.model import Severity
 
     threshold = Severity.parse(args.fail_on)
     return EXIT_FINDINGS if any(f.severity >= threshold for f in result.findings) else EXIT_CLEAN
+
+
+def _destinations(formats: Sequence[str], outputs: Sequence[str]) -> list[tuple[str, str | None]]:
+    """Pair formats with output files: the last ``len(outputs)`` formats go to the files, in order."""
+    if len(outputs) > len(formats):
+        raise UsageError(f"{len(outputs)} --output files for {len(formats)} --format values")
+    on_stdout = len(formats) - len(outputs)
+    return [(f, None) for f in formats[:on_stdout]] + list(zip(formats[on_stdout:], outputs))
+
+
+def _write_scan(output_format: str, result: ScanResult, stream: TextIO) -> None:
+    if output_format == "json":
+        from ascend_reflint.report.json_output import dumps, scan_document
+
+        stream.write(dumps(scan_document(result)))
+    elif output_format == "github":
+        from ascend_reflint.report.github import write_github
+
+        write_github(result, stream, os.environ)
+    elif output_format == "sarif":
+        from ascend_reflint.check import all_rules
+        from ascend_reflint.report.json_output import dumps
+        from ascend_reflint.report.sarif import sarif_document
+
+        stream.write(dumps(sarif_document(result, all_rules(), _repository_root())))
+    else:
+        from ascend_reflint.report.text import write_findings
+
+        write_findings(result, stream, colour=_wants_colour(stream))
+
+
+def _repository_root() -> str:
+    """Where SARIF and annotation paths are relative to: GITHUB_WORKSPACE, else the current directory."""
+    return os.environ.get("GITHUB_WORKSPACE") or os.getcwd()
 
 
 def _run_rules(args: argparse.Namespace) -> int:

@@ -60,7 +60,8 @@ def discover(paths: Sequence[str], excludes: Sequence[str] = (), cwd: str | None
             result.errors.append(FileMessage(display_path(given, cwd), "no such file or directory"))
             continue
         for path, explicit in candidates:
-            shown = display_path(path, cwd)
+            as_given = os.path.join(given, os.path.relpath(path, absolute)) if not explicit else given
+            shown = display_path(as_given, cwd)
             if shown in found or excluded.match_file(shown):
                 continue
             kind = classify(path, explicit)
@@ -76,6 +77,7 @@ def discover(paths: Sequence[str], excludes: Sequence[str] = (), cwd: str | None
 def display_path(path: str, cwd: str) -> str:
     """``path`` relative to ``cwd`` when under it (``/``-separated, no leading ``./``), else as given."""
     absolute = os.path.abspath(os.path.join(cwd, path))
+    path = os.path.normpath(path)
     try:
         relative = os.path.relpath(absolute, cwd)
     except ValueError:  # another drive on Windows

@@ -304,6 +304,17 @@ class Finding:
         """Findings are sorted by path, line, column, code."""
         return (self.path, self.span.line, self.span.column, self.code)
 
+    def fingerprint(self) -> str:
+        """A key that survives edits above the finding: code, path, remote and ref, never line numbers.
+
+        The baseline and SARIF ``partialFingerprints`` use it, so a changed ARG value (a new ref) is a new
+        finding while a line moved down is not. Returns 32 lower-case hex characters.
+        """
+        import hashlib
+
+        key = "\0".join((self.code, self.path, self.remote or "", self.ref or ""))
+        return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
 
 @dataclass(frozen=True, slots=True)
 class ScanSummary:
