@@ -1,0 +1,101 @@
+"""Inline suppression: ``# reflint: ignore[RL001,RL002] optional reason`` on a pin's line or the line above.
+
+A bare ``# reflint: ignore`` suppresses every rule there. The comment works in every kind of file reflint reads
+(Dockerfiles, also inside a continued RUN; shell; YAML), since all of them use ``#`` comments.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from ascend_reflint.model import Finding, SourceFile, Span
+
+_PRAGMA = re.compile(r"#\s*reflint:\s*ignore(?:\[(?P<codes>[^\]]*)\])?(?=\s|$)")
+
+
+@dataclass
+class Suppression:
+    """One ``# reflint: ignore`` comment.
+
+    Attributes:
+        path: display path of the file.
+        span: the comment's span (from ``#`` to the end of the pragma).
+        codes: the codes it names, or None for all.
+        used: codes (or ``"*"``) it suppressed at least once.
+    """
+
+    path: str
+    span: Span
+    codes: frozenset[str] | None
+    used: set[str] = field(default_factory=set)
+
+    def covers(self, finding: Finding) -> bool:
+        """True when this comment sits on the finding's line or the line above and names its code."""
+        if finding.span.line not in (self.span.line, self.span.line + 1):
+            return False
+        return self.codes is None or finding.code in self.codes
+
+
+def find_suppressions(source: SourceFile) -> list[Suppression]:
+    """Every ``# reflint: ignore`` comment in ``source.text`` (none when the text was not read).
+
+    Codes are upper-cased; an empty list (``ignore[]``) suppresses nothing and is reported as unused.
+    """
+    text = source.text
+    if not text or "reflint:" not in text:
+        return []
+    found: list[Suppression] = []
+    for number, line in enumerate(text.split("\n"), start=1):
+        if "reflint:" not in line:
+            continue
+        match = _PRAGMA.search(line)
+        if match is None:
+            continue
+        codes_text = match.group("codes")
+        codes = None
+        if codes_text is not None:
+            codes = frozenset(code.strip().upper() for code in codes_text.split(",") if code.strip())
+        span = Span(number, match.start() + 1, number, match.end() + 1)
+        found.append(Suppression(source.path, span, codes))
+    return found
+
+
+def apply_suppressions(
+    findings: Iterable[Finding], suppressions: Sequence[Suppression]
+) -> list[Finding]:
+    """The findings that no suppression covers; marks each suppression's ``used`` codes.
+
+    Args:
+        findings: findings of any files.
+        suppressions: the comments of those files.
+    """
+    by_path: dict[str, list[Suppression]] = {}
+    for suppression in suppressions:
+        by_path.setdefault(suppression.path, []).append(suppression)
+    kept: list[Finding] = []
+    for finding in findings:
+        covering = [s for s in by_path.get(finding.path, ()) if s.covers(finding)]
+        for suppression in covering:
+            suppression.used.add(finding.code if suppression.codes is not None else "*")
+        if not covering:
+            kept.append(finding)
+    return kept
+
+
+def unused(suppressions: Sequence[Suppression]) -> list[tuple[Suppression, str]]:
+    """``(suppression, what)`` for each comment, or each code in it, that suppressed nothing.
+
+    ``what`` is ``"*"`` for a bare comment, else the unused code.
+    """
+    result: list[tuple[Suppression, str]] = []
+    for suppression in suppressions:
+        if suppression.codes is None:
+            if not suppression.used:
+                result.append((suppression, "*"))
+        else:
+            result.extend((suppression, code) for code in sorted(suppression.codes - suppression.used))
+            if not suppression.codes:
+                result.append((suppression, "*"))
+    return result
