@@ -269,7 +269,9 @@ def _write_scan(output_format: str, result: ScanResult, stream: TextIO) -> None:
 
 def _repository_root() -> str:
     """Where SARIF and annotation paths are relative to: GITHUB_WORKSPACE, else the current directory."""
-    return os.environ.get("GITHUB_WORKSPACE") or os.getcwd()
+    from ascend_reflint.report.github import repository_root
+
+    return repository_root(os.environ)
 
 
 def _run_rules(args: argparse.Namespace) -> int:

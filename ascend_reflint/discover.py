@@ -137,7 +137,7 @@ def _sniff(path: str, explicit: bool) -> FileKind | None:
         for line in head.decode("utf-8", "replace").splitlines():
             stripped = line.strip()
             if stripped and not stripped.startswith("#"):
-                keyword = stripped.split(None, 1)[0].upper()
+                keyword = stripped.split(None, 1)[0]  # upper case by convention; "from x import y" is Python
                 return FileKind.DOCKERFILE if keyword in ("FROM", "ARG") else None
     return None
 

@@ -1,0 +1,251 @@
+"""SARIF 2.1.0 output, as GitHub code scanning accepts it.
+
+Sources: the OASIS SARIF 2.1.0 standard (errata 01) and its JSON schema, and GitHub's "SARIF support for
+code scanning" (the properties it reads: ``tool.driver`` with ``rules``, ``results`` with ``ruleId``,
+``ruleIndex``, ``level``, ``message.text``, ``locations``, ``relatedLocations`` and
+``partialFingerprints``).
+
+Paths are relative to the repository root (``uriBaseId`` ``%SRCROOT%``, whose absolute ``file:`` URI is in
+``originalUriBaseIds``); a file outside the root gets its absolute ``file:`` URI. Regions use the model's
+positions unchanged: SARIF's lines and columns are 1-based and its ``endColumn`` is exclusive (§3.30.5 to
+§3.30.8), and ``columnKind`` ``unicodeCodePoints`` says columns count characters, as reflint does.
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Protocol
+from urllib.parse import quote
+
+from ascend_reflint import __version__
+from ascend_reflint.model import FileMessage, Finding, ScanResult, Severity
+from ascend_reflint.report.github import root_relative
+
+SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+INFORMATION_URI = "https://github.com/ascend-reflint/reflint"
+#: The key of reflint's entry in ``partialFingerprints``; a new version would mean a new way to compute it.
+FINGERPRINT_KEY = "reflint/v1"
+SOURCE_ROOT = "%SRCROOT%"
+
+_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
+#: The first sentence of a paragraph: up to a full stop (or ! or ?) followed by a space or the end.
+_FIRST_SENTENCE = re.compile(r"^(.+?[.!?])(?:\s|$)", re.DOTALL)
+
+
+class RuleDescription(Protocol):
+    """What SARIF needs of a rule; :class:`ascend_reflint.check.RuleInfo` has this shape."""
+
+    @property
+    def code(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def severity(self) -> Severity: ...
+    @property
+    def needs_lookup(self) -> bool: ...
+    @property
+    def doc(self) -> str: ...
+
+
+def sarif_document(
+    result: ScanResult, rules: Sequence[RuleDescription], root: str, cwd: str | None = None
+) -> dict[str, Any]:
+    """The SARIF log of one scan: one run, one rule per code, one result per finding.
+
+    Args:
+        result: the scan's result.
+        rules: every rule (``check.all_rules()``), in the order ``rules`` are listed; a code that a finding
+            has but ``rules`` lacks gets a rule made from the finding, after them.
+        root: the absolute path of the repository root
+            (see :func:`ascend_reflint.report.github.repository_root`).
+        cwd: the folder the findings' paths are relative to (default: the process's).
+
+    Returns:
+        The document as JSON-ready dicts and lists (serialise it with
+        :func:`ascend_reflint.report.json_output.dumps`).
+
+    Each result's ``partialFingerprints["reflint/v1"]`` is :meth:`Finding.fingerprint` (code, path, remote,
+    ref: no line numbers, so moving a line keeps the alert). A second finding with the same fingerprint in
+    one scan gets ``":2"`` appended (``":3"`` for the third …) so that code scanning does not merge them.
+    Files that could not be read are ``toolExecutionNotifications`` of level ``error``; the execution still
+    counts as successful, as the scan went on.
+    """
+    descriptors, index = _rule_descriptors(rules, result.findings)
+    seen: dict[str, int] = {}
+    results = []
+    for finding in result.findings:
+        fingerprint = finding.fingerprint()
+        seen[fingerprint] = seen.get(fingerprint, 0) + 1
+        if seen[fingerprint] > 1:
+            fingerprint = f"{fingerprint}:{seen[fingerprint]}"
+        results.append(_result(finding, index[finding.code], fingerprint, root, cwd))
+    invocation: dict[str, Any] = {"executionSuccessful": True}
+    if result.errors:
+        invocation["toolExecutionNotifications"] = [_notification(e, root, cwd) for e in result.errors]
+    run: dict[str, Any] = {
+        "tool": {
+            "driver": {
+                "name": "reflint",
+                "version": __version__,
+                "semanticVersion": __version__,
+                "informationUri": INFORMATION_URI,
+                "rules": descriptors,
+            }
+        },
+        "invocations": [invocation],
+        "originalUriBaseIds": {SOURCE_ROOT: {"uri": _directory_uri(root)}},
+        "columnKind": "unicodeCodePoints",
+        "results": results,
+    }
+    return {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
+
+
+def _rule_descriptors(
+    rules: Sequence[RuleDescription], findings: Sequence[Finding]
+) -> tuple[list[dict[str, Any]], dict[str, int]]:
+    """The ``reportingDescriptor`` list and code → its index in it."""
+    descriptors: list[dict[str, Any]] = []
+    index: dict[str, int] = {}
+    for rule in rules:
+        if rule.code not in index:
+            index[rule.code] = len(descriptors)
+            descriptors.append(rule_descriptor(rule))
+    for finding in findings:
+        if finding.code not in index:
+            index[finding.code] = len(descriptors)
+            descriptors.append(
+                {
+                    "id": finding.code,
+                    "name": finding.rule,
+                    "shortDescription": {"text": finding.rule},
+                    "defaultConfiguration": {"level": _LEVEL[finding.severity]},
+                }
+            )
+    return descriptors, index
+
+
+def rule_descriptor(rule: RuleDescription) -> dict[str, Any]:
+    """One rule as a SARIF ``reportingDescriptor``.
+
+    ``shortDescription`` is the first sentence of the doc's first paragraph (Markdown headings skipped),
+    ``fullDescription`` that paragraph, ``help`` the whole doc (as text and as Markdown: the docs are
+    written in Markdown). Tags: ``reflint``, and ``needs-lookup`` for rules that ask the remote.
+    """
+    doc = inspect.cleandoc(rule.doc)
+    paragraph = _first_paragraph(doc) or rule.name
+    sentence = _FIRST_SENTENCE.match(paragraph)
+    tags = ["reflint"] + (["needs-lookup"] if rule.needs_lookup else [])
+    return {
+        "id": rule.code,
+        "name": rule.name,
+        "shortDescription": {"text": sentence.group(1) if sentence else paragraph},
+        "fullDescription": {"text": paragraph},
+        "help": {"text": doc or rule.name, "markdown": doc or rule.name},
+        "defaultConfiguration": {"level": _LEVEL[rule.severity]},
+        "properties": {"tags": tags},
+    }
+
+
+def _first_paragraph(doc: str) -> str:
+    """The first paragraph of ``doc`` that is not only headings, its lines joined by spaces."""
+    for block in re.split(r"\n\s*\n", doc):
+        lines = [
+            line.strip() for line in block.splitlines() if line.strip() and not line.lstrip().startswith("#")
+        ]
+        if lines:
+            return " ".join(lines)
+    return ""
+
+
+def _result(
+    finding: Finding, rule_index: int, fingerprint: str, root: str, cwd: str | None
+) -> dict[str, Any]:
+    span = finding.span
+    result: dict[str, Any] = {
+        "ruleId": finding.code,
+        "ruleIndex": rule_index,
+        "level": _LEVEL[finding.severity],
+        "message": {"text": result_message(finding, root, cwd)},
+        "locations": [
+            {
+                "physicalLocation": {
+                    "artifactLocation": _artifact(finding.path, root, cwd),
+                    "region": {
+                        "startLine": span.line,
+                        "startColumn": span.column,
+                        "endLine": span.end_line,
+                        "endColumn": span.end_column,
+                    },
+                }
+            }
+        ],
+        "partialFingerprints": {FINGERPRINT_KEY: fingerprint},
+    }
+    if finding.related:
+        result["relatedLocations"] = [
+            {
+                "id": number,
+                "physicalLocation": {
+                    "artifactLocation": _artifact(related.path, root, cwd),
+                    "region": {"startLine": related.line, "startColumn": related.column},
+                },
+                "message": {"text": related.message},
+            }
+            for number, related in enumerate(finding.related, start=1)
+        ]
+    return result
+
+
+def result_message(finding: Finding, root: str, cwd: str | None = None) -> str:
+    """A result's ``message.text``: the message, ``Did you mean 'REF'?``, and links to the related places.
+
+    Each related place is an embedded link ``[path:line:column](id)`` to the ``relatedLocations`` entry of
+    that id, which code scanning shows as a link; square brackets and backslashes in a link's text are
+    escaped with a backslash (SARIF §3.11.6), and need no escaping elsewhere. Braces are left single:
+    §3.11.5 asks for ``{{``/``}}``, but only consumers that substitute placeholders undo that, and a
+    ``${VAR}`` shown as ``${{VAR}}`` would read as a GitHub expression.
+    """
+    text = finding.message
+    if finding.suggestion is not None:
+        text += f" Did you mean '{finding.suggestion}'?"
+    links = [
+        f"[{_link_text(f'{_shown(r.path, root, cwd)}:{r.line}:{r.column}')}]({number}) {r.message}"
+        for number, r in enumerate(finding.related, start=1)
+    ]
+    if links:
+        text += " Related: " + "; ".join(links)
+    return text
+
+
+def _link_text(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
+
+
+def _shown(path: str, root: str, cwd: str | None) -> str:
+    return root_relative(path, root, cwd) or path
+
+
+def _artifact(path: str, root: str, cwd: str | None) -> dict[str, str]:
+    """An ``artifactLocation``: a relative URI against ``%SRCROOT%``, or an absolute ``file:`` URI."""
+    relative = root_relative(path, root, cwd)
+    if relative is not None:
+        return {"uri": quote(relative), "uriBaseId": SOURCE_ROOT}
+    return {"uri": Path(os.path.abspath(os.path.join(cwd or os.getcwd(), path))).as_uri()}
+
+
+def _notification(error: FileMessage, root: str, cwd: str | None) -> dict[str, Any]:
+    return {
+        "level": "error",
+        "message": {"text": error.message},
+        "locations": [{"physicalLocation": {"artifactLocation": _artifact(error.path, root, cwd)}}],
+    }
+
+
+def _directory_uri(path: str) -> str:
+    """The absolute ``file:`` URI of a folder, ending with ``/`` as SARIF §3.14.14 requires of a base URI."""
+    uri = Path(path).absolute().as_uri()
+    return uri if uri.endswith("/") else uri + "/"

@@ -1,0 +1,302 @@
+"""The GitHub Action (action.yml) and the README's example workflow.
+
+The action's steps are run as the runner runs a composite action's ``shell: bash`` steps (``bash --noprofile
+--norc -eo pipefail FILE``, with the inputs substituted into the step's ``env``) in a temporary workspace
+with ``GITHUB_WORKSPACE``, ``GITHUB_OUTPUT``, ``GITHUB_STEP_SUMMARY`` and ``GITHUB_ACTION_PATH`` set. The
+install step is not run (it would build reflint from PyPI packages); the scan step finds the ``reflint``
+of the Python running the tests, or a stand-in that records its arguments.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from integration_support import (
+    BAD_DOCKERFILE,
+    BAD_REF_COLUMN,
+    BAD_REF_END_COLUMN,
+    BAD_REF_LINE,
+    BRANCH_PIN_CODE,
+    MEGATRON_TAG,
+    PROJECT_ROOT,
+    fake_github,
+    sarif_schema_errors,
+)
+from ruamel.yaml import YAML
+
+ACTION_FILE = PROJECT_ROOT / "action.yml"
+README = PROJECT_ROOT / "README.md"
+_INPUT = re.compile(r"\$\{\{\s*inputs\.([A-Za-z0-9_-]+)\s*\}\}")
+#: A stand-in for reflint: writes its arguments as JSON to $ARGV_FILE and exits with $EXIT_CODE.
+FAKE_REFLINT = """#!{python}
+import json, os, sys
+with open(os.environ["ARGV_FILE"], "w") as handle:
+    json.dump(sys.argv[1:], handle)
+sys.exit(int(os.environ["EXIT_CODE"]))
+"""
+#: A stand-in for python3 and the venv's python: appends its arguments to $CALLS_FILE; ``-m venv DIR``
+#: makes DIR/bin/python, a link to itself.
+FAKE_PYTHON = """#!{python}
+import json, os, sys
+with open(os.environ["CALLS_FILE"], "a") as handle:
+    handle.write(json.dumps(sys.argv[1:]) + "\\n")
+if sys.argv[1:3] == ["-m", "venv"]:
+    os.makedirs(os.path.join(sys.argv[3], "bin"))
+    os.symlink(os.path.abspath(sys.argv[0]), os.path.join(sys.argv[3], "bin", "python"))
+"""
+
+
+def load_yaml(path: Path) -> Any:
+    return YAML(typ="safe").load(path.read_text(encoding="utf-8"))
+
+
+def action() -> dict[str, Any]:
+    return dict(load_yaml(ACTION_FILE))
+
+
+def step(step_id_or_name: str) -> dict[str, Any]:
+    for entry in action()["runs"]["steps"]:
+        if step_id_or_name in (entry.get("id"), entry.get("name")):
+            return dict(entry)
+    raise AssertionError(f"no step {step_id_or_name!r} in action.yml")
+
+
+def step_env(entry: dict[str, Any], inputs: dict[str, str]) -> dict[str, str]:
+    """The step's ``env`` with ``${{ inputs.NAME }}`` replaced by the input's value (or its default)."""
+    values = {name: str(spec.get("default", "")) for name, spec in action()["inputs"].items()}
+    unknown = set(inputs) - set(values)
+    assert not unknown, f"not inputs of the action: {unknown}"
+    values.update(inputs)
+    return {
+        key: _INPUT.sub(lambda m: values[m.group(1)], str(value))
+        for key, value in entry.get("env", {}).items()
+    }
+
+
+def run_step(
+    entry: dict[str, Any], inputs: dict[str, str], environ: dict[str, str], workspace: Path
+) -> subprocess.CompletedProcess[str]:
+    script = workspace.parent / f"step-{entry.get('id', 'x')}.sh"
+    script.write_text(entry["run"], encoding="utf-8")
+    return subprocess.run(
+        ["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)],
+        cwd=workspace,
+        env={**environ, **step_env(entry, inputs)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def runner_environment(tmp_path: Path, path_first: Path) -> dict[str, str]:
+    """A GitHub-like environment: the runner's variables, each file variable an empty temporary file."""
+    workspace = tmp_path / "workspace"
+    workspace.mkdir()
+    for name in ("output", "summary", "path", "env"):
+        (tmp_path / name).write_text("")
+    return {
+        "PATH": f"{path_first}{os.pathsep}{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+        "HOME": str(tmp_path),
+        "XDG_CACHE_HOME": str(tmp_path / "cache"),
+        "GITHUB_ACTIONS": "true",
+        "GITHUB_WORKSPACE": str(workspace),
+        "GITHUB_OUTPUT": str(tmp_path / "output"),
+        "GITHUB_STEP_SUMMARY": str(tmp_path / "summary"),
+        "GITHUB_PATH": str(tmp_path / "path"),
+        "GITHUB_ENV": str(tmp_path / "env"),
+        "GITHUB_ACTION_PATH": str(PROJECT_ROOT),
+        "GITHUB_SERVER_URL": "https://github.com",
+        "GITHUB_REPOSITORY": "org/repo",
+        "GITHUB_SHA": "0123abcd",
+        "RUNNER_TEMP": str(tmp_path),
+    }
+
+
+def test_action_passes_the_github_actions_schema() -> None:
+    completed = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "check_jsonschema",
+            "--builtin-schema",
+            "vendor.github-actions",
+            str(ACTION_FILE),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+
+
+def test_scripts_take_inputs_only_through_the_environment() -> None:
+    for entry in action()["runs"]["steps"]:
+        assert entry["shell"] == "bash"
+        assert "${{" not in entry["run"], entry["name"]
+        syntax = subprocess.run(
+            ["bash", "-n"], input=entry["run"], capture_output=True, text=True, timeout=60
+        )
+        assert (syntax.returncode, syntax.stderr) == (0, ""), entry["name"]
+
+
+def test_outputs_come_from_the_scan_step() -> None:
+    assert {name: spec["value"] for name, spec in action()["outputs"].items()} == {
+        "sarif-file": "${{ steps.scan.outputs.sarif-file }}",
+        "exit-code": "${{ steps.scan.outputs.exit-code }}",
+    }
+
+
+def fake_reflint(tmp_path: Path) -> Path:
+    folder = tmp_path / "fakebin"
+    folder.mkdir()
+    program = folder / "reflint"
+    program.write_text(FAKE_REFLINT.format(python=sys.executable), encoding="utf-8")
+    program.chmod(0o755)
+    return folder
+
+
+def test_scan_step_with_default_inputs(tmp_path: Path) -> None:
+    environ = runner_environment(tmp_path, fake_reflint(tmp_path))
+    environ.update(ARGV_FILE=str(tmp_path / "argv.json"), EXIT_CODE="0")
+    completed = run_step(step("scan"), {}, environ, tmp_path / "workspace")
+    assert completed.returncode == 0, completed.stderr
+    assert json.loads((tmp_path / "argv.json").read_text()) == [
+        "scan", "--fail-on", "error", "--format", "github",
+        "--format", "sarif", "--output", "reflint.sarif", "--", ".",
+    ]  # fmt: skip
+    assert (tmp_path / "output").read_text() == "sarif-file=reflint.sarif\nexit-code=0\n"
+
+
+def test_scan_step_passes_every_input_and_reflint_s_exit_code(tmp_path: Path) -> None:
+    environ = runner_environment(tmp_path, fake_reflint(tmp_path))
+    environ.update(ARGV_FILE=str(tmp_path / "argv.json"), EXIT_CODE="1")
+    inputs = {
+        "paths": "docker\n'scripts/with space.sh'",
+        "format": "github, text",
+        "fail-on": "warning",
+        "offline": "true",
+        "args": "--exclude 'third_party/**' --build-arg MEGATRON_REF=$HOME",
+        "sarif-file": "out/reflint.sarif",
+    }
+    completed = run_step(step("scan"), inputs, environ, tmp_path / "workspace")
+    assert completed.returncode == 1
+    assert json.loads((tmp_path / "argv.json").read_text()) == [
+        "scan", "--fail-on", "warning", "--offline", "--format", "github", "--format", "text",
+        "--format", "sarif", "--output", "out/reflint.sarif",
+        "--exclude", "third_party/**", "--build-arg", "MEGATRON_REF=$HOME",
+        "--", "docker", "scripts/with space.sh",
+    ]  # fmt: skip
+    assert (tmp_path / "output").read_text() == "sarif-file=out/reflint.sarif\nexit-code=1\n"
+
+
+def test_action_scans_a_workspace_into_annotations_sarif_and_a_job_summary(tmp_path: Path) -> None:
+    (tmp_path / "remotes").mkdir()
+    environ = runner_environment(tmp_path, Path(sys.executable).parent)
+    environ.update(fake_github(tmp_path / "remotes"))
+    workspace = tmp_path / "workspace"
+    (workspace / "Dockerfile").write_text(BAD_DOCKERFILE, encoding="utf-8")
+
+    completed = run_step(step("scan"), {}, environ, workspace)
+
+    assert completed.returncode == 1, completed.stdout + completed.stderr
+    lines = completed.stdout.splitlines()
+    assert lines[0].startswith(
+        f"::error file=Dockerfile,line={BAD_REF_LINE},col={BAD_REF_COLUMN},endLine={BAD_REF_LINE},"
+        f"endColumn={BAD_REF_END_COLUMN},title={BRANCH_PIN_CODE} "
+    )
+    assert f"%0Adid you mean '{MEGATRON_TAG}'?" in lines[0]
+    assert lines[1:] == ["1 error, 0 warnings, 0 info in 1 file (1 pins, 1 remotes: 1 looked up, 0 cached)"]
+    assert (tmp_path / "output").read_text() == "sarif-file=reflint.sarif\nexit-code=1\n"
+
+    sarif = json.loads((workspace / "reflint.sarif").read_text(encoding="utf-8"))
+    assert sarif_schema_errors(sarif) == []
+    (result,) = sarif["runs"][0]["results"]
+    assert (result["ruleId"], result["level"]) == (BRANCH_PIN_CODE, "error")
+    assert result["locations"][0]["physicalLocation"] == {
+        "artifactLocation": {"uri": "Dockerfile", "uriBaseId": "%SRCROOT%"},
+        "region": {
+            "startLine": BAD_REF_LINE,
+            "startColumn": BAD_REF_COLUMN,
+            "endLine": BAD_REF_LINE,
+            "endColumn": BAD_REF_END_COLUMN,
+        },
+    }
+
+    summary = (tmp_path / "summary").read_text(encoding="utf-8")
+    assert summary.startswith("### reflint\n\n1 error, 0 warnings, 0 info in 1 file")
+    assert (
+        f"| error | {BRANCH_PIN_CODE} " in summary
+        and f"| [Dockerfile:{BAD_REF_LINE}:{BAD_REF_COLUMN}]"
+        f"(https://github.com/org/repo/blob/0123abcd/Dockerfile#L{BAD_REF_LINE}) | "
+        in summary
+    ), summary
+
+
+def readme_workflow() -> str:
+    """The first ```yaml block of the README's "## GitHub Action" section."""
+    text = README.read_text(encoding="utf-8")
+    section = re.search(r"^## GitHub Action\n(.*?)(?=^## |\Z)", text, re.MULTILINE | re.DOTALL)
+    assert section, 'README.md has no "## GitHub Action" section'
+    block = re.search(r"^```ya?ml\n(.*?)^```", section.group(1), re.MULTILINE | re.DOTALL)
+    assert block, 'the "## GitHub Action" section has no ```yaml block'
+    return block.group(1)
+
+
+def test_readme_example_workflow_passes_the_github_workflows_schema(tmp_path: Path) -> None:
+    workflow = tmp_path / "reflint.yml"
+    workflow.write_text(readme_workflow(), encoding="utf-8")
+    completed = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "check_jsonschema",
+            "--builtin-schema",
+            "vendor.github-workflows",
+            str(workflow),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+
+
+def test_readme_example_uploads_the_sarif_file_that_the_action_writes(tmp_path: Path) -> None:
+    workflow = tmp_path / "reflint.yml"
+    workflow.write_text(readme_workflow(), encoding="utf-8")
+    document = load_yaml(workflow)
+    (job,) = document["jobs"].values()
+    steps = job["steps"]
+    (reflint,) = [s for s in steps if str(s.get("uses", "")).startswith("ascend-reflint/reflint@")]
+    (upload,) = [s for s in steps if str(s.get("uses", "")).startswith("github/codeql-action/upload-sarif@")]
+    assert set(reflint.get("with", {})) <= set(action()["inputs"])
+    sarif_file = reflint.get("with", {}).get("sarif-file", action()["inputs"]["sarif-file"]["default"])
+    assert upload["with"]["sarif_file"] == sarif_file
+    # The upload must run after reflint failed the step on findings, and needs to write security events.
+    assert "always()" in upload["if"] or "!cancelled()" in upload["if"]
+    permissions = job.get("permissions", document.get("permissions", {}))
+    assert permissions.get("security-events") == "write"
+
+
+def test_install_step_installs_the_action_s_checkout_into_its_own_venv(tmp_path: Path) -> None:
+    fakebin = tmp_path / "fakebin"
+    fakebin.mkdir()
+    (fakebin / "python3").write_text(FAKE_PYTHON.format(python=sys.executable), encoding="utf-8")
+    (fakebin / "python3").chmod(0o755)
+    environ = runner_environment(tmp_path, fakebin)
+    environ["CALLS_FILE"] = str(tmp_path / "calls")
+    completed = run_step(step("Install reflint"), {}, environ, tmp_path / "workspace")
+    assert completed.returncode == 0, completed.stderr
+    venv = tmp_path / "reflint-venv"
+    calls = [json.loads(line) for line in (tmp_path / "calls").read_text().splitlines()]
+    assert calls == [
+        ["-m", "venv", str(venv)],
+        ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", str(PROJECT_ROOT)],
+    ]
+    assert (tmp_path / "path").read_text() == f"{venv}/bin\n"
