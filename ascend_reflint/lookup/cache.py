@@ -1,0 +1,133 @@
+"""The disk cache of each remote's refs: one compact JSON file per remote, written atomically.
+
+Layout: ``<cache dir>/remotes/<sha256 of the normalised remote>.json`` holding
+``{"format": 1, "remote": …, "fetched_at": …, "head": …, "branches": {…}, "tags": {…}}``. The key and the
+content hold only the normalised remote (``host/owner/name``, which has no user or password by
+construction) and ref names and ids: never a URL, so never credentials.
+
+Several reflint processes may share the directory: an entry is written to a temporary file in the same
+directory and moved over the old one with :func:`os.replace` (atomic on POSIX and Windows), so a reader
+sees the old entry or the new one, never half of one. An entry that cannot be read or does not hold what
+it should (truncated, garbage, another remote, another format) counts as absent and is replaced by the
+next successful lookup. Failed lookups are not cached.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, TypeGuard
+
+from ascend_reflint.model import RemoteRefs
+
+#: The entry format; an entry of another format is ignored (and rewritten).
+FORMAT = 1
+_ENTRIES = "remotes"
+
+
+def default_cache_dir() -> Path:
+    """The user cache directory for reflint (``platformdirs.user_cache_dir("reflint")``, for example
+    ``~/.cache/reflint`` on Linux, honouring ``XDG_CACHE_HOME``)."""
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("reflint"))
+
+
+class RefCache:
+    """Remote refs stored on disk under ``directory``.
+
+    Args:
+        directory: the cache directory (created, mode 0700, on first write).
+    """
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+
+    def entry_path(self, remote: str) -> Path:
+        """The file that holds ``remote``'s entry (whether it exists or not)."""
+        digest = hashlib.sha256(remote.encode("utf-8")).hexdigest()
+        return self.directory / _ENTRIES / f"{digest}.json"
+
+    def load(self, remote: str, max_age: float | None, now: float | None = None) -> RemoteRefs | None:
+        """The cached refs of ``remote``, or None when there is no usable entry.
+
+        Args:
+            remote: the normalised remote.
+            max_age: seconds an entry stays fresh; None accepts an entry of any age. An entry dated in
+                the future (the clock went back) is not fresh.
+            now: the current time in seconds since the epoch (default: :func:`time.time`).
+
+        Returns:
+            The refs, or None when the entry is absent, unreadable, malformed, of another remote or
+            format, or older than ``max_age``.
+        """
+        try:
+            data = json.loads(self.entry_path(remote).read_bytes())
+        except (OSError, ValueError):
+            return None
+        refs = _refs_from_entry(data, remote)
+        if refs is None or max_age is None:
+            return refs
+        age = (time.time() if now is None else now) - refs.fetched_at
+        return refs if 0 <= age < max_age else None
+
+    def store(self, refs: RemoteRefs) -> str | None:
+        """Write ``refs`` as the entry of ``refs.remote``, replacing any old entry atomically.
+
+        Returns:
+            None when written; otherwise why not (``"cannot write the ref cache in DIR: REASON"``). Never
+            raises for a file-system error: a lookup works without its cache.
+        """
+        path = self.entry_path(refs.remote)
+        text = json.dumps(_entry_from_refs(refs), separators=(",", ":"), ensure_ascii=False)
+        temp: str | None = None
+        try:
+            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            fd, temp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=path.parent)
+            with os.fdopen(fd, "w", encoding="utf-8") as stream:
+                stream.write(text)
+            os.replace(temp, path)
+        except OSError as error:
+            if temp is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(temp)
+            return f"cannot write the ref cache in {self.directory}: {error.strerror or error}"
+        return None
+
+
+def _entry_from_refs(refs: RemoteRefs) -> dict[str, Any]:
+    return {
+        "format": FORMAT,
+        "remote": refs.remote,
+        "fetched_at": refs.fetched_at,
+        "head": refs.head,
+        "branches": refs.branches,
+        "tags": refs.tags,
+    }
+
+
+def _refs_from_entry(data: object, remote: str) -> RemoteRefs | None:
+    if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("remote") != remote:
+        return None
+    fetched_at, head = data.get("fetched_at"), data.get("head")
+    branches, tags = data.get("branches"), data.get("tags")
+    if (
+        isinstance(fetched_at, (int, float))
+        and not isinstance(fetched_at, bool)
+        and (head is None or isinstance(head, str))
+        and _is_name_map(branches)
+        and _is_name_map(tags)
+    ):
+        return RemoteRefs(
+            remote=remote, branches=branches, tags=tags, head=head, fetched_at=float(fetched_at)
+        )
+    return None
+
+
+def _is_name_map(value: object) -> TypeGuard[dict[str, str]]:
+    return isinstance(value, dict) and all(isinstance(v, str) for v in value.values())

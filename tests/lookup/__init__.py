@@ -1,0 +1,1 @@
+"""Tests of the lookup stage (``ascend_reflint.lookup``)."""

@@ -1,0 +1,283 @@
+"""The disk cache: time to live, --refresh, --offline, damaged entries, concurrent writers, no credentials."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from gitfixtures import FakeRemotes, build_repo, set_env
+
+from ascend_reflint.lookup import LookupOptions, lookup_remotes
+from ascend_reflint.lookup.cache import RefCache
+from ascend_reflint.model import FailureKind, LookupFailure, RemoteRefs
+
+from .support import GitCall, ls_remote_calls
+
+REQUESTS = {
+    "github.com/nvidia/megatron-lm": "https://github.com/NVIDIA/Megatron-LM.git",
+    "github.com/vllm-project/vllm-ascend": "https://github.com/vllm-project/vllm-ascend.git",
+    "github.com/actions/checkout": "https://github.com/actions/checkout",
+}
+CHECKOUT = "github.com/actions/checkout"
+STALE_ID = "0" * 40
+
+
+def _stored(cache_dir: Path, remote: str, fetched_at: float) -> RemoteRefs:
+    """Store a made-up entry for ``remote`` (branch ``stale`` only) and return it."""
+    refs = RemoteRefs(remote=remote, branches={"stale": STALE_ID}, tags={}, fetched_at=fetched_at)
+    assert RefCache(cache_dir).store(refs) is None
+    return refs
+
+
+def test_second_call_is_answered_wholly_from_the_cache(
+    git_env: FakeRemotes, cache_dir: Path, git_calls: Callable[[], list[GitCall]]
+) -> None:
+    first, first_stats = lookup_remotes(REQUESTS, LookupOptions(cache_dir=cache_dir))
+    completed: list[str] = []
+
+    second, second_stats = lookup_remotes(
+        REQUESTS, LookupOptions(cache_dir=cache_dir), progress=completed.append
+    )
+
+    assert second == first
+    assert all(isinstance(result, RemoteRefs) for result in second.values())
+    assert (first_stats.lookups, first_stats.cached) == (3, 0)
+    assert (second_stats.lookups, second_stats.cached) == (0, 3)
+    assert len(ls_remote_calls(git_calls())) == 3
+    assert completed == list(REQUESTS)
+
+
+def test_offline_with_an_empty_cache_gives_offline_failures(
+    cache_dir: Path, git_calls: Callable[[], list[GitCall]]
+) -> None:
+    results, stats = lookup_remotes(
+        {CHECKOUT: REQUESTS[CHECKOUT]}, LookupOptions(cache_dir=cache_dir, offline=True)
+    )
+
+    assert results == {CHECKOUT: LookupFailure(CHECKOUT, FailureKind.OFFLINE, "not in the cache (offline)")}
+    assert (stats.lookups, stats.cached) == (0, 0)
+    assert git_calls() == []
+
+
+def test_offline_uses_an_entry_of_any_age_even_with_refresh(cache_dir: Path) -> None:
+    stored = _stored(cache_dir, CHECKOUT, fetched_at=time.time() - 30 * 86400)
+
+    results, stats = lookup_remotes(
+        {CHECKOUT: REQUESTS[CHECKOUT]}, LookupOptions(cache_dir=cache_dir, offline=True, refresh=True)
+    )
+
+    assert results == {CHECKOUT: stored}
+    assert (stats.lookups, stats.cached) == (0, 1)
+
+
+@pytest.mark.parametrize(("age", "from_cache"), [(60.0, True), (7200.0, False), (-600.0, False)])
+def test_an_entry_is_used_only_within_its_time_to_live(
+    git_env: FakeRemotes, cache_dir: Path, age: float, from_cache: bool
+) -> None:
+    stored = _stored(cache_dir, CHECKOUT, fetched_at=time.time() - age)
+
+    results, stats = lookup_remotes(
+        {CHECKOUT: REQUESTS[CHECKOUT]}, LookupOptions(cache_dir=cache_dir, cache_ttl=3600)
+    )
+
+    if from_cache:
+        assert results[CHECKOUT] == stored
+        assert (stats.lookups, stats.cached) == (0, 1)
+    else:
+        fresh = results[CHECKOUT]
+        assert isinstance(fresh, RemoteRefs)
+        assert fresh.branches == git_env["github.com/actions/checkout"].branches
+        assert RefCache(cache_dir).load(CHECKOUT, max_age=None) == fresh
+        assert (stats.lookups, stats.cached) == (1, 0)
+
+
+def test_refresh_asks_the_remote_again_and_rewrites_the_entry(
+    cache_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = tmp_path / "mirror" / "own.git"
+    own = build_repo(repo, [("a" * 40, "refs/heads/main")])
+    set_env(
+        monkeypatch,
+        {
+            "GIT_CONFIG_COUNT": "1",
+            "GIT_CONFIG_KEY_0": f"url.{repo}.insteadOf",
+            "GIT_CONFIG_VALUE_0": "https://example.com/own/repo",
+        },
+    )
+    requests = {"example.com/own/repo": "https://example.com/own/repo"}
+    lookup_remotes(requests, LookupOptions(cache_dir=cache_dir))
+    subprocess.run(
+        ["git", "-C", str(repo), "update-ref", "refs/heads/release", own.branches["main"]], check=True
+    )
+
+    cached, cached_stats = lookup_remotes(requests, LookupOptions(cache_dir=cache_dir))
+    refreshed, refreshed_stats = lookup_remotes(requests, LookupOptions(cache_dir=cache_dir, refresh=True))
+
+    main = own.branches["main"]
+    assert isinstance(cached["example.com/own/repo"], RemoteRefs)
+    assert cached["example.com/own/repo"].branches == {"main": main}
+    assert isinstance(refreshed["example.com/own/repo"], RemoteRefs)
+    assert refreshed["example.com/own/repo"].branches == {"main": main, "release": main}
+    assert (cached_stats.cached, refreshed_stats.lookups) == (1, 1)
+    assert RefCache(cache_dir).load("example.com/own/repo", max_age=None) == refreshed["example.com/own/repo"]
+
+
+def _entry(**changes: object) -> bytes:
+    """A cache entry for actions/checkout, valid unless ``changes`` spoil it."""
+    entry = {
+        "format": 1,
+        "remote": CHECKOUT,
+        "fetched_at": time.time(),
+        "head": None,
+        "branches": {},
+        "tags": {},
+    }
+    return json.dumps({**entry, **changes}).encode()
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        pytest.param(b"", id="empty"),
+        pytest.param(b"{", id="truncated"),
+        pytest.param(b"not json at all", id="text"),
+        pytest.param(b"\xff\xfe\x00garbage", id="binary"),
+        pytest.param(b"[]", id="list"),
+        pytest.param(_entry(remote="github.com/someone/else"), id="other-remote"),
+        pytest.param(_entry(format=999), id="other-format"),
+        pytest.param(_entry(fetched_at="x"), id="bad-time"),
+        pytest.param(_entry(head=7), id="bad-head"),
+        pytest.param(_entry(branches={"a": 1}), id="bad-id"),
+        pytest.param(_entry(tags=["v1"]), id="bad-tags"),
+    ],
+)
+def test_damaged_entry_is_ignored_and_rewritten(
+    git_env: FakeRemotes, cache_dir: Path, content: bytes
+) -> None:
+    path = RefCache(cache_dir).entry_path(CHECKOUT)
+    path.parent.mkdir(parents=True)
+    path.write_bytes(content)
+
+    results, stats = lookup_remotes({CHECKOUT: REQUESTS[CHECKOUT]}, LookupOptions(cache_dir=cache_dir))
+
+    assert (stats.lookups, stats.cached) == (1, 0)
+    assert isinstance(results[CHECKOUT], RemoteRefs)
+    assert RefCache(cache_dir).load(CHECKOUT, max_age=3600) == results[CHECKOUT]
+
+
+def test_half_written_entry_is_ignored(cache_dir: Path) -> None:
+    cache = RefCache(cache_dir)
+    refs = _stored(cache_dir, CHECKOUT, fetched_at=time.time())
+    assert cache.load(CHECKOUT, max_age=None) == refs
+    path = cache.entry_path(CHECKOUT)
+
+    path.write_bytes(path.read_bytes()[:-5])
+
+    assert cache.load(CHECKOUT, max_age=None) is None
+
+
+def test_failed_lookups_are_not_cached(git_env: FakeRemotes, cache_dir: Path) -> None:
+    requests = {"github.com/nvidia/no-such-repo": "https://github.com/NVIDIA/no-such-repo"}
+
+    lookup_remotes(requests, LookupOptions(cache_dir=cache_dir))
+    _, stats = lookup_remotes(requests, LookupOptions(cache_dir=cache_dir))
+
+    assert not RefCache(cache_dir).entry_path("github.com/nvidia/no-such-repo").exists()
+    assert (stats.lookups, stats.cached) == (1, 0)
+
+
+def test_unwritable_cache_dir_still_answers_and_says_so_once(git_env: FakeRemotes, tmp_path: Path) -> None:
+    (tmp_path / "a-file").write_text("")
+    cache_dir = tmp_path / "a-file" / "cache"
+
+    results, stats = lookup_remotes(REQUESTS, LookupOptions(cache_dir=cache_dir))
+
+    assert all(isinstance(result, RemoteRefs) for result in results.values())
+    assert stats.notices == [f"cannot write the ref cache in {cache_dir}: Not a directory"]
+    assert stats.lookups == 3
+
+
+def test_entry_holds_no_credentials_and_is_named_by_the_remote_hash(
+    git_env: FakeRemotes, cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = git_env.root.resolve() / "github.com"
+    set_env(monkeypatch, git_env.env(extra=[(f"url.{root}/.insteadOf", "https://alice:tok3n@github.com/")]))
+    remote = "github.com/nvidia/megatron-lm"
+
+    results, _ = lookup_remotes(
+        {remote: "https://alice:tok3n@github.com/NVIDIA/Megatron-LM.git"}, LookupOptions(cache_dir=cache_dir)
+    )
+
+    assert isinstance(results[remote], RemoteRefs)
+    (entry,) = (cache_dir / "remotes").iterdir()
+    assert entry.name == hashlib.sha256(remote.encode()).hexdigest() + ".json"
+    text = entry.read_text(encoding="utf-8")
+    assert "tok3n" not in text and "alice" not in text
+    assert sorted(json.loads(text)) == ["branches", "fetched_at", "format", "head", "remote", "tags"]
+
+
+_WRITER = """
+import sys
+from pathlib import Path
+from typing import Any
+from ascend_reflint.lookup.cache import RefCache
+from ascend_reflint.model import RemoteRefs
+
+cache, writer = RefCache(Path(sys.argv[1])), sys.argv[2]
+tags = {f"v{n}": writer * 40 for n in range(3000)}
+for round in range(40):
+    for remote in ("github.com/a/one", "github.com/a/two", "github.com/a/three"):
+        problem = cache.store(RemoteRefs(remote, {"main": writer * 40}, tags, fetched_at=float(round)))
+        assert problem is None, problem
+        assert cache.load(remote, max_age=None) is not None
+"""
+
+
+def test_two_processes_writing_one_cache_leave_valid_entries(cache_dir: Path) -> None:
+    writers = [
+        subprocess.Popen(
+            [sys.executable, "-c", _WRITER, str(cache_dir), writer], stderr=subprocess.PIPE, text=True
+        )
+        for writer in ("a", "b")
+    ]
+    errors = [writer.communicate()[1] for writer in writers]
+
+    assert [writer.returncode for writer in writers] == [0, 0], errors
+    cache = RefCache(cache_dir)
+    for remote in ("github.com/a/one", "github.com/a/two", "github.com/a/three"):
+        refs = cache.load(remote, max_age=None)
+        assert refs is not None
+        writer = refs.branches["main"][0]
+        assert writer in "ab"
+        assert refs.tags == {f"v{n}": writer * 40 for n in range(3000)}
+        assert refs.fetched_at == 39.0
+    assert sorted(path.name.startswith(".tmp-") for path in (cache_dir / "remotes").iterdir()) == [False] * 3
+
+
+def test_a_remote_with_100000_refs_round_trips(cache_dir: Path) -> None:
+    tags = {f"v{n}": f"{n:040x}" for n in range(100_000)}
+    refs = RemoteRefs("github.com/big/repo", {"main": "f" * 40}, tags, head="f" * 40, fetched_at=time.time())
+
+    assert RefCache(cache_dir).store(refs) is None
+
+    assert RefCache(cache_dir).load("github.com/big/repo", max_age=3600) == refs
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"jobs": 0}, "jobs must be at least 1, not 0"),
+        ({"timeout": 0}, "timeout must be more than 0 seconds, not 0"),
+        ({"cache_ttl": -1}, "cache_ttl must not be negative, not -1"),
+    ],
+)
+def test_invalid_options_are_refused(options: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValueError, match=f"^{message}$"):
+        LookupOptions(**options)

@@ -1,0 +1,385 @@
+"""Real ``git ls-remote`` runs: local remotes behind ``insteadOf``, loopback servers, unsafe URLs."""
+
+from __future__ import annotations
+
+import base64
+import os
+import shutil
+import subprocess
+import sys
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+import git
+import pytest
+from gitfixtures import FakeRemotes, set_env
+
+from ascend_reflint.lookup import LookupOptions, lookup_remotes
+from ascend_reflint.model import FailureKind, LookupFailure, RemoteRefs
+
+from .support import GitCall, HttpServer, live_group_members, ls_remote_calls, wait_for
+
+MEGATRON = "github.com/nvidia/megatron-lm"
+MEGATRON_URL = "https://github.com/NVIDIA/Megatron-LM.git"
+
+
+def _refs(result: object) -> RemoteRefs:
+    assert isinstance(result, RemoteRefs), result
+    return result
+
+
+def test_existing_remote_gives_exactly_its_branches_and_tags(git_env: FakeRemotes, cache_dir: Path) -> None:
+    results, stats = lookup_remotes({MEGATRON: MEGATRON_URL}, LookupOptions(cache_dir=cache_dir))
+
+    refs = _refs(results[MEGATRON])
+    assert refs.remote == MEGATRON
+    assert refs.branches == git_env["github.com/NVIDIA/Megatron-LM"].branches
+    assert refs.tags == git_env["github.com/NVIDIA/Megatron-LM"].tags
+    assert sorted(refs.branches) == ["core_r0.10.0", "core_r0.12.0", "core_r0.18.0", "main"]
+    assert sorted(refs.tags) == [
+        "core_r0.10.0",
+        "core_v0.11.0",
+        "core_v0.12.1",
+        "core_v0.15.0",
+        "core_v0.18.0",
+        "core_v0.18.2",
+    ]
+    assert refs.head is None
+    assert (stats.lookups, stats.cached, stats.notices) == (1, 0, [])
+
+
+def test_ids_are_the_commits_and_an_annotated_tag_gives_its_peeled_commit(
+    git_env: FakeRemotes, cache_dir: Path
+) -> None:
+    # The local repositories are built deterministically, so their ids are fixed.
+    results, _ = lookup_remotes({MEGATRON: MEGATRON_URL}, LookupOptions(cache_dir=cache_dir))
+
+    refs = _refs(results[MEGATRON])
+    assert refs.branches["core_r0.18.0"] == "19fe17430b0d3f780146381a5f337b43d08c6636"
+    assert (
+        refs.tags["core_r0.10.0"]
+        == refs.branches["core_r0.10.0"]
+        == "bc9bce85e49f9aa4a7fc9980a70bcddc4e7b8a5e"
+    )
+    # core_v0.11.0 is annotated: the tag object is 4c1c9934…, the commit it points to 3b275b6d….
+    assert refs.tags["core_v0.11.0"] == "3b275b6dc1eb4aaa87a7286bd3b5ce74f3fcd383"
+    assert (
+        refs.tags["core_v0.11.0"]
+        == git_env["github.com/NVIDIA/Megatron-LM"].commit_of["aa6207e2da6bca789375f591c9124aa408d2509a"]
+    )
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://github.com/actions/checkout",
+        "http://github.com/actions/checkout.git",
+        "git@github.com:actions/checkout.git",
+        "ssh://git@github.com/actions/checkout",
+    ],
+)
+def test_every_url_form_of_a_remote_reaches_it(git_env: FakeRemotes, cache_dir: Path, url: str) -> None:
+    results, _ = lookup_remotes({"github.com/actions/checkout": url}, LookupOptions(cache_dir=cache_dir))
+
+    assert _refs(results["github.com/actions/checkout"]) == RemoteRefs(
+        remote="github.com/actions/checkout",
+        branches={"main": "3a4bb86d8548714997c907a21518d2f37fafa1f6"},
+        tags={
+            "v4": "62850acbd25e9c16e149ca338beca7ae046f8117",
+            "v4.3.0": "1a15134feb2cc1606ab8cb14039e66dce79a7fad",
+            "v4.4.0": "62850acbd25e9c16e149ca338beca7ae046f8117",
+        },
+        fetched_at=_refs(results["github.com/actions/checkout"]).fetched_at,
+    )
+
+
+def test_missing_repository_is_not_found(git_env: FakeRemotes, cache_dir: Path) -> None:
+    results, stats = lookup_remotes(
+        {"github.com/nvidia/no-such-repo": "https://github.com/NVIDIA/no-such-repo.git"},
+        LookupOptions(cache_dir=cache_dir),
+    )
+
+    missing = git_env.root.resolve() / "github.com/NVIDIA/no-such-repo.git"
+    assert results == {
+        "github.com/nvidia/no-such-repo": LookupFailure(
+            remote="github.com/nvidia/no-such-repo",
+            kind=FailureKind.NOT_FOUND,
+            detail=f"fatal: '{missing}' does not appear to be a git repository",
+        )
+    }
+    assert stats.lookups == 1
+
+
+def test_refused_connection_is_unreachable(cache_dir: Path, closed_port: int) -> None:
+    url = f"https://127.0.0.1:{closed_port}/x.git"
+    results, _ = lookup_remotes({"127.0.0.1/x": url}, LookupOptions(cache_dir=cache_dir))
+
+    failure = results["127.0.0.1/x"]
+    assert isinstance(failure, LookupFailure)
+    assert failure.kind is FailureKind.UNREACHABLE
+    assert failure.detail.startswith(
+        f"fatal: unable to access '{url}/': Failed to connect to 127.0.0.1 port {closed_port}"
+    )
+
+
+def test_server_that_never_answers_times_out_and_its_git_process_group_is_killed(
+    cache_dir: Path, silent_port: int, git_calls: Callable[[], list[GitCall]]
+) -> None:
+    done = threading.Event()
+    seen_members: list[int] = []
+
+    def watch_group() -> None:
+        # While git waits for the server, its group holds git and git-remote-http.
+        wait_for(lambda: bool(ls_remote_calls(git_calls())) or done.is_set())
+        calls = ls_remote_calls(git_calls())
+        if calls:
+            wait_for(lambda: len(live_group_members(calls[0].pid)) >= 2 or done.is_set())
+            seen_members.extend(live_group_members(calls[0].pid))
+
+    watcher = threading.Thread(target=watch_group)
+    watcher.start()
+    try:
+        results, stats = lookup_remotes(
+            {"127.0.0.1/x": f"http://127.0.0.1:{silent_port}/x.git"},
+            LookupOptions(cache_dir=cache_dir, timeout=1.5),
+        )
+    finally:
+        done.set()
+        watcher.join()
+
+    assert results == {
+        "127.0.0.1/x": LookupFailure(
+            remote="127.0.0.1/x", kind=FailureKind.TIMEOUT, detail="no answer within 1.5 s"
+        )
+    }
+    assert stats.lookups == 1
+    (call,) = ls_remote_calls(git_calls())
+    assert call.session_leader
+    assert len(seen_members) >= 2, seen_members
+    assert wait_for(lambda: not live_group_members(call.pid)), live_group_members(call.pid)
+
+
+def test_interrupted_lookup_kills_the_gits_still_running(
+    git_env: FakeRemotes, cache_dir: Path, silent_port: int, git_calls: Callable[[], list[GitCall]]
+) -> None:
+    silent_url = f"http://127.0.0.1:{silent_port}/x.git"
+
+    def progress(remote: str) -> None:
+        # Interrupt once the silent remote's git is running too.
+        wait_for(lambda: any(silent_url in call.argv for call in git_calls()))
+        raise RuntimeError("interrupted")
+
+    with pytest.raises(RuntimeError, match="interrupted"):
+        lookup_remotes(
+            {MEGATRON: MEGATRON_URL, "127.0.0.1/x": silent_url},
+            LookupOptions(cache_dir=cache_dir, timeout=120.0, jobs=2),
+            progress=progress,
+        )
+
+    (silent,) = [call for call in git_calls() if silent_url in call.argv]
+    assert wait_for(lambda: not live_group_members(silent.pid)), live_group_members(silent.pid)
+
+
+@pytest.mark.parametrize(
+    ("status", "kind", "message"),
+    [
+        (401, FailureKind.NOT_FOUND_OR_PRIVATE, "fatal: Authentication failed for '{url}/'"),
+        (
+            403,
+            FailureKind.NOT_FOUND_OR_PRIVATE,
+            "fatal: unable to access '{url}/': The requested URL returned error: 403",
+        ),
+        (404, FailureKind.NOT_FOUND, "fatal: repository '{url}/' not found"),
+        (500, FailureKind.OTHER, "fatal: unable to access '{url}/': The requested URL returned error: 500"),
+    ],
+)
+def test_http_answers_are_classified(
+    cache_dir: Path,
+    http_server: Callable[[int], HttpServer],
+    status: int,
+    kind: FailureKind,
+    message: str,
+) -> None:
+    server = http_server(status)
+    url = f"http://127.0.0.1:{server.port}/x.git"
+
+    results, _ = lookup_remotes({"127.0.0.1/x": url}, LookupOptions(cache_dir=cache_dir))
+
+    assert results == {
+        "127.0.0.1/x": LookupFailure(remote="127.0.0.1/x", kind=kind, detail=message.format(url=url))
+    }
+
+
+def test_credential_helpers_keep_working(
+    cache_dir: Path, tmp_path: Path, http_server: Callable[[int], HttpServer], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    helper = tmp_path / "credential-helper"
+    helper.write_text(f"#!{sys.executable}\nprint('username=alice')\nprint('password=s3cret')\n")
+    helper.chmod(0o755)
+    set_env(
+        monkeypatch,
+        {"GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "credential.helper", "GIT_CONFIG_VALUE_0": str(helper)},
+    )
+    server = http_server(401)
+    server.accept_authorization = "Basic " + base64.b64encode(b"alice:s3cret").decode()
+    url = f"http://127.0.0.1:{server.port}/x.git"
+
+    results, _ = lookup_remotes({"127.0.0.1/x": url}, LookupOptions(cache_dir=cache_dir))
+
+    # The helper's credentials were sent and accepted; the server then said there is no such repository.
+    assert server.authorizations == [None, server.accept_authorization]
+    assert results == {
+        "127.0.0.1/x": LookupFailure(
+            remote="127.0.0.1/x", kind=FailureKind.NOT_FOUND, detail=f"fatal: repository '{url}/' not found"
+        )
+    }
+
+
+def test_credentials_in_a_url_never_reach_the_detail(
+    cache_dir: Path, http_server: Callable[[int], HttpServer]
+) -> None:
+    server = http_server(401)
+    url = f"http://alice:s3cret@127.0.0.1:{server.port}/x.git"
+
+    results, _ = lookup_remotes({"127.0.0.1/x": url}, LookupOptions(cache_dir=cache_dir))
+
+    failure = results["127.0.0.1/x"]
+    assert isinstance(failure, LookupFailure)
+    assert failure.kind is FailureKind.NOT_FOUND_OR_PRIVATE
+    assert "s3cret" not in failure.detail
+
+
+@pytest.mark.parametrize(
+    ("url", "reason"),
+    [
+        ("ext::sh -c touch% {marker}", "transport 'ext::' is not allowed"),
+        ("--upload-pack=touch {marker}", "it looks like a command-line option"),
+    ],
+)
+def test_unsafe_url_is_refused_before_git_runs(
+    cache_dir: Path, tmp_path: Path, git_calls: Callable[[], list[GitCall]], url: str, reason: str
+) -> None:
+    marker = tmp_path / "marker"
+
+    results, stats = lookup_remotes({"evil": url.format(marker=marker)}, LookupOptions(cache_dir=cache_dir))
+
+    assert results == {"evil": LookupFailure(remote="evil", kind=FailureKind.UNSAFE, detail=reason)}
+    assert not marker.exists()
+    assert git_calls() == []
+    assert (stats.lookups, stats.cached) == (0, 0)
+
+
+def test_each_remote_is_asked_by_one_noninteractive_git_in_its_own_session(
+    git_env: FakeRemotes, cache_dir: Path, git_calls: Callable[[], list[GitCall]]
+) -> None:
+    requests = {
+        "github.com/nvidia/megatron-lm": "https://github.com/NVIDIA/Megatron-LM.git",
+        "github.com/vllm-project/vllm-ascend": "https://github.com/vllm-project/vllm-ascend.git",
+        "github.com/ascend/mindspeed": "https://github.com/Ascend/MindSpeed.git",
+        "github.com/sgl-project/sgl-kernel-npu": "https://github.com/sgl-project/sgl-kernel-npu",
+        "github.com/actions/checkout": "git@github.com:actions/checkout.git",
+        "github.com/nvidia/no-such-repo": "https://github.com/NVIDIA/no-such-repo.git",
+    }
+    completed: list[str] = []
+
+    results, stats = lookup_remotes(
+        requests, LookupOptions(cache_dir=cache_dir, jobs=3), progress=completed.append
+    )
+
+    calls = ls_remote_calls(git_calls())
+    assert sorted(call.argv for call in calls) == sorted(
+        ("ls-remote", "--heads", "--tags", "--", url) for url in requests.values()
+    )
+    silent = shutil.which("true")
+    for call in calls:
+        assert call.session_leader and call.stdin_is_null
+        assert call.env == {
+            "GIT_TERMINAL_PROMPT": "0",
+            "GIT_ASKPASS": silent,
+            "SSH_ASKPASS": silent,
+            "GCM_INTERACTIVE": "never",
+            "GIT_SSH_COMMAND": "ssh -o BatchMode=yes",
+        }
+    assert list(results) == list(requests)
+    assert sorted(completed) == sorted(requests)
+    assert (stats.lookups, stats.cached) == (6, 0)
+    assert [type(result).__name__ for result in results.values()] == ["RemoteRefs"] * 5 + ["LookupFailure"]
+
+
+def test_core_ssh_command_is_kept_and_made_batch(
+    git_env: FakeRemotes,
+    cache_dir: Path,
+    git_calls: Callable[[], list[GitCall]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    set_env(monkeypatch, git_env.env(extra=[("core.sshCommand", "ssh -i /keys/deploy")]))
+
+    lookup_remotes({MEGATRON: MEGATRON_URL}, LookupOptions(cache_dir=cache_dir))
+
+    (call,) = ls_remote_calls(git_calls())
+    assert call.env["GIT_SSH_COMMAND"] == "ssh -i /keys/deploy -o BatchMode=yes"
+
+
+_LAZY_IMPORT_PROBE = """
+import sys
+import time
+from pathlib import Path
+from ascend_reflint.lookup import LookupOptions, lookup_remotes
+from ascend_reflint.lookup.cache import RefCache
+from ascend_reflint.model import RemoteRefs
+
+cache_dir = Path(sys.argv[1])
+RefCache(cache_dir).store(RemoteRefs("github.com/a/warm", {"main": "1" * 40}, {}, fetched_at=time.time()))
+cold = {"github.com/a/cold": "https://github.com/a/cold"}
+offline, _ = lookup_remotes(cold, LookupOptions(cache_dir=cache_dir, offline=True))
+warm = {"github.com/a/warm": "https://github.com/a/warm"}
+_, stats = lookup_remotes(warm, LookupOptions(cache_dir=cache_dir))
+print(offline["github.com/a/cold"].kind.value, stats.cached, "git" in sys.modules)
+"""
+
+
+def test_offline_and_warm_cache_lookups_do_not_import_gitpython(tmp_path: Path) -> None:
+    completed = subprocess.run(
+        [sys.executable, "-c", _LAZY_IMPORT_PROBE, str(tmp_path / "cache")],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+
+    assert completed.stdout == "offline 1 False\n"
+
+
+def test_a_git_that_cannot_be_started_fails_every_remote(
+    cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(git.Git, "GIT_PYTHON_GIT_EXECUTABLE", "/nonexistent/git")
+
+    results, stats = lookup_remotes({MEGATRON: MEGATRON_URL}, LookupOptions(cache_dir=cache_dir))
+
+    detail = "git cannot be run: [Errno 2] No such file or directory: '/nonexistent/git'"
+    assert results == {MEGATRON: LookupFailure(MEGATRON, FailureKind.OTHER, detail)}
+    assert stats.lookups == 0
+
+
+def test_no_git_on_the_path_fails_every_remote_without_raising(tmp_path: Path) -> None:
+    probe = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from ascend_reflint.lookup import LookupOptions, lookup_remotes\n"
+        "results, _ = lookup_remotes({'github.com/a/b': 'https://github.com/a/b'}, "
+        "LookupOptions(cache_dir=Path(sys.argv[1])))\n"
+        "print(results['github.com/a/b'].kind.value, results['github.com/a/b'].detail)\n"
+    )
+    env = {key: value for key, value in os.environ.items() if key != "GIT_PYTHON_GIT_EXECUTABLE"}
+    env["PATH"] = str(tmp_path / "empty")
+
+    completed = subprocess.run(
+        [sys.executable, "-c", probe, str(tmp_path / "cache")],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+    )
+
+    assert completed.stdout == "other git cannot be run: Failed to initialize: Bad git executable.\n"
