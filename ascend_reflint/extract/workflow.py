@@ -1,0 +1,302 @@
+"""Workflow extraction: GitHub Actions workflows (``.github/workflows/*.yml``) and action metadata files
+(``action.yml``; composite actions' ``runs.steps``).
+
+What a workflow pins (GitHub's "Workflow syntax for GitHub Actions" and "Metadata syntax for GitHub
+Actions"):
+
+- ``uses: owner/repo[/path]@REF`` on a step (an action) or on a job (a reusable workflow) fetches
+  ``https://github.com/owner/repo`` at REF. ``./local`` actions and ``docker://`` images pin no git ref.
+  GitHub does not evaluate ``${{ }}`` in ``uses:``; a ref written so is reported unresolved.
+- ``run:`` is a script for the step's shell. Each step runs in its own shell process, so each ``run:`` is
+  its own :class:`~ascend_reflint.extract.shell.ShellSession`, whose variables are the ``env:`` of the
+  workflow, then the job, then the step (a value holding ``${{ }}`` is unresolved). A step whose shell
+  (``shell:``, else the job's then the workflow's ``defaults.run.shell``, else ``pwsh`` on a Windows
+  runner, else ``bash``) is not bash or sh (pwsh, python, cmd …) is skipped with a notice.
+- ``env:`` at workflow, job and step level becomes :class:`~ascend_reflint.model.EnvSetting` values,
+  scoped ``"workflow"``, ``"job:<job id>"`` and ``"step:<job id>:<index>"`` (``index`` counts a job's
+  steps from 0; a composite action's steps belong to the job id ``"runs"``). Values are the YAML text:
+  ``true`` and ``1`` are ``"true"`` and ``"1"``; an empty or null value is ``""``.
+
+Positions are the file's own, through :mod:`ascend_reflint.extract.yamlpos`: exact for every scalar
+style, quotes excluded, including literal and folded block scalars and multi-line plain scalars.
+
+The file is untrusted: it is read into inert nodes (no tag is constructed), and only the fixed paths above
+are walked. Aliases let a small file name the same step or ``env:`` many times over; the work done is
+bounded by a multiple of the file's size, past which the walk stops with a notice.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from ascend_reflint.extract import ExtractError
+from ascend_reflint.extract.shell import ShellSession
+from ascend_reflint.extract.yamlpos import (
+    LineIndex,
+    YamlMapping,
+    YamlNode,
+    YamlScalar,
+    YamlSequence,
+    parse_yaml,
+    scalar_source_map,
+)
+from ascend_reflint.model import EnvSetting, FileKind, Pin, Resolution, SourceFile, Via
+from ascend_reflint.remote import github_action_url, normalise_remote
+from ascend_reflint.resolve import Binding, Scope
+from ascend_reflint.sourcemap import SourceMap
+
+#: A file holding none of these words can neither pin a ref nor set env: it is not parsed at all.
+_WORTH_PARSING = ("git", "uses", "env")
+_ACTION_FILE_NAMES = frozenset({"action.yml", "action.yaml"})
+#: The job id that a composite action's steps are scoped under (``step:runs:<index>``).
+ACTION_JOB_ID = "runs"
+_POSIX_SHELLS = frozenset({"bash", "sh"})
+#: Plain scalars that YAML reads as null; GitHub sets such an env variable to the empty string.
+_NULLS = frozenset({"", "~", "null", "Null", "NULL"})
+#: Work allowed per character of the file, and at least, before the walk stops (see ``_Walker._spend``):
+#: enough for a step list that aliases repeat in several jobs, linear in the file's size for an alias bomb.
+_BUDGET_PER_CHARACTER = 8
+_BUDGET_FLOOR = 50_000
+#: Work units of reading one job or step, and one env entry, besides the characters of the values read.
+_COST_OF_ITEM = 32
+_COST_OF_ENTRY = 8
+
+
+def extract_workflow(source: SourceFile) -> None:
+    """Fill ``source.pins`` (in file order), ``source.env`` and ``source.notices`` from a workflow or an
+    action metadata file.
+
+    Args:
+        source: a file of kind WORKFLOW whose ``text`` has been read; ``action.yml``/``action.yaml`` is
+            read as action metadata, any other name as a workflow.
+
+    Raises:
+        ExtractError: for malformed YAML (the message names the line and column), or, once every step has
+            been read, for the first ``run:`` script that does not parse as shell (what its well-formed
+            parts and the other steps pin is in ``source.pins`` all the same). A workflow whose parts have
+            unexpected shapes (``jobs`` not a mapping, a step that is a string …) is not an error: those
+            parts pin nothing.
+    """
+    text = source.text
+    assert text is not None
+    if not any(word in text for word in _WORTH_PARSING):
+        return
+    root = parse_yaml(text)
+    if not isinstance(root, YamlMapping):
+        return
+    walker = _Walker(source, text)
+    try:
+        if os.path.basename(source.path).lower() in _ACTION_FILE_NAMES:
+            walker.action(root)
+        else:
+            walker.workflow(root)
+    except _BudgetSpent as spent:
+        source.notices.append(
+            f"line {spent.line}: stopped reading: YAML aliases repeat more content than the file holds "
+            "(an alias bomb?); refs after this point are not checked"
+        )
+    finally:
+        # A step reached again through an alias, in the same env, pins the same refs at the same place.
+        unique = dict.fromkeys(source.pins)
+        source.pins[:] = sorted(unique, key=lambda pin: (pin.span.line, pin.span.column))
+    if walker.shell_errors:
+        raise ExtractError(walker.shell_errors[0])
+
+
+@dataclass(frozen=True, slots=True)
+class _Shell:
+    """The shell a ``run:`` runs in: its command as written and where that choice came from."""
+
+    command: str
+    origin: str
+
+    def is_posix(self) -> bool:
+        """True for bash and sh, with or without options (``bash -el {0}``) or a path (``/bin/sh``)."""
+        words = self.command.split()
+        return bool(words) and os.path.basename(words[0]) in _POSIX_SHELLS
+
+
+_DEFAULT_SHELL = _Shell("bash", "the default shell")
+_WINDOWS_SHELL = _Shell("pwsh", "the default shell on Windows runners")
+
+
+class _BudgetSpent(Exception):
+    """The walk did more work than the file's size allows; ``line`` is where it stopped."""
+
+    def __init__(self, line: int) -> None:
+        super().__init__(line)
+        self.line = line
+
+
+class _Walker:
+    """Walks the fixed paths of a workflow or action file and records pins, env and notices."""
+
+    def __init__(self, source: SourceFile, text: str) -> None:
+        self.source = source
+        self.text = text
+        self.lines = LineIndex(text)
+        # Work units: a fixed cost per job, step or env entry, plus the characters of each value read.
+        self.budget = _BUDGET_PER_CHARACTER * len(text) + _BUDGET_FLOOR
+        self.in_action = False
+        #: Why ``run:`` scripts did not parse, in the order met (their well-formed parts are read).
+        self.shell_errors: list[str] = []
+
+    def workflow(self, root: YamlMapping) -> None:
+        """Read a workflow: its ``env``, ``defaults`` and ``jobs``."""
+        scope = Scope()
+        self._env(root.get("env"), "workflow", scope)
+        shell = _defaults_shell(root)
+        jobs = root.get("jobs")
+        if not isinstance(jobs, YamlMapping):
+            return
+        for key, job in jobs.pairs:
+            if isinstance(key, YamlScalar) and isinstance(job, YamlMapping):
+                self._job(key.value, job, scope, shell)
+
+    def action(self, root: YamlMapping) -> None:
+        """Read action metadata: a composite action's ``runs.steps`` (other actions have no steps)."""
+        self.in_action = True
+        runs = root.get("runs")
+        if isinstance(runs, YamlMapping):
+            self._steps(ACTION_JOB_ID, runs.get("steps"), Scope(), _DEFAULT_SHELL)
+
+    def _job(self, job_id: str, job: YamlMapping, workflow_scope: Scope, shell: _Shell | None) -> None:
+        self._spend(_COST_OF_ITEM, job)
+        scope = workflow_scope.child()
+        self._env(job.get("env"), f"job:{job_id}", scope)
+        uses = job.get("uses")
+        if isinstance(uses, YamlScalar):
+            self._uses(uses)
+        job_shell = _defaults_shell(job) or shell
+        if job_shell is None:
+            job_shell = _WINDOWS_SHELL if self._runs_on_windows(job.get("runs-on")) else _DEFAULT_SHELL
+        self._steps(job_id, job.get("steps"), scope, job_shell)
+
+    def _steps(self, job_id: str, steps: YamlNode | None, job_scope: Scope, shell: _Shell) -> None:
+        if not isinstance(steps, YamlSequence):
+            return
+        for index, step in enumerate(steps.items):
+            if isinstance(step, YamlMapping):
+                self._step(job_id, index, step, job_scope, shell)
+
+    def _step(self, job_id: str, index: int, step: YamlMapping, job_scope: Scope, shell: _Shell) -> None:
+        self._spend(_COST_OF_ITEM, step)
+        scope = job_scope.child()
+        self._env(step.get("env"), f"step:{job_id}:{index}", scope)
+        uses = step.get("uses")
+        if isinstance(uses, YamlScalar):
+            self._uses(uses)
+        run = step.get("run")
+        if isinstance(run, YamlScalar):
+            step_shell = step.get("shell")
+            if isinstance(step_shell, YamlScalar):
+                shell = _Shell(step_shell.value, "set by the step's shell:")
+            where = f"step {index} of runs.steps" if self.in_action else f"step {index} of job '{job_id}'"
+            self._run(run, scope, shell, where)
+
+    def _uses(self, node: YamlScalar) -> None:
+        """Record ``uses: owner/repo[/path]@REF`` as an ACTION pin (not ``./local``, not ``docker://``)."""
+        self._spend(len(node.value), node)
+        written = node.value.strip()
+        lead = node.value.find(written[:1]) if written else 0
+        at = written.find("@")
+        if written.startswith((".", "docker://")) or at <= 0 or at == len(written) - 1:
+            return
+        target, ref = written[:at], written[at + 1 :]
+        owner_repo = target.split("/")
+        if len(owner_repo) < 2 or not owner_repo[0] or not owner_repo[1]:
+            return
+        source_map = self._map(node)
+        target_note, ref_note = _expression_note(target), _expression_note(ref)
+        url = target if target_note else github_action_url(target)
+        self.source.pins.append(
+            Pin(
+                path=self.source.path,
+                kind=FileKind.WORKFLOW,
+                via=Via.ACTION,
+                span=source_map.span(lead + at + 1, lead + len(written)),
+                url=url,
+                remote=None if target_note else normalise_remote(url),
+                ref=None if ref_note else ref,
+                ref_text=ref,
+                resolution=Resolution.UNRESOLVED if target_note or ref_note else Resolution.RESOLVED,
+                resolution_note=target_note or ref_note,
+                url_span=source_map.span(lead, lead + at),
+            )
+        )
+
+    def _env(self, node: YamlNode | None, scope_name: str, scope: Scope) -> None:
+        """Record each ``NAME: value`` of an ``env:`` mapping and bind it in ``scope``."""
+        if not isinstance(node, YamlMapping):
+            return
+        for key, value in node.pairs:
+            self._spend(_COST_OF_ENTRY, node)
+            if not isinstance(key, YamlScalar) or not isinstance(value, YamlScalar):
+                continue
+            self._spend(len(value.value), value)
+            text = "" if value.style is None and value.value in _NULLS else value.value
+            note = _expression_note(text)
+            spanned = value if text else key
+            span = self._map(spanned).span(0, max(1, len(spanned.value)))
+            self.source.env.append(EnvSetting(key.value, None if note else text, span, scope_name))
+            if note:
+                scope.set(key.value, Binding(None, Resolution.UNRESOLVED, f"${key.value} is set by {note}"))
+            else:
+                scope.set(key.value, Binding(text))
+
+    def _run(self, node: YamlScalar, scope: Scope, shell: _Shell, where: str) -> None:
+        """Hand a ``run:`` script to a shell session of its own, or say why it is skipped."""
+        self._spend(len(node.value), node)
+        source_map = self._map(node)
+        line = source_map.position(0)[0]
+        if not shell.is_posix():
+            self.source.notices.append(
+                f"line {line}: skipped the run: script of {where}: its shell is '{shell.command}' "
+                f"({shell.origin}); reflint reads bash and sh scripts only"
+            )
+            return
+        session = ShellSession(self.source.path, FileKind.WORKFLOW, scope)
+        try:
+            session.run(node.value, source_map)
+        except ExtractError as exc:
+            self.shell_errors.append(f"{exc} (in the run: script of {where})")
+        self.source.pins.extend(session.finish())
+        self.source.notices.extend(session.notices)
+
+    def _runs_on_windows(self, runs_on: YamlNode | None) -> bool:
+        """True when ``runs-on`` names a Windows runner label (a label, a list, or ``{labels: …}``)."""
+        if isinstance(runs_on, YamlMapping):
+            runs_on = runs_on.get("labels")
+        labels = runs_on.items if isinstance(runs_on, YamlSequence) else [runs_on]
+        self._spend(len(labels), runs_on)
+        return any(
+            isinstance(label, YamlScalar) and label.value.strip().lower().startswith("windows")
+            for label in labels
+        )
+
+    def _map(self, node: YamlScalar) -> SourceMap:
+        return scalar_source_map(self.text, node, self.lines)
+
+    def _spend(self, units: int, where: YamlNode | None) -> None:
+        self.budget -= units
+        if self.budget < 0:
+            start = where.start if where is not None else 0
+            raise _BudgetSpent(self.lines.position(start)[0])
+
+
+def _defaults_shell(node: YamlMapping) -> _Shell | None:
+    """The ``defaults.run.shell`` of a workflow or job, or None when it sets none."""
+    defaults = node.get("defaults")
+    run = defaults.get("run") if isinstance(defaults, YamlMapping) else None
+    shell = run.get("shell") if isinstance(run, YamlMapping) else None
+    return _Shell(shell.value, "set by defaults.run.shell") if isinstance(shell, YamlScalar) else None
+
+
+def _expression_note(text: str) -> str | None:
+    """``GitHub expression ${{ … }}`` for the first expression in ``text``, or None when it holds none."""
+    start = text.find("${{")
+    if start == -1:
+        return None
+    end = text.find("}}", start + 3)
+    return f"GitHub expression {text[start : len(text) if end == -1 else end + 2]}"
