@@ -1,0 +1,30 @@
+"""The check stage: rules over pins and looked-up ref lists, tuned by rule packs.
+
+Public API (what the scan wires together)::
+
+    policy = load_policy(extra_packs)               # default packs + the user's, merged
+    lookups = lookup_remotes(remotes_to_look_up(files), ...)
+    findings = run_checks(files, lookups, policy)   # sorted by Finding.sort_key()
+    all_rules()                                      # RuleInfo per rule, for docs and SARIF
+
+One rule per module in :mod:`ascend_reflint.check.rules`; rule packs are described in ``rules/README.md``.
+"""
+
+from __future__ import annotations
+
+from ascend_reflint.check.context import PinContext, RuleInfo
+from ascend_reflint.check.engine import all_rules, needs_lookup, remotes_to_look_up, run_checks
+from ascend_reflint.check.policy import Policy, PolicyError, RulePack, load_policy
+
+__all__ = [
+    "PinContext",
+    "Policy",
+    "PolicyError",
+    "RuleInfo",
+    "RulePack",
+    "all_rules",
+    "load_policy",
+    "needs_lookup",
+    "remotes_to_look_up",
+    "run_checks",
+]

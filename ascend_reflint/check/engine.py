@@ -1,0 +1,107 @@
+"""The rule engine: which remotes to look up, and every rule run over every pin.
+
+Rules are modules (``ascend_reflint/check/rules/rlNNN_*.py``, listed in
+:data:`ascend_reflint.check.rules.RULES`). The engine gives each rule one :class:`PinContext` per pin, in
+file order, and applies the rule packs' severities to what the rules yield.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+
+from ascend_reflint.check.context import PinContext, RuleInfo, RuleModule
+from ascend_reflint.check.policy import Policy
+from ascend_reflint.check.refnames import is_full_commit_id
+from ascend_reflint.check.rules import RULES
+from ascend_reflint.model import Finding, LookupResult, Pin, SourceFile, Via
+from ascend_reflint.remote import unsafe_reason
+
+
+def rule_info(rule: RuleModule) -> RuleInfo:
+    """The :class:`RuleInfo` of a rule module (its constants, and its docstring as ``doc``)."""
+    return RuleInfo(
+        code=rule.CODE,
+        name=rule.NAME,
+        severity=rule.SEVERITY,
+        needs_lookup=rule.NEEDS_LOOKUP,
+        doc=(rule.__doc__ or "").strip(),
+    )
+
+
+def all_rules() -> list[RuleInfo]:
+    """Every rule, in code order."""
+    return sorted((rule_info(rule) for rule in RULES), key=lambda info: info.code)
+
+
+def needs_lookup(pin: Pin) -> bool:
+    """True when checking ``pin`` needs its remote's ref list.
+
+    A pin needs it when its ref and URL are resolved, its URL is safe to give git, and it asks for anything
+    but a full commit id after ``git clone --branch`` (that fails whatever the remote holds: RL007). A
+    full commit id that ``git checkout``, pip or a ``uses:`` takes is looked up, because the ref list
+    confirms it when it is a branch or tag tip (RL008; ``actions/checkout@<id>`` usually is), and says
+    whether the repository exists. A pin with no ref at all is looked up too: the lookup says whether the
+    repository exists and which release tag to suggest.
+    """
+    if not pin.resolved or pin.remote is None or unsafe_reason(pin.url) is not None:
+        return False
+    asked = [(name, Via.CLONE_BRANCH) for name in (pin.clone_ref,) if name]
+    asked += [(name, pin.via) for name in (pin.ref,) if name]
+    return not asked or any(via is not Via.CLONE_BRANCH or not is_full_commit_id(name) for name, via in asked)
+
+
+def remotes_to_look_up(files: Sequence[SourceFile]) -> dict[str, str]:
+    """The remotes whose ref lists the checks need.
+
+    Args:
+        files: the files read, with their pins.
+
+    Returns:
+        remote (``host/owner/name``) → the URL of the first pin that names it, in file and pin order.
+    """
+    remotes: dict[str, str] = {}
+    for source in files:
+        for pin in source.pins:
+            if needs_lookup(pin) and pin.remote is not None:
+                remotes.setdefault(pin.remote, pin.url)
+    return remotes
+
+
+def run_checks(
+    files: Sequence[SourceFile], lookups: Mapping[str, LookupResult], policy: Policy
+) -> list[Finding]:
+    """Run every rule over every pin.
+
+    Args:
+        files: the files read, with their pins.
+        lookups: remote → its ref list or the lookup's failure (remotes missing here were not looked up).
+        policy: the merged rule packs.
+
+    Returns:
+        The findings, with the packs' severities applied, sorted by :meth:`Finding.sort_key`.
+    """
+    rules = [(rule, rule_info(rule)) for rule in RULES]
+    findings: list[Finding] = []
+    for source in files:
+        remote_pins = _pins_by_remote(source.pins)
+        for pin in source.pins:
+            lookup = lookups.get(pin.remote) if pin.remote is not None else None
+            shared = remote_pins.get(pin.remote, ()) if pin.remote is not None else ()
+            for rule, info in rules:
+                context = PinContext(pin=pin, lookup=lookup, policy=policy, remote_pins=shared, rule=info)
+                findings.extend(_with_policy_severity(finding, policy) for finding in rule.check(context))
+    return sorted(findings, key=Finding.sort_key)
+
+
+def _pins_by_remote(pins: Sequence[Pin]) -> dict[str, tuple[Pin, ...]]:
+    grouped: dict[str, list[Pin]] = {}
+    for pin in pins:
+        if pin.remote is not None and needs_lookup(pin):
+            grouped.setdefault(pin.remote, []).append(pin)
+    return {remote: tuple(group) for remote, group in grouped.items()}
+
+
+def _with_policy_severity(finding: Finding, policy: Policy) -> Finding:
+    severity = policy.severity_for(finding.code, finding.severity)
+    return finding if severity is finding.severity else dataclasses.replace(finding, severity=severity)

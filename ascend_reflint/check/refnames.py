@@ -1,0 +1,160 @@
+"""What a ref name means to git, pip and GitHub Actions: a commit id, a branch, a tag.
+
+Facts used here:
+
+- git-clone(1) ``--branch``: takes a branch name or a tag name, nothing else; a branch wins when both exist.
+- gitrevisions(7) "<refname>": ``git checkout NAME`` in a fresh clone resolves ``refs/tags/NAME`` before
+  ``refs/heads/NAME`` (the only local branch is the one the clone checked out), so a tag wins.
+- pip's ``Git.get_revision_sha`` checks ``refs/remotes/origin/NAME`` before ``refs/tags/NAME``: a branch wins.
+  pip takes commit ids too (it clones the whole history, then checks the id out).
+- GitHub Actions resolves ``uses: owner/repo@NAME`` to the tag when a tag and a branch share the name
+  (zizmor's "ref-confusion" audit), and takes only full 40-character commit ids since 2021-02-15 (GitHub
+  changelog "GitHub Actions: Short SHA deprecation").
+- gitrevisions(7): ``refs/heads/X`` and ``refs/tags/X`` name one ref each; in a clone, ``origin/X`` is the
+  remote's branch X and ``tags/X`` its tag X.
+- An abbreviated object name is at least 4 hex digits (gitrevisions(7)); reflint counts only 7 or more,
+  git's default ``core.abbrev``, as commit ids, because shorter hex names are usually words (``cafe``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ascend_reflint.model import Pin, RefType, RemoteRefs, Span, Via
+
+_FULL_COMMIT_ID = re.compile(r"[0-9a-fA-F]{40}|[0-9a-fA-F]{64}")
+_ABBREVIATED_COMMIT_ID = re.compile(r"[0-9a-fA-F]{7,39}")
+_LOCAL_NAMES = frozenset({"HEAD", "FETCH_HEAD", "ORIG_HEAD", "MERGE_HEAD"})
+_EXPRESSION_MARKS = ("~", "^", ":", "@{")
+_FULL_PREFIXES = {"refs/heads/": RefType.BRANCH, "refs/tags/": RefType.TAG}
+_CLONE_PREFIXES = {"origin/": RefType.BRANCH, "tags/": RefType.TAG}
+
+#: How each way of pinning names a git command for messages.
+COMMAND = {
+    Via.CLONE: "`git clone`",
+    Via.CLONE_BRANCH: "`git clone --branch`",
+    Via.CHECKOUT: "`git checkout`",
+    Via.PIP_VCS: "pip",
+    Via.ACTION: "GitHub Actions",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class NamedRef:
+    """A ref that a pin asks git for, read as a branch or tag name to look up.
+
+    Attributes:
+        written: the ref as the pin holds it (resolved), e.g. ``origin/main``.
+        name: the branch or tag name to look for on the remote, e.g. ``main``.
+        kind: :attr:`RefType.BRANCH` or :attr:`RefType.TAG` when the written form names only one
+            (``refs/tags/v1``, ``origin/main``), None when a branch or a tag may answer.
+        span: where the ref is written.
+        via: how it is fetched (``CLONE_BRANCH`` for the ``--branch`` of a clone that a checkout follows).
+    """
+
+    written: str
+    name: str
+    kind: RefType | None
+    span: Span
+    via: Via
+
+
+def named_refs(pin: Pin) -> list[NamedRef]:
+    """The refs a resolved pin asks git for, in file order.
+
+    A clone followed by a checkout asks for two: the clone's ``--branch`` (fetched as by
+    ``git clone --branch``, span :attr:`Pin.clone_ref_span`) and then the checked-out ref. Refs that name
+    no branch or tag of the remote by themselves (``HEAD~1``, ``FETCH_HEAD``, ``refs/pull/1/head``) are
+    left out: git resolves them in the clone.
+
+    Returns:
+        The refs; empty for an unresolved pin or a pin with no ref.
+    """
+    if not pin.resolved:
+        return []
+    clone_ref = (
+        _named(pin.clone_ref, pin.clone_ref_span or pin.span, Via.CLONE_BRANCH) if pin.clone_ref else None
+    )
+    return [ref for ref in (clone_ref, pinned_ref(pin)) if ref is not None]
+
+
+def pinned_ref(pin: Pin) -> NamedRef | None:
+    """The ref the pin ends up on (its ``ref``, not a clone's ``--branch``); None as in :func:`named_refs`."""
+    if not pin.resolved or not pin.ref:
+        return None
+    return _named(pin.ref, pin.span, pin.via)
+
+
+def _named(written: str, span: Span, via: Via) -> NamedRef | None:
+    """Read ``written`` as git (``--branch``), ``git checkout``, pip or GitHub Actions would.
+
+    gitrevisions(7): ``refs/heads/X`` and ``refs/tags/X`` name one ref; in a clone ``origin/X`` is the
+    remote's branch X and ``tags/X`` its tag X; ``HEAD``, ``FETCH_HEAD``, ``ORIG_HEAD`` and expressions
+    with ``~``, ``^``, ``:`` or ``@{`` are resolved locally. ``git clone --branch`` takes a bare name only.
+    """
+    if via is Via.CLONE_BRANCH:
+        return NamedRef(written, written, None, span, via)
+    if written in _LOCAL_NAMES or any(mark in written for mark in _EXPRESSION_MARKS):
+        return None
+    prefixes = dict(_FULL_PREFIXES)
+    if via is Via.CHECKOUT:
+        prefixes.update(_CLONE_PREFIXES)
+    for prefix, kind in prefixes.items():
+        if written.startswith(prefix):
+            return NamedRef(written, written.removeprefix(prefix), kind, span, via)
+    if written.startswith("refs/"):
+        return None
+    return NamedRef(written, written, None, span, via)
+
+
+def exists(ref: NamedRef, refs: RemoteRefs) -> bool:
+    """True when the remote has the branch or tag that ``ref`` names."""
+    in_branches = ref.kind is not RefType.TAG and ref.name in refs.branches
+    in_tags = ref.kind is not RefType.BRANCH and ref.name in refs.tags
+    return in_branches or in_tags
+
+
+def is_full_commit_id(name: str) -> bool:
+    """True for a full object name: 40 hex digits (SHA-1) or 64 (SHA-256), either case."""
+    return _FULL_COMMIT_ID.fullmatch(name) is not None
+
+
+def is_abbreviated_commit_id(name: str) -> bool:
+    """True for 7 to 39 hex digits: an abbreviated commit id, unless the remote has a ref of that name."""
+    return _ABBREVIATED_COMMIT_ID.fullmatch(name) is not None
+
+
+def gets_branch(ref: NamedRef, refs: RemoteRefs) -> bool:
+    """True when ``ref`` ends up on a branch of the remote (see the module docstring for who prefers what)."""
+    if ref.kind is RefType.TAG or ref.name not in refs.branches:
+        return False
+    tag_wins = ref.kind is None and ref.via in (Via.CHECKOUT, Via.ACTION)
+    return not (tag_wins and ref.name in refs.tags)
+
+
+def tips_starting_with(commit_id: str, refs: RemoteRefs) -> list[tuple[str, str]]:
+    """Branches and tags whose tip commit starts with ``commit_id``.
+
+    Args:
+        commit_id: a full or abbreviated commit id (any case).
+        refs: the remote's branches and tags (tag ids are already peeled to commits).
+
+    Returns:
+        ``(kind, name)`` pairs, ``kind`` being ``"tag"`` or ``"branch"``; tags first, each sorted by name.
+    """
+    prefix = commit_id.lower()
+    tags = sorted(name for name, commit in refs.tags.items() if commit.startswith(prefix))
+    branches = sorted(name for name, commit in refs.branches.items() if commit.startswith(prefix))
+    return [("tag", name) for name in tags] + [("branch", name) for name in branches]
+
+
+def describe_counts(refs: RemoteRefs) -> str:
+    """``"427 branches and 76 tags"`` (singular forms for one, ``"no branches or tags"`` for none)."""
+    if not refs.branches and not refs.tags:
+        return "no branches or tags"
+    return f"{_count(len(refs.branches), 'branch', 'branches')} and {_count(len(refs.tags), 'tag', 'tags')}"
+
+
+def _count(number: int, one: str, many: str) -> str:
+    return f"{number} {one if number == 1 else many}"

@@ -1,0 +1,141 @@
+"""A pinned ref is neither a branch nor a tag of its remote, nor a commit id the pin may name.
+
+## What it does
+
+Looks every pinned ref up in its remote's branches and tags (one `git ls-remote` per remote) and reports
+a ref that is neither. The `--branch` of a clone that a `git checkout` follows is checked too: git looks
+that one up first.
+
+Commit ids are left to other rules: `git checkout` and pip take them, and `ls-remote` cannot list them
+(RL008); `git clone --branch` never takes them (RL007). A name of 7 to 39 hex digits counts as an
+abbreviated commit id unless the remote has a ref of that name (date tags such as `20251214` are refs).
+GitHub Actions takes only full 40-character commit ids, so a short one in `uses:` is reported here.
+
+The finding suggests the ref you most likely meant. Version numbers matter more than letters: the same
+version spelt another way comes first (`core_v0.18.0` for `core_r0.18.0`); then another release
+candidate or the release of the same version (the oldest at or after the one asked for, else the newest
+before it: `v0.11.0` for `v0.11.0rc9` when 0.11.0 is out, else `v0.11.0rc3`); tags before branches;
+never another version (`core_v0.18.2` is not offered for `core_v0.18.1`). A name without digits gets the
+closest spelling (`hybrid_ep` → `hybrid-ep`). The message also names a few of the nearest refs and how
+many branches and tags the remote has.
+
+## Why is this bad?
+
+The build fails at this line: `git clone --branch` stops with "Remote branch not found in upstream
+origin", `git checkout` (and pip, which runs it) with "pathspec ... did not match any file(s) known to
+git".
+In a Dockerfile that is after every earlier layer has been built, and in CI after the runner has been
+set up.
+
+## Example
+
+```dockerfile
+RUN git clone --depth 1 --branch v0.11.0rc9 https://github.com/vllm-project/vllm-ascend.git
+```
+
+## Use instead
+
+```dockerfile
+RUN git clone --depth 1 --branch v0.11.0 https://github.com/vllm-project/vllm-ascend.git
+```
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ascend_reflint.check.context import PinContext
+from ascend_reflint.check.refnames import (
+    NamedRef,
+    describe_counts,
+    exists,
+    is_abbreviated_commit_id,
+    is_full_commit_id,
+    named_refs,
+    tips_starting_with,
+)
+from ascend_reflint.check.suggest import nearest_names, ref_kind, suggest_ref
+from ascend_reflint.model import Finding, RefType, RemoteRefs, Severity, Via
+
+CODE = "RL001"
+NAME = "ref-not-found"
+SEVERITY = Severity.ERROR
+NEEDS_LOOKUP = True
+
+_FAILS = {
+    Via.CLONE_BRANCH: "`git clone --branch` fails",
+    Via.CHECKOUT: "`git checkout` fails",
+    Via.PIP_VCS: "pip fails",
+    Via.ACTION: "the workflow fails",
+}
+
+
+def check(context: PinContext) -> Iterator[Finding]:
+    """Report each ref of the pin that its remote does not have (see the module docstring)."""
+    refs = context.refs
+    if refs is None:
+        return
+    for ref in named_refs(context.pin):
+        if exists(ref, refs):
+            continue
+        if ref.kind is None and is_full_commit_id(ref.name):
+            continue
+        if ref.kind is None and is_abbreviated_commit_id(ref.name):
+            if ref.via is Via.ACTION:
+                yield _short_action_id(context, ref, refs)
+            continue
+        if _other_kind_has(ref, refs):
+            message = f'{_head(ref, refs)}: "{ref.name}" is a {_other_kind(ref)} there'
+            yield context.finding(message, span=ref.span, ref=ref.written, suggestion=ref.name)
+            continue
+        suggestion = suggest_ref(ref.name, refs)
+        yield context.finding(
+            _message(ref, refs, suggestion), span=ref.span, ref=ref.written, suggestion=suggestion
+        )
+
+
+def _other_kind(ref: NamedRef) -> str:
+    return "tag" if ref.kind is RefType.BRANCH else "branch"
+
+
+def _other_kind_has(ref: NamedRef, refs: RemoteRefs) -> bool:
+    """True when a ref written as a branch (``origin/X``) is a tag there, or the other way round."""
+    if ref.kind is None:
+        return False
+    return ref.name in (refs.tags if ref.kind is RefType.BRANCH else refs.branches)
+
+
+def _head(ref: NamedRef, refs: RemoteRefs) -> str:
+    if ref.kind is None:
+        missing = f'ref "{ref.written}" is neither a branch nor a tag of {refs.remote}'
+    else:
+        kind = "branch" if ref.kind is RefType.BRANCH else "tag"
+        missing = f'ref "{ref.written}" names {kind} "{ref.name}", which {refs.remote} does not have'
+    return f"{missing}, so {_FAILS[ref.via]}"
+
+
+def _message(ref: NamedRef, refs: RemoteRefs, suggestion: str | None) -> str:
+    head, name, counts = _head(ref, refs), ref.name, describe_counts(refs)
+    if suggestion is not None:
+        return f'{head}: did you mean {ref_kind(suggestion, refs)} "{suggestion}"? (it has {counts})'
+    nearest = nearest_names(name, refs)
+    if not nearest:
+        return f"{head}; it has {counts}"
+    listed = ", ".join(f'"{near}"' for near in nearest)
+    return f"{head}; nothing there is close to it (nearest of its {counts}: {listed})"
+
+
+def _short_action_id(context: PinContext, ref: NamedRef, refs: RemoteRefs) -> Finding:
+    name, span = ref.name, ref.span
+    head = (
+        f'"{name}" is not a branch or tag of {refs.remote}, and GitHub Actions takes only full '
+        "40-character commit ids, so the workflow fails"
+    )
+    tips = tips_starting_with(name, refs)
+    if not tips:
+        return context.finding(f"{head}: write the commit's full id", span=span, ref=name)
+    kind, tip_name = tips[0]
+    full_id = (refs.tags if kind == "tag" else refs.branches)[tip_name]
+    return context.finding(
+        f'{head}: write "{full_id}" (the tip of {kind} "{tip_name}")', span=span, ref=name, suggestion=full_id
+    )

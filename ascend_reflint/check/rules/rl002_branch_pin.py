@@ -1,0 +1,79 @@
+"""A pin names a branch, which moves, where a tag would hold still.
+
+## What it does
+
+Reports a pin that ends up on a branch of its remote. Who gets the branch when a branch and a tag share a
+name: `git clone --branch` and pip take the branch, `git checkout` after a clone and GitHub Actions take
+the tag (see RL013).
+
+- **error** when the remote has a tag for the same version (same version numbers and qualifiers, any
+  letters: branch `core_r0.18.0` and tag `core_v0.18.0` of Megatron-LM, branch `release_v2.11` and tag
+  `v2.11` of TransformerEngine); the finding suggests that tag.
+- **error** when a rule pack lists the remote under `tag-pinned-remotes` (the default pack lists
+  Megatron-LM, vLLM, vllm-ascend, SGLang, TransformerEngine, DeepEP, Megatron-Bridge and others); no
+  suggestion, and the message names the newest release tag.
+- **warning** otherwise. A GitHub Action's `uses:` on a branch (`@main`) is at most a warning: it moves
+  what a CI job runs, not what an image holds.
+- **nothing** for remotes under `branch-release-remotes`, whose releases are branches (MindSpeed's
+  `core_r0.18.0` is its release), or under `head-tracking-remotes`, which are meant to be built at
+  their head.
+
+## Why is this bad?
+
+A branch moves whenever a commit lands on it, so the same recipe builds different code from one day to
+the next, and a build that passed yesterday can fail today with nothing changed in the repository. A
+release branch such as `core_r0.18.0` keeps receiving backports after the release tag `core_v0.18.0`
+was cut; a Docker layer cache hides the change until the cache is dropped.
+
+## Example
+
+```dockerfile
+RUN git clone --depth 1 --branch core_r0.18.0 https://github.com/NVIDIA/Megatron-LM.git
+RUN pip install git+https://github.com/NVIDIA/TransformerEngine.git@release_v2.11
+```
+
+## Use instead
+
+```dockerfile
+RUN git clone --depth 1 --branch core_v0.18.0 https://github.com/NVIDIA/Megatron-LM.git
+RUN pip install git+https://github.com/NVIDIA/TransformerEngine.git@v2.11
+```
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ascend_reflint.check.context import PinContext
+from ascend_reflint.check.refnames import gets_branch, pinned_ref
+from ascend_reflint.check.suggest import newest_release_tag, same_version_tags
+from ascend_reflint.model import Finding, Severity, Via
+
+CODE = "RL002"
+NAME = "branch-pin"
+SEVERITY = Severity.ERROR
+NEEDS_LOOKUP = True
+
+
+def check(context: PinContext) -> Iterator[Finding]:
+    """Report a pin that ends up on a branch (see the module docstring for the severity)."""
+    pin, refs, policy = context.pin, context.refs, context.policy
+    ref = pinned_ref(pin)
+    if refs is None or ref is None or not gets_branch(ref, refs):
+        return
+    if policy.is_head_tracking(pin.remote) or policy.is_branch_release(pin.remote):
+        return
+    highest = Severity.WARNING if pin.via is Via.ACTION else Severity.ERROR
+    head = f'ref "{ref.written}" is a branch of {refs.remote}, which moves whenever a commit lands on it'
+    tags = same_version_tags(ref.name, refs)
+    if tags:
+        yield context.finding(
+            f'{head}: pin its release tag "{tags[0]}"', severity=highest, suggestion=tags[0]
+        )
+        return
+    newest = newest_release_tag(refs)
+    advice = f'pin a release tag (newest: "{newest}") or a commit id' if newest else "pin a commit id"
+    if policy.is_tag_pinned(pin.remote):
+        yield context.finding(f"{head}, and {refs.remote} releases by tag: {advice}", severity=highest)
+    else:
+        yield context.finding(f"{head}: {advice}", severity=Severity.WARNING)

@@ -1,0 +1,70 @@
+"""A remote could not be looked up, so its pins went unchecked.
+
+## What it does
+
+Reports, once per file and remote (at the first pin that needed the remote, with the count of such pins
+in the message), a `git ls-remote` that gave no answer: the remote was unreachable (DNS, connection,
+TLS), did not answer within `--timeout`, asked for credentials, or was not in the cache under
+`--offline`. The message quotes git's first error line. A remote listed under `private-remotes` is not
+reported for asking for credentials.
+
+## Why is this bad?
+
+The refs pinned to that remote were not checked, so a wrong one would fail only when the build runs. A
+remote that reflint cannot reach may also be one the build cannot reach (a mirror behind a firewall, a
+host that has moved).
+
+## Example
+
+```dockerfile
+RUN git clone --branch v1.2.1 https://git.mirror.invalid/deepseek-ai/DeepEP.git
+```
+
+## Use instead
+
+```dockerfile
+RUN git clone --branch v1.2.1 https://github.com/deepseek-ai/DeepEP.git
+```
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ascend_reflint.check.context import PinContext
+from ascend_reflint.model import FailureKind, Finding, LookupFailure, Severity
+
+CODE = "RL010"
+NAME = "remote-unreachable"
+SEVERITY = Severity.WARNING
+NEEDS_LOOKUP = True
+
+_REASONS = {
+    FailureKind.UNREACHABLE: "unreachable",
+    FailureKind.TIMEOUT: "timed out",
+    FailureKind.OFFLINE: "offline, and not in the cache",
+    FailureKind.AUTH_REQUIRED: "git asked for credentials",
+    FailureKind.OTHER: "git failed",
+}
+
+
+def check(context: PinContext) -> Iterator[Finding]:
+    """Report a failed lookup of the pin's remote at the file's first pin that needed it."""
+    failure = context.failure
+    if failure is None or failure.kind not in _REASONS or not context.first_of_remote:
+        return
+    if failure.kind is FailureKind.AUTH_REQUIRED and context.policy.is_private(failure.remote):
+        return
+    count = len(context.remote_pins)
+    unchecked = "this pin went unchecked" if count == 1 else f"{count} pins of it in this file went unchecked"
+    message = f"{failure.remote} could not be looked up: {_reason(failure)}, so {unchecked}"
+    if failure.kind is FailureKind.AUTH_REQUIRED:
+        message += "; if it is private, list it under private-remotes in a rule pack"
+    yield context.finding(message, span=context.pin.url_span or context.pin.span)
+
+
+def _reason(failure: LookupFailure) -> str:
+    if failure.kind is FailureKind.OFFLINE and failure.detail:
+        return failure.detail
+    reason = _REASONS[failure.kind]
+    return f"{reason} ({failure.detail})" if failure.detail else reason

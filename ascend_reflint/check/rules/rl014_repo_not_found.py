@@ -1,0 +1,62 @@
+"""The remote repository does not exist, or is private.
+
+## What it does
+
+Reports, once per file and remote (at the first pin that needed the remote, with the count of such pins
+in the message), a `git ls-remote` that the server answered with "no such repository", or, over
+https, with a request for credentials: GitHub answers so for a repository that does not exist and for a
+private one alike. Remotes listed under `private-remotes` in a rule pack are not reported.
+
+## Why is this bad?
+
+A mistyped owner or name fails the build at this line. A private repository fails the same way on any
+machine without credentials for it, such as a fresh CI runner or a colleague's laptop.
+
+## Example
+
+```dockerfile
+RUN git clone --branch v0.9.1 https://github.com/vllm-project/vllm-ascnd.git
+```
+
+## Use instead
+
+```dockerfile
+RUN git clone --branch v0.9.1 https://github.com/vllm-project/vllm-ascend.git
+```
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ascend_reflint.check.context import PinContext
+from ascend_reflint.model import FailureKind, Finding, Severity
+
+CODE = "RL014"
+NAME = "repo-not-found"
+SEVERITY = Severity.ERROR
+NEEDS_LOOKUP = True
+
+
+def check(context: PinContext) -> Iterator[Finding]:
+    """Report a "not found" lookup of the pin's remote at the file's first pin that needed it."""
+    failure = context.failure
+    if failure is None or not context.first_of_remote or context.policy.is_private(failure.remote):
+        return
+    count = len(context.remote_pins)
+    pins = "" if count == 1 else f" ({count} pins in this file)"
+    span = context.pin.url_span or context.pin.span
+    if failure.kind is FailureKind.NOT_FOUND:
+        detail = f" ({failure.detail})" if failure.detail else ""
+        yield context.finding(
+            f"{failure.remote} does not exist{detail}, so the build fails here; check the owner and name in "
+            f"the URL{pins}",
+            span=span,
+        )
+    elif failure.kind is FailureKind.NOT_FOUND_OR_PRIVATE:
+        yield context.finding(
+            f"{failure.remote} was not found or is private: a mistyped repository fails the build the same "
+            "way; a private one needs credentials in git's config, or its remote listed under "
+            f"private-remotes{pins}",
+            span=span,
+        )

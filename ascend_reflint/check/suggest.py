@@ -1,0 +1,222 @@
+"""Which existing ref a pin most likely meant, and which refs to name in a message.
+
+The rules (documented for users in RL001 and RL002):
+
+1. **A versioned name** (``core_r0.18.0``, ``v0.11.0rc9``) is matched by version, never by spelling alone:
+   version numbers matter more than letters (see :mod:`ascend_reflint.check.versions`).
+
+   a. A ref that spells the *same version* (``core_v0.18.0`` for ``core_r0.18.0``) is the answer.
+   b. Otherwise a ref of the *same release* whose last qualifier differs: the oldest one at or after the
+      name asked for, else the newest one before it. ``v0.11.0rc9`` with tags up to ``v0.11.0rc3`` gives
+      ``v0.11.0`` when that release exists (it supersedes every candidate), else ``v0.11.0rc3``.
+   c. Otherwise a ref with the same numbers and a close spelling (``fp8-upcst-PV`` → ``fp8-upcast-PV``).
+   d. Otherwise nothing: another version is never suggested (``core_v0.18.2`` is not ``core_v0.18.0``).
+
+   Tags come before branches in (a) and (b), and a branch counts only when its letters are close (a
+   difflib ratio of the skeletons of at least 0.5, or one skeleton ending with the other:
+   ``releases/v#`` and ``v#``), so that bot branches such as ``ci/bump-0.20.0`` are not offered for
+   ``core_r0.20.0``. Among equals: the closest letters (``core_v`` is closer to ``core_r`` than ``v``
+   is), then the shorter name, then the name.
+2. **A name without digits** is matched by spelling (difflib's ratio, at least :data:`NAME_CUTOFF`)
+   against the remote's names that hold no digits either.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ascend_reflint.check.versions import RefVersion, parse_version
+from ascend_reflint.model import RemoteRefs
+
+#: The least difflib ratio at which a spelling counts as close (``hybrid_ep`` → ``hybrid-ep``: 0.89;
+#: ``mian`` → ``main``: 0.75; ``v0.8.5-sleep-numa`` → ``v0.8.5``: 0.52, not close).
+NAME_CUTOFF = 0.75
+#: The least difflib ratio of two skeletons (``core_r#``, ``core_v#``) at which a branch of the same
+#: release counts as a spelling of the name asked for.
+BRANCH_LETTERS_CUTOFF = 0.5
+#: The least ratio for the looser "nearest names" list in messages.
+NEAREST_CUTOFF = 0.6
+
+
+@dataclass(frozen=True, slots=True)
+class _Candidate:
+    name: str
+    is_tag: bool
+    version: RefVersion | None
+
+
+def ref_kind(name: str, refs: RemoteRefs) -> str:
+    """``"tag"`` when ``name`` is a tag of the remote, else ``"branch"``."""
+    return "tag" if name in refs.tags else "branch"
+
+
+def same_version_tags(name: str, refs: RemoteRefs) -> list[str]:
+    """Tags other than ``name`` that spell the same version as ``name``, best first.
+
+    Args:
+        name: a ref name, usually a branch (``core_r0.18.0``, ``release_v2.11``).
+        refs: the remote's branches and tags.
+
+    Returns:
+        Tag names (``["core_v0.18.0"]``, ``["v2.11"]``); empty when ``name`` has no version or no tag
+        matches.
+    """
+    wanted = parse_version(name)
+    if wanted is None:
+        return []
+    matches = [
+        _Candidate(tag, True, version)
+        for tag in refs.tags
+        if tag != name and (version := parse_version(tag)) is not None and version.same_version(wanted)
+    ]
+    return [candidate.name for candidate in sorted(matches, key=lambda c: _tie_break(wanted, c))]
+
+
+def suggest_ref(name: str, refs: RemoteRefs) -> str | None:
+    """The existing branch or tag that ``name`` most likely meant (see the module docstring).
+
+    Args:
+        name: a ref that is neither a branch nor a tag of the remote.
+        refs: the remote's branches and tags.
+
+    Returns:
+        A branch or tag name, or None when nothing is close enough.
+    """
+    candidates = [c for c in _candidates(refs) if c.name != name]
+    wanted = parse_version(name)
+    if wanted is None:
+        return _closest_spelling(name, [c for c in candidates if c.version is None], NAME_CUTOFF)
+    same_release = [c for c in candidates if c.version is not None and c.version.same_release(wanted)]
+    tags = [c for c in same_release if c.is_tag]
+    branches = [c for c in same_release if not c.is_tag and _letters_close(wanted, c)]
+    for group in (tags, branches):
+        if group:
+            return _best_of_release(wanted, group)
+    same_numbers = [c for c in candidates if c.version is not None and c.version.numbers == wanted.numbers]
+    return _closest_spelling(name, same_numbers, NAME_CUTOFF)
+
+
+def nearest_names(name: str, refs: RemoteRefs, limit: int = 3) -> list[str]:
+    """A few names of the remote near ``name``, nearest first, for a message.
+
+    Looser than :func:`suggest_ref`: a versioned name gets the tags, and the branches with close letters,
+    that have the nearest numbers (``0.19`` and ``0.18`` for ``0.20``); a name without digits gets the
+    closest spellings (ratio at least :data:`NEAREST_CUTOFF`).
+
+    Args:
+        name: the ref asked for.
+        refs: the remote's branches and tags.
+        limit: how many names at most.
+
+    Returns:
+        Up to ``limit`` names; empty when nothing is near.
+    """
+    candidates = [c for c in _candidates(refs) if c.name != name]
+    wanted = parse_version(name)
+    if wanted is None:
+        close = _by_spelling(name, candidates, NEAREST_CUTOFF)
+        return [candidate.name for candidate in close[:limit]]
+    comparable = [
+        c
+        for c in candidates
+        if c.version is not None
+        and len(c.version.parts) == len(wanted.parts)
+        and (c.is_tag or _letters_close(wanted, c))
+    ]
+    comparable.sort(key=lambda c: (*_number_distance(wanted, c.version), *_tie_break(wanted, c)))  # type: ignore[arg-type]
+    return [candidate.name for candidate in comparable[:limit]]
+
+
+def newest_release_tag(refs: RemoteRefs) -> str | None:
+    """The remote's newest final-release tag, by version numbers.
+
+    Tags are grouped by skeleton (``core_v#``, ``v#``); the largest group is the remote's release line
+    (Megatron-LM: ``core_v0.19.0``, not its stray ``v2.6``); ties go to the group whose newest tag is
+    newer.
+
+    Args:
+        refs: the remote's branches and tags.
+
+    Returns:
+        A tag name, or None when no tag is a final release (``rc``, ``-dev`` and such are not).
+    """
+    families: dict[str, list[tuple[tuple[tuple[int, ...], ...], str]]] = {}
+    for tag in refs.tags:
+        version = parse_version(tag)
+        if version is not None and version.is_release:
+            families.setdefault(version.skeleton, []).append((version.numbers, tag))
+    if not families:
+        return None
+    release_line = max(families.values(), key=lambda family: (len(family), max(family)))
+    return max(release_line)[1]
+
+
+def _candidates(refs: RemoteRefs) -> list[_Candidate]:
+    names = sorted(set(refs.branches) | set(refs.tags))
+    return [_Candidate(name, name in refs.tags, parse_version(name)) for name in names]
+
+
+def _best_of_release(wanted: RefVersion, candidates: Sequence[_Candidate]) -> str:
+    asked = wanted.parts[-1].qualifier_key
+
+    def qualifier(candidate: _Candidate) -> tuple[tuple[int, int], ...]:
+        assert candidate.version is not None
+        return candidate.version.parts[-1].qualifier_key
+
+    later = [qualifier(c) for c in candidates if qualifier(c) >= asked]
+    target = min(later) if later else max(qualifier(c) for c in candidates)
+    group = [c for c in candidates if qualifier(c) == target]
+    return min(group, key=lambda c: _tie_break(wanted, c)).name
+
+
+def _letters_close(wanted: RefVersion, candidate: _Candidate) -> bool:
+    assert candidate.version is not None
+    ours, theirs = wanted.skeleton, candidate.version.skeleton
+    if difflib.SequenceMatcher(None, ours, theirs).ratio() >= BRANCH_LETTERS_CUTOFF:
+        return True
+    shorter, longer = sorted((ours, theirs), key=len)
+    return any(ch.isalpha() for ch in shorter) and longer.endswith(shorter)
+
+
+def _tie_break(wanted: RefVersion, candidate: _Candidate) -> tuple[bool, float, int, str]:
+    assert candidate.version is not None
+    letters = difflib.SequenceMatcher(None, wanted.skeleton, candidate.version.skeleton).ratio()
+    return (not candidate.is_tag, -letters, len(candidate.name), candidate.name)
+
+
+def _closest_spelling(name: str, candidates: Sequence[_Candidate], cutoff: float) -> str | None:
+    close = _by_spelling(name, candidates, cutoff)
+    return close[0].name if close else None
+
+
+def _by_spelling(name: str, candidates: Sequence[_Candidate], cutoff: float) -> list[_Candidate]:
+    """Candidates whose spelling is at least ``cutoff`` close to ``name`` (case ignored), closest first."""
+    matcher = difflib.SequenceMatcher()
+    matcher.set_seq2(name.lower())
+    scored: list[tuple[float, bool, str, _Candidate]] = []
+    for candidate in candidates:
+        matcher.set_seq1(candidate.name.lower())
+        if matcher.real_quick_ratio() >= cutoff and matcher.quick_ratio() >= cutoff:
+            ratio = matcher.ratio()
+            if ratio >= cutoff:
+                scored.append((-ratio, not candidate.is_tag, candidate.name, candidate))
+    return [entry[-1] for entry in sorted(scored, key=lambda entry: entry[:3])]
+
+
+def _number_distance(wanted: RefVersion, other: RefVersion) -> tuple[int, int]:
+    """``(-agreeing, gap)``: how many leading numbers agree (more is nearer) and the gap at the first
+    number that differs (smaller is nearer). Equal numbers sort before any difference."""
+    agreeing = 0
+    for ours, theirs in zip(wanted.numbers, other.numbers, strict=True):
+        width = max(len(ours), len(theirs))
+        for a, b in zip(_padded(ours, width), _padded(theirs, width), strict=True):
+            if a != b:
+                return (-agreeing, abs(a - b))
+            agreeing += 1
+    return (-(agreeing + 1), 0)
+
+
+def _padded(numbers: tuple[int, ...], width: int) -> tuple[int, ...]:
+    return numbers + (0,) * (width - len(numbers))

@@ -1,0 +1,147 @@
+"""The engine: which remotes to look up, running the rules, severities, the rule registry and docs."""
+
+from __future__ import annotations
+
+import pkgutil
+import re
+from dataclasses import replace
+
+import pytest
+
+import ascend_reflint.check.rules as rules_package
+from ascend_reflint.check import all_rules, load_policy, needs_lookup, remotes_to_look_up, run_checks
+from ascend_reflint.check.context import PinContext
+from ascend_reflint.check.engine import rule_info
+from ascend_reflint.check.rules import RULES, rl001_ref_not_found
+from ascend_reflint.model import FileKind, Finding, Resolution, Severity, SourceFile, Via
+
+from .helpers import CLONE_REF_SPAN, DEEPEP, MEGATRON, PATH, make_pin, policy, refs_of, scan, span, unresolved
+
+FULL_ID = "3f601f7ac1c062c46502646ff04c535013bfca00"
+
+
+def source(path: str, *pins: object) -> SourceFile:
+    return SourceFile(path=path, abspath=f"/repo/{path}", kind=FileKind.DOCKERFILE, pins=list(pins))  # type: ignore[arg-type]
+
+
+def test_remotes_to_look_up_maps_each_remote_to_the_first_url_seen() -> None:
+    files = [
+        source(
+            "a/Dockerfile",
+            make_pin("core_v0.18.0", url="https://github.com/NVIDIA/Megatron-LM.git"),
+            make_pin("main", url="git@github.com:nvidia/megatron-lm.git"),
+            make_pin(None, url="https://github.com/deepseek-ai/DeepEP.git", via=Via.CLONE),
+        ),
+        source("b/Dockerfile", make_pin("v1.2.1", url="https://github.com/deepseek-ai/DeepEP")),
+    ]
+    assert remotes_to_look_up(files) == {
+        MEGATRON: "https://github.com/NVIDIA/Megatron-LM.git",
+        DEEPEP: "https://github.com/deepseek-ai/DeepEP.git",
+    }
+
+
+def test_pins_that_need_no_lookup_are_left_out() -> None:
+    pins = [
+        make_pin(FULL_ID),  # clone --branch <id>: RL007 without a lookup
+        unresolved(make_pin("$REF"), "REF is not assigned in this file"),
+        unresolved(make_pin("$REF"), "REF is assigned only later", Resolution.EMPTY),
+        make_pin("v1", url="ext::sh -c id"),
+        make_pin("v1", url="--upload-pack=touch"),
+    ]
+    assert [needs_lookup(pin) for pin in pins] == [False] * len(pins)
+    assert remotes_to_look_up([source(PATH, *pins)]) == {}
+
+
+def test_a_commit_checked_out_from_a_named_clone_needs_the_clone_s_branch_looked_up() -> None:
+    pin = make_pin(FULL_ID, via=Via.CHECKOUT, clone_ref="hybrid-ep", clone_ref_span=CLONE_REF_SPAN)
+    assert needs_lookup(pin)
+    assert not needs_lookup(replace(pin, via=Via.CLONE_BRANCH, clone_ref=None))
+    assert needs_lookup(replace(pin, clone_ref=FULL_ID))  # the checked-out id may be a tip: RL008
+
+
+@pytest.mark.parametrize("via", [Via.CHECKOUT, Via.PIP_VCS, Via.ACTION])
+def test_a_full_commit_id_is_looked_up_where_a_tip_can_confirm_it(via: Via) -> None:
+    assert needs_lookup(make_pin(FULL_ID, via=via))
+    assert needs_lookup(make_pin("3f601f7", via=via))
+
+
+def test_run_checks_sorts_findings_by_path_line_column_code() -> None:
+    megatron = {MEGATRON: refs_of(MEGATRON)}
+    late = make_pin("core_r0.10.0", path="a/Dockerfile", span=span(9, 5, 17))
+    early = make_pin("core_r0.18.1", path="a/Dockerfile", span=span(2, 5, 17))
+    files = [
+        source("z/Dockerfile", make_pin("core_r0.18.0", path="z/Dockerfile")),
+        source("a/Dockerfile", late, early),
+    ]
+    found = run_checks(files, megatron, policy())
+    assert [(f.path, f.span.line, f.code) for f in found] == [
+        ("a/Dockerfile", 2, "RL001"),
+        ("a/Dockerfile", 9, "RL002"),
+        ("a/Dockerfile", 9, "RL013"),
+        ("z/Dockerfile", 3, "RL002"),
+    ]
+    assert found == sorted(found, key=Finding.sort_key)
+
+
+def test_a_pack_severity_replaces_the_rule_s_own() -> None:
+    relaxed = policy(severity={"RL002": "info"})
+    found = scan([make_pin("core_r0.18.0")], {MEGATRON: refs_of(MEGATRON)}, relaxed, code="RL002")
+    assert [f.severity for f in found] == [Severity.INFO]
+    lowered_by_context = scan(
+        [make_pin("stable")], {MEGATRON: replace(refs_of(MEGATRON), branches={"stable": "0" * 40})}
+    )
+    assert [f.severity for f in lowered_by_context] == [Severity.WARNING]
+    raised = policy(severity={"RL002": "error"})
+    found = scan(
+        [make_pin("stable")], {MEGATRON: replace(refs_of(MEGATRON), branches={"stable": "0" * 40})}, raised
+    )
+    assert [f.severity for f in found] == [Severity.ERROR]
+
+
+def test_a_rule_may_not_raise_its_own_severity() -> None:
+    context = PinContext(
+        pin=make_pin("v1"),
+        lookup=None,
+        policy=load_policy(),
+        remote_pins=(),
+        rule=rule_info(rl001_ref_not_found),
+    )
+    info = replace(context, rule=replace(context.rule, severity=Severity.INFO))
+    with pytest.raises(ValueError, match="RL001 may lower its severity, not raise it to warning"):
+        info.finding("x", severity=Severity.WARNING)
+
+
+def test_every_rule_module_is_registered_once() -> None:
+    modules = {name for _, name, _ in pkgutil.iter_modules(rules_package.__path__)}
+    assert {rule.__name__.rsplit(".", 1)[1] for rule in RULES} == modules
+    assert len(RULES) == len(modules)
+
+
+def test_all_rules_lists_code_name_severity_and_lookup() -> None:
+    assert [(r.code, r.name, r.severity.label, r.needs_lookup) for r in all_rules()] == [
+        ("RL001", "ref-not-found", "error", True),
+        ("RL002", "branch-pin", "error", True),
+        ("RL007", "branch-flag-with-commit", "error", False),
+        ("RL008", "unverifiable-commit", "info", False),
+        ("RL009", "unresolved-ref", "info", False),
+        ("RL010", "remote-unreachable", "warning", True),
+        ("RL011", "unsafe-url", "error", False),
+        ("RL012", "empty-ref", "error", False),
+        ("RL013", "ambiguous-ref", "warning", True),
+        ("RL014", "repo-not-found", "error", True),
+        ("RL015", "unpinned-clone", "warning", False),
+    ]
+
+
+@pytest.mark.parametrize("rule", all_rules(), ids=lambda rule: rule.code)
+def test_every_rule_doc_has_the_four_sections_in_order(rule: object) -> None:
+    doc: str = rule.doc  # type: ignore[attr-defined]
+    headings = re.findall(r"^## (.+)$", doc, flags=re.MULTILINE)
+    assert headings == ["What it does", "Why is this bad?", "Example", "Use instead"]
+    summary = doc.splitlines()[0]
+    assert summary and not summary.startswith("#")
+    sections = re.split(r"^## .+$", doc, flags=re.MULTILINE)
+    assert all(section.strip() for section in sections)
+    example, use_instead = sections[3], sections[4]
+    assert "```" in example and "```" in use_instead
+    assert example.strip() != use_instead.strip()

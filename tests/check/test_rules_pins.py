@@ -1,0 +1,345 @@
+"""RL009, RL011, RL012 and RL015 (what the pin itself says) and RL010, RL014 (failed lookups)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from ascend_reflint.check import load_policy
+from ascend_reflint.model import FailureKind, Finding, LookupFailure, Resolution, Severity, Span, Via
+
+from .helpers import (
+    DEEPEP,
+    MEGATRON,
+    PATH,
+    REF_SPAN,
+    URL_SPAN,
+    VERL,
+    make_pin,
+    policy,
+    refs_of,
+    scan,
+    span,
+    unresolved,
+)
+
+DEEPEP_URL = "https://github.com/deepseek-ai/DeepEP.git"
+
+
+def expected(
+    code: str,
+    rule: str,
+    severity: Severity,
+    message: str,
+    *,
+    remote: str | None = MEGATRON,
+    ref: str | None,
+    span: Span = REF_SPAN,
+) -> Finding:
+    return Finding(code, rule, severity, PATH, span, message, remote=remote, ref=ref)
+
+
+# RL009 unresolved-ref
+
+
+def test_rl009_an_unresolved_ref_says_why_and_is_not_looked_up() -> None:
+    pin = unresolved(make_pin("$MEGATRON_REF"), "MEGATRON_REF is not assigned in this file")
+    assert scan([pin], {MEGATRON: refs_of(MEGATRON)}) == [
+        expected(
+            "RL009",
+            "unresolved-ref",
+            Severity.INFO,
+            'ref "$MEGATRON_REF" of github.com/nvidia/megatron-lm cannot be resolved statically '
+            "(MEGATRON_REF "
+            "is not assigned in this file), so it was not checked; a default value in the file lets reflint "
+            "check it",
+            ref="$MEGATRON_REF",
+        )
+    ]
+
+
+def test_rl009_an_unresolved_url_says_so() -> None:
+    pin = unresolved(
+        make_pin("${SGL_BRANCH}", url="${SGL_REPO}", via=Via.CHECKOUT),
+        "SGL_REPO is not assigned in this file",
+    )
+    assert scan([pin], {}, code="RL009") == [
+        expected(
+            "RL009",
+            "unresolved-ref",
+            Severity.INFO,
+            'URL "${SGL_REPO}" cannot be resolved statically (SGL_REPO is not assigned in this file), so '
+            "this "
+            "pin was not checked",
+            remote=None,
+            ref="${SGL_BRANCH}",
+        )
+    ]
+
+
+def test_rl009_passes_resolved_and_empty_pins() -> None:
+    empty = unresolved(make_pin("$REF"), "REF is assigned only later", Resolution.EMPTY)
+    assert scan([make_pin("core_v0.18.0"), empty], {}, code="RL009") == []
+
+
+# RL011 unsafe-url
+
+
+def test_rl011_a_helper_transport_is_refused() -> None:
+    pin = make_pin(None, url="ext::sh -c touch% /tmp/pwned", via=Via.CLONE)
+    assert scan([pin], {}, code="RL011") == [
+        expected(
+            "RL011",
+            "unsafe-url",
+            Severity.ERROR,
+            "URL \"ext::sh -c touch% /tmp/pwned\" was refused and never given to git: transport 'ext::' is "
+            "not "
+            "allowed; use an https://, ssh:// or git@host:owner/name URL",
+            remote=pin.remote,
+            ref=None,
+            span=URL_SPAN,
+        )
+    ]
+
+
+def test_rl011_masks_credentials_in_the_url() -> None:
+    pin = make_pin("v1", url="--upload-pack=https://user:s3cret@example.com/a/b")
+    assert [f.message for f in scan([pin], {}, code="RL011")] == [
+        'URL "--upload-pack=https://user:***@example.com/a/b" was refused and never given to git: it looks '
+        "like a command-line option; use an https://, ssh:// or git@host:owner/name URL"
+    ]
+
+
+def test_rl011_reports_a_url_that_the_lookup_refused() -> None:
+    pin = make_pin("core_v0.18.0")
+    refused = LookupFailure(MEGATRON, FailureKind.UNSAFE, "transport 'fd::' is not allowed")
+    found = scan([pin], {MEGATRON: refused}, code="RL011")
+    assert [f.message for f in found] == [
+        'URL "https://github.com/NVIDIA/Megatron-LM.git" was refused and never given to git: transport '
+        "'fd::' is not allowed; use an https://, ssh:// or git@host:owner/name URL"
+    ]
+
+
+def test_rl011_passes_safe_and_unresolved_urls() -> None:
+    pins = [
+        make_pin("v1", url="git@github.com:NVIDIA/Megatron-LM.git"),
+        make_pin("v1", url="ssh://git@gitcode.com/Ascend/MindSpeed.git"),
+        make_pin("v1", url="/srv/mirror/tool.git"),
+        unresolved(make_pin("v1", url="$REPO", remote=None), "REPO is not assigned in this file"),
+    ]
+    assert scan(pins, {}, code="RL011") == []
+
+
+# RL012 empty-ref
+
+
+@pytest.mark.parametrize(
+    ("via", "consequence"),
+    [
+        (Via.CLONE_BRANCH, '`git clone --branch ""` fails'),
+        (Via.CHECKOUT, "a bare `git checkout` stays on the default branch"),
+        (Via.PIP_VCS, 'pip rejects the empty revision after "@"'),
+        (Via.ACTION, "the `uses:` has no ref and the workflow is invalid"),
+    ],
+)
+def test_rl012_an_empty_ref_says_what_the_command_does_with_it(via: Via, consequence: str) -> None:
+    note = "MEGATRON_REF is assigned only on line 5, after this use"
+    pin = unresolved(make_pin("$MEGATRON_REF", via=via), note, Resolution.EMPTY)
+    assert scan([pin], {}) == [
+        expected(
+            "RL012",
+            "empty-ref",
+            Severity.ERROR,
+            f'ref "$MEGATRON_REF" expands to nothing here ({note}), so {consequence}; assign the variable '
+            "before this line",
+            ref="$MEGATRON_REF",
+        )
+    ]
+
+
+def test_rl012_an_empty_url() -> None:
+    pin = unresolved(
+        make_pin(None, url="$REPO", via=Via.CLONE, remote=None),
+        "REPO is set only in stage builder",
+        Resolution.EMPTY,
+    )
+    found = scan([pin], {}, code="RL012")
+    assert [(f.message, f.span) for f in found] == [
+        (
+            'URL "$REPO" expands to nothing here (REPO is set only in stage builder), so `git clone` gets no '
+            "repository; assign the variable before this line",
+            URL_SPAN,
+        )
+    ]
+
+
+# RL015 unpinned-clone
+
+
+def test_rl015_a_clone_without_ref_names_the_newest_release() -> None:
+    pin = make_pin(None, url=DEEPEP_URL, via=Via.CLONE)
+    assert scan([pin], {DEEPEP: refs_of(DEEPEP)}) == [
+        expected(
+            "RL015",
+            "unpinned-clone",
+            Severity.WARNING,
+            "`git clone` of github.com/deepseek-ai/deepep pins no ref, so the build takes whatever the "
+            "default "
+            'branch holds that day; add `--branch <tag>` (newest release: "v1.2.1"), or check out a commit '
+            "id "
+            "after the clone",
+            remote=DEEPEP,
+            ref=None,
+            span=URL_SPAN,
+        )
+    ]
+
+
+def test_rl015_a_pip_url_without_ref() -> None:
+    pin = make_pin(None, url="https://github.com/ISEEKYAN/mbridge.git", via=Via.PIP_VCS)
+    assert [f.message for f in scan([pin], {}, code="RL015")] == [
+        "pip's git+ URL of github.com/iseekyan/mbridge pins no ref, so the build takes whatever the default "
+        'branch holds that day; end the URL with "@<tag>" or "@<commit id>"'
+    ]
+
+
+def test_rl015_not_for_head_tracking_remotes_nor_pinned_clones() -> None:
+    verl = make_pin(None, url="https://github.com/volcengine/verl.git", via=Via.CLONE)
+    assert scan([verl], {VERL: refs_of(VERL)}, load_policy(), code="RL015") == []
+    assert [f.code for f in scan([verl], {VERL: refs_of(VERL)}, policy(), code="RL015")] == ["RL015"]
+    pinned = [make_pin("v1.2.1", url=DEEPEP_URL), make_pin("main", url=DEEPEP_URL, via=Via.CHECKOUT)]
+    assert scan(pinned, {}, code="RL015") == []
+
+
+# RL010 remote-unreachable and RL014 repo-not-found: once per file and remote
+
+
+def two_pins() -> list:
+    return [
+        make_pin("core_v0.18.0"),
+        make_pin("core_v0.19.0", span=span(7, 40, 52), url_span=span(7, 53, 95)),
+        # clone --branch <id> fails whatever the remote holds (RL007): it needs no lookup and is not counted.
+        make_pin("d98e8a64ddf34856e74b24714e3bedb2f5a39553", span=span(9, 20, 60)),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("kind", "detail", "reason"),
+    [
+        (FailureKind.TIMEOUT, "no answer within 20 s", "timed out (no answer within 20 s)"),
+        (FailureKind.OFFLINE, "not in the cache (offline)", "not in the cache (offline)"),
+        (FailureKind.OFFLINE, "", "offline, and not in the cache"),
+        (
+            FailureKind.UNREACHABLE,
+            "fatal: unable to access 'https://github.com/NVIDIA/Megatron-LM.git/': Could not resolve host",
+            "unreachable (fatal: unable to access 'https://github.com/NVIDIA/Megatron-LM.git/': Could not "
+            "resolve host)",
+        ),
+        (
+            FailureKind.OTHER,
+            "fatal: protocol error: bad line length",
+            "git failed (fatal: protocol error: bad line length)",
+        ),
+    ],
+)
+def test_rl010_a_failed_lookup_is_reported_once_at_the_first_pin(
+    kind: FailureKind, detail: str, reason: str
+) -> None:
+    found = scan(two_pins(), {MEGATRON: LookupFailure(MEGATRON, kind, detail)})
+    assert [f for f in found if f.code != "RL007"] == [
+        expected(
+            "RL010",
+            "remote-unreachable",
+            Severity.WARNING,
+            f"github.com/nvidia/megatron-lm could not be looked up: {reason}, so 2 pins of it in this file "
+            "went unchecked",
+            ref="core_v0.18.0",
+            span=URL_SPAN,
+        )
+    ]
+
+
+def test_rl010_one_pin_and_credentials() -> None:
+    failure = LookupFailure(
+        MEGATRON, FailureKind.AUTH_REQUIRED, "git@github.com: Permission denied (publickey)."
+    )
+    assert [f.message for f in scan([make_pin("core_v0.18.0")], {MEGATRON: failure})] == [
+        "github.com/nvidia/megatron-lm could not be looked up: git asked for credentials "
+        "(git@github.com: Permission denied (publickey).), so this pin went unchecked; if it is private, "
+        "list "
+        "it under private-remotes in a rule pack"
+    ]
+    private = policy(private_remotes=(MEGATRON,))
+    assert scan([make_pin("core_v0.18.0")], {MEGATRON: failure}, private) == []
+
+
+def test_rl010_each_file_gets_its_own_finding() -> None:
+    from ascend_reflint.check import run_checks
+    from ascend_reflint.model import FileKind, SourceFile
+
+    failure = LookupFailure(MEGATRON, FailureKind.TIMEOUT, "no answer within 20 s")
+    files = [
+        SourceFile(
+            path=path, abspath=f"/repo/{path}", kind=FileKind.DOCKERFILE, pins=[make_pin("v1", path=path)]
+        )
+        for path in ("a/Dockerfile", "b/Dockerfile")
+    ]
+    found = run_checks(files, {MEGATRON: failure}, policy())
+    assert [(f.code, f.path) for f in found] == [("RL010", "a/Dockerfile"), ("RL010", "b/Dockerfile")]
+
+
+def test_rl014_not_found_or_private() -> None:
+    failure = LookupFailure(
+        MEGATRON,
+        FailureKind.NOT_FOUND_OR_PRIVATE,
+        "fatal: could not read Username for 'https://github.com': terminal prompts disabled",
+    )
+    assert scan(two_pins(), {MEGATRON: failure}, code="RL014") == [
+        expected(
+            "RL014",
+            "repo-not-found",
+            Severity.ERROR,
+            "github.com/nvidia/megatron-lm was not found or is private: a mistyped repository fails the "
+            "build "
+            "the same way; a private one needs credentials in git's config, or its remote listed under "
+            "private-remotes (2 pins in this file)",
+            ref="core_v0.18.0",
+            span=URL_SPAN,
+        )
+    ]
+
+
+def test_rl014_not_found() -> None:
+    failure = LookupFailure(MEGATRON, FailureKind.NOT_FOUND, "ERROR: Repository not found.")
+    assert [f.message for f in scan([make_pin("core_v0.18.0")], {MEGATRON: failure})] == [
+        "github.com/nvidia/megatron-lm does not exist (ERROR: Repository not found.), so the build fails "
+        "here; "
+        "check the owner and name in the URL"
+    ]
+
+
+def test_rl014_not_for_private_remotes_and_rl010_not_for_not_found() -> None:
+    private = policy(private_remotes=(MEGATRON,))
+    for kind in (FailureKind.NOT_FOUND, FailureKind.NOT_FOUND_OR_PRIVATE):
+        failure = LookupFailure(MEGATRON, kind, "x")
+        assert scan([make_pin("core_v0.18.0")], {MEGATRON: failure}, private) == []
+        assert scan([make_pin("core_v0.18.0")], {MEGATRON: failure}, code="RL010") == []
+
+
+def test_rl010_and_rl014_not_for_pins_that_needed_no_lookup() -> None:
+    full_id_only = make_pin("d98e8a64ddf34856e74b24714e3bedb2f5a39553")
+    for kind in (FailureKind.TIMEOUT, FailureKind.NOT_FOUND):
+        found = scan([full_id_only], {MEGATRON: LookupFailure(MEGATRON, kind, "x")})
+        assert [f.code for f in found] == ["RL007"]
+
+
+def test_rl010_uses_the_ref_span_when_the_url_span_is_unknown() -> None:
+    pin = replace(make_pin("core_v0.18.0"), url_span=None)
+    found = scan([pin], {MEGATRON: LookupFailure(MEGATRON, FailureKind.TIMEOUT, "")})
+    assert [(f.span, f.message) for f in found] == [
+        (
+            REF_SPAN,
+            "github.com/nvidia/megatron-lm could not be looked up: timed out, so this pin went unchecked",
+        )
+    ]
