@@ -8,6 +8,7 @@ backticks, ``${{ expr }}`` in GitHub workflows, positional parameters, pattern o
 
 from __future__ import annotations
 
+import builtins
 import re
 from dataclasses import dataclass
 
@@ -101,9 +102,9 @@ class Scope:
             flat._hints.update(link._hints)
         return flat
 
-    def names(self) -> set[str]:
+    def names(self) -> builtins.set[str]:
         """Every variable name bound here or in a parent."""
-        names: set[str] = set()
+        names: builtins.set[str] = builtins.set()
         scope: Scope | None = self
         while scope is not None:
             names.update(scope._vars)
@@ -112,6 +113,7 @@ class Scope:
 
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_MAX_NESTED_DEFAULTS = 64
 _BRACED = re.compile(r"\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:(?P<op>:?[-=+?])(?P<word>.*))?\}", re.DOTALL)
 
 
@@ -139,13 +141,14 @@ def has_expansion(word: str) -> bool:
 class _Expander:
     """A single left-to-right pass over one word (no recursion into the parser: defaults recurse)."""
 
-    def __init__(self, word: str, scope: Scope, shell_quotes: bool) -> None:
+    def __init__(self, word: str, scope: Scope, shell_quotes: bool, depth: int = 0) -> None:
         self.word = word
         self.scope = scope
         self.shell_quotes = shell_quotes
         self.out: list[str] = []
         self.resolution = Resolution.RESOLVED
         self.note: str | None = None
+        self.depth = depth  # defaults nested in defaults recurse: bounded so input cannot exhaust the stack
 
     def run(self) -> Expansion:
         word, i, n = self.word, 0, len(self.word)
@@ -237,7 +240,10 @@ class _Expander:
             self._variable(name)
 
     def _nested(self, text: str) -> None:
-        inner = _Expander(text, self.scope, self.shell_quotes).run()
+        if self.depth >= _MAX_NESTED_DEFAULTS:
+            self._unresolved("the expansion is nested too deeply")
+            return
+        inner = _Expander(text, self.scope, self.shell_quotes, self.depth + 1).run()
         if inner.resolution is Resolution.RESOLVED:
             self.out.append(inner.value or "")
         else:

@@ -1,11 +1,1340 @@
-"""Shell extraction (CONTRACT STUB — to be implemented).
+"""Shell extraction: the pins that a shell script, a Dockerfile ``RUN`` or a workflow ``run:`` block makes.
 
-    class ShellSession:
-        def __init__(self, path: str, kind: FileKind, scope: Scope, stage: str | None = None) -> None
-        cwd: str                      # current directory, settable (Dockerfile WORKDIR); "" = unknown
-        notices: list[str]
-        def run(self, text: str, source_map: SourceMap) -> None     # one script body; raises ExtractError
-        def finish(self) -> list[Pin]                               # pins in file order
+A script is parsed with tree-sitter-bash and walked in execution order, once, with an explicit stack (never
+Python recursion, so that deeply nested input cannot exhaust the interpreter's stack). The walk keeps the
+state that decides what a command means: variables (assignments, ``export``/``declare``/``local``/
+``readonly``, ``unset``, ``read``, ``for``), the current directory (``cd``, ``pushd``/``popd``, ``git -C``,
+``env -C``), and the clones made so far, so that ``git clone URL && cd NAME && git checkout REF`` is one pin.
 
-    def extract_shell_file(source: SourceFile) -> None
+What is extracted:
+
+- ``git clone`` (via CLONE, CLONE_BRANCH, or CHECKOUT once a later ``git checkout``/``switch``/
+  ``reset --hard`` in the clone's directory moves it to another ref; ``git fetch … REF`` in the clone is
+  recorded as ``fetched_ref``);
+- pip VCS requirements, ``git+URL[@REF][#fragment]`` given to ``pip``/``python -m pip``/``uv pip``
+  install (via PIP_VCS).
+
+What runs is read: commands behind wrappers (``sudo``, ``env``, ``time``, ``exec``, …), in lists,
+pipelines, subshells, ``if``/``for``/``while``/``case``, functions (read where they are first called, or at
+the end when never called), command substitutions, ``bash -c STRING``/``eval STRING``, and heredocs or
+here-strings fed to a shell (``bash <<EOF``), whose text is parsed again with positions mapped back into
+the file. What does not run is not read: comments, arguments of ``echo``/``printf``, heredocs written to
+files, ``cmd | bash`` (the piped text is not known statically).
+
+Positions: tree-sitter reports byte offsets; they are turned into character offsets of the text and then
+into file positions through the caller's :class:`~ascend_reflint.sourcemap.SourceMap`. Spans exclude
+quotes: for ``--branch "$TAG"`` the ref span and ``ref_text`` are ``$TAG``.
 """
+
+from __future__ import annotations
+
+import posixpath
+import re
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import tree_sitter_bash
+from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
+
+from ascend_reflint.extract import ExtractError
+from ascend_reflint.extract import shell_commands as commands
+from ascend_reflint.model import FileKind, Pin, Resolution, SourceFile, Span, Via
+from ascend_reflint.remote import normalise_remote, repo_dir_name
+from ascend_reflint.resolve import Binding, Scope, expand
+from ascend_reflint.sourcemap import SourceMap
+
+_LANGUAGE = Language(tree_sitter_bash.language())
+_LOCAL = threading.local()
+
+#: Variable names referenced in a word (``$NAME``, ``${NAME…}``).
+_VARIABLE_REFERENCE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
+#: A comment that is an assignment with the ``#`` put in front: ``# MCORE_REF=core_v0.18.0``.
+_COMMENTED_ASSIGNMENT = re.compile(
+    r"#+[ \t]*(?:(?:export|local|readonly|declare(?:[ \t]+-\w+)*)[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)="
+)
+_GITHUB_EXPRESSION = re.compile(r"\$\{\{.*?\}\}", re.DOTALL)
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+_SCP_LIKE_URL = re.compile(r"^[\w.-]+@[\w.-]+:")
+#: Characters that make a word more than its literal text (quotes, escapes, expansions).
+_SPECIAL = re.compile(r"[\\'\"$`]")
+_QUERY_SOURCE = """
+(variable_assignment name: (variable_name) @name)
+(for_statement variable: (variable_name) @name)
+(comment) @comment
+"""
+
+#: Nested scripts (``bash -c`` inside a heredoc inside …) deeper than this are not read.
+_MAX_NESTED_SCRIPTS = 16
+
+#: Node types that are statements (a command or something holding commands).
+_STATEMENTS = frozenset(
+    {
+        "command",
+        "list",
+        "pipeline",
+        "redirected_statement",
+        "subshell",
+        "compound_statement",
+        "if_statement",
+        "while_statement",
+        "for_statement",
+        "c_style_for_statement",
+        "case_statement",
+        "function_definition",
+        "negated_command",
+        "declaration_command",
+        "unset_command",
+    }
+)
+
+# Work items on the walk's stack: (operation, node or value, text, extra).
+_VISIT, _SUBST, _COMMAND, _ASSIGN, _DECLARE, _FOR, _ISOLATE, _RESTORE, _NESTED, _CALL = range(10)
+
+
+def _parser() -> Parser:
+    """The thread's one parser (tree-sitter parsers are not thread-safe; creating one per text is slow)."""
+    parser: Parser | None = getattr(_LOCAL, "parser", None)
+    if parser is None:
+        parser = _LOCAL.parser = Parser(_LANGUAGE)
+    return parser
+
+
+def _query() -> Query:
+    query: Query | None = getattr(_LOCAL, "query", None)
+    if query is None:
+        query = _LOCAL.query = Query(_LANGUAGE, _QUERY_SOURCE)
+    return query
+
+
+def _mask(text: str) -> str:
+    """The text that tree-sitter parses: ASCII, as long as ``text`` in characters, with what breaks the
+    grammar hidden. Words, values and positions are always read from ``text`` itself.
+
+    - Each non-ASCII character becomes ``.``, which bash, like the character, reads as part of a word:
+      one byte per character makes tree-sitter's byte offsets character offsets, and tree-sitter-bash's
+      scanner reads past its tables on some characters (``{`` then U+100000 crashes the process).
+    - GitHub's ``${{ expr }}`` (replaced by the runner before the shell starts) becomes ``_`` characters,
+      one word.
+    - A backslash that ends the text (bash ignores it, the grammar does not) becomes a space.
+    """
+    if not text.isascii():
+        text = _NON_ASCII.sub(".", text)
+    if "${{" in text:
+        text = _GITHUB_EXPRESSION.sub(lambda match: "_" * len(match.group()), text)
+    end = len(text.rstrip("\r\n"))
+    backslashes = end - len(text[:end].rstrip("\\"))
+    if backslashes % 2 == 1:
+        text = text[: end - 1] + " " + text[end:]
+    return text
+
+
+class _Text:
+    """One text parsed as a script: the run's text, or a nested one (``bash -c`` string, heredoc body).
+
+    Offsets are character offsets into ``text``; tree-sitter's byte offsets are the same numbers, because
+    the parsed bytes (``data``) are :func:`_mask`'s ASCII text. ``root`` maps offsets to offsets of the
+    run's text, which the source map turns into file positions.
+    """
+
+    __slots__ = ("_prescan", "_roots", "data", "depth", "text", "tree")
+
+    def __init__(self, text: str, roots: int | list[int], depth: int) -> None:
+        self.text = text
+        self._roots = roots
+        self.depth = depth
+        self.data = _mask(text).encode("ascii")
+        self.tree: Tree | None = None
+        self._prescan: tuple[dict[str, int], dict[str, int]] | None = None
+
+    def root(self, offset: int) -> int:
+        """The run-text offset of this text's character at ``offset``."""
+        if isinstance(self._roots, int):
+            return self._roots + offset
+        if not self._roots:
+            return 0
+        return self._roots[min(offset, len(self._roots) - 1)]
+
+    def roots(self, start: int, end: int) -> int | list[int]:
+        """The root mapping for a nested text made of ``self.text[start:end]``."""
+        if isinstance(self._roots, int):
+            return self._roots + start
+        return self._roots[start:end]
+
+    def node_text(self, node: Node) -> str:
+        return self.text[node.start_byte : node.end_byte]
+
+    def prescan(self) -> tuple[dict[str, int], dict[str, int]]:
+        """Where each variable is first assigned, and where it is assigned on a commented-out line.
+
+        Returns:
+            ``(assigned, commented)``: name → character offset of the first assignment / commented one.
+        """
+        if self._prescan is None:
+            assigned: dict[str, int] = {}
+            commented: dict[str, int] = {}
+            assert self.tree is not None, "prescan() needs the parsed tree"
+            captures = QueryCursor(_query()).captures(self.tree.root_node)
+            for node in captures.get("name", []):
+                offset = node.start_byte
+                name = self.text[offset : node.end_byte]
+                if offset < assigned.get(name, len(self.text) + 1):
+                    assigned[name] = offset
+            for node in captures.get("comment", []):
+                offset = node.start_byte
+                match = _COMMENTED_ASSIGNMENT.match(self.text, offset, node.end_byte)
+                if match:
+                    commented.setdefault(match.group(1), match.start(1))
+            self._prescan = (assigned, commented)
+        return self._prescan
+
+
+def _offending(error: Node) -> Node:
+    """Where an error really is: tree-sitter's ERROR node may start with well-formed statements."""
+    well_formed = _STATEMENTS | {"comment", ";", "variable_assignment", "variable_assignments"}
+    node = error
+    while not node.is_missing and node.child_count:
+        inner = next(
+            (
+                child
+                for child in node.children
+                if child.has_error or child.is_missing or (node.is_error and child.type not in well_formed)
+            ),
+            None,
+        )
+        if inner is None:
+            return node
+        node = inner
+    return node
+
+
+def _runs(nodes: list[Node]) -> list[list[Node]]:
+    """Group nodes that touch (no blank between them) into runs: each run is one shell word.
+
+    tree-sitter-bash splits some words in two (``$A-$B-$C`` becomes ``$A-$`` and ``B-$C``, so that
+    ``X=$A.$B.$C`` even reads as an assignment followed by a command); the shell splits words at blanks
+    only, so touching nodes are put back together.
+    """
+    runs: list[list[Node]] = []
+    for node in nodes:
+        if runs and runs[-1][-1].end_byte == node.start_byte:
+            runs[-1].append(node)
+        else:
+            runs.append([node])
+    return runs
+
+
+class _Word:
+    """One shell word: its text as written, and its ``display`` (quotes removed, expansions kept as written).
+
+    ``literal[i]`` says whether ``display[i]`` is a literal character (True) or part of an expansion;
+    ``offsets[i]`` is its offset in ``raw``; ``start`` is ``raw``'s offset in the text it belongs to.
+    """
+
+    __slots__ = ("display", "literal", "offsets", "raw", "start")
+
+    def __init__(self, raw: str, start: int, display: str, literal: list[bool], offsets: list[int]) -> None:
+        self.raw = raw
+        self.start = start
+        self.display = display
+        self.literal = literal
+        self.offsets = offsets
+
+    @classmethod
+    def parse(cls, raw: str, start: int) -> _Word:
+        """Read a word as written (bash(1) "QUOTING"; GitHub ``${{ }}`` counts as one expansion)."""
+        if not _SPECIAL.search(raw):
+            return cls(raw, start, raw, [True] * len(raw), list(range(len(raw))))
+        chars: list[str] = []
+        literal: list[bool] = []
+        offsets: list[int] = []
+
+        def add(text: str, offset: int, is_literal: bool) -> None:
+            chars.append(text)
+            literal.append(is_literal)
+            offsets.append(offset)
+
+        index, size, in_double = 0, len(raw), False
+        while index < size:
+            char = raw[index]
+            if raw.startswith("${{", index):
+                end = raw.find("}}", index + 3)
+                end = size if end == -1 else end + 2
+                for position in range(index, end):
+                    add(raw[position], position, False)
+                index = end
+            elif char == "'" and not in_double:
+                end = raw.find("'", index + 1)
+                end = size if end == -1 else end
+                for position in range(index + 1, end):
+                    add(raw[position], position, True)
+                index = end + 1
+            elif char == "$" and raw.startswith("'", index + 1) and not in_double:
+                index = _ansi_c_string(raw, index + 2, add)
+            elif char == "$" and raw.startswith('"', index + 1) and not in_double:
+                index += 1  # $"…" is a translatable "…"
+            elif char == '"':
+                in_double = not in_double
+                index += 1
+            elif char == "\\" and index + 1 < size:
+                escaped = raw[index + 1]
+                if escaped == "\n":
+                    index += 2
+                elif in_double and escaped not in '$`"\\':
+                    add("\\", index, True)
+                    index += 1
+                else:
+                    add(escaped, index + 1, True)
+                    index += 2
+            elif char in "$`":
+                end = _expansion_end(raw, index)
+                if end == index + 1 and char == "$":
+                    add("$", index, True)
+                else:
+                    for position in range(index, end):
+                        add(raw[position], position, False)
+                index = end
+            else:
+                add(char, index, True)
+                index += 1
+        return cls(raw, start, "".join(chars), literal, offsets)
+
+    @classmethod
+    def fields(cls, word: _Word, value: str) -> list[_Word]:
+        """The words that an unquoted expansion whose value is ``value`` splits into, all spanning it."""
+        first, last = word.offsets[0], word.offsets[-1]
+        parts = value.split()
+        return [
+            cls(word.raw, word.start, part, [True] * len(part), [first] * (len(part) - 1) + [last])
+            for part in parts
+        ]
+
+    @property
+    def literal_prefix(self) -> str:
+        """``display`` up to the first expansion."""
+        for index, is_literal in enumerate(self.literal):
+            if not is_literal:
+                return self.display[:index]
+        return self.display
+
+    @property
+    def is_literal(self) -> bool:
+        return all(self.literal)
+
+    def pieces(self) -> list[tuple[int, int, bool]]:
+        """``display`` cut into literal characters and expansions: ``(start, end, literal)`` each."""
+        pieces: list[tuple[int, int, bool]] = []
+        for index, literal in enumerate(self.literal):
+            if (
+                not literal
+                and pieces
+                and not pieces[-1][2]
+                and self.offsets[index - 1] + 1 == self.offsets[index]
+            ):
+                pieces[-1] = (pieces[-1][0], index + 1, False)
+            else:
+                pieces.append((index, index + 1, literal))
+        return pieces
+
+    def sub(self, start: int, end: int | None = None) -> _Word:
+        """The part of the word from ``display[start:end]``."""
+        return _Word(
+            self.raw, self.start, self.display[start:end], self.literal[start:end], self.offsets[start:end]
+        )
+
+    def cut(self, separator: str) -> _Word:
+        """The part before the first literal ``separator`` (all of it when there is none)."""
+        index = self.display.find(separator)
+        while index != -1 and not self.literal[index]:
+            index = self.display.find(separator, index + 1)
+        return self if index == -1 else self.sub(0, index)
+
+    def shell_text(self) -> str:
+        """The word unquoted, literal characters escaped: input for :func:`ascend_reflint.resolve.expand`."""
+        return "".join(
+            "\\" + char if is_literal and char in "\\$`\"'" else char
+            for char, is_literal in zip(self.display, self.literal, strict=True)
+        )
+
+    def bounds(self) -> tuple[int, int]:
+        """The word's ``[start, end)`` in its text, quotes around the first and last character excluded."""
+        if not self.offsets:
+            return self.start, self.start + max(len(self.raw), 1)
+        return self.start + self.offsets[0], self.start + self.offsets[-1] + 1
+
+    def written(self) -> str:
+        """The word as written, without the quotes around it."""
+        return self.raw[self.offsets[0] : self.offsets[-1] + 1] if self.offsets else ""
+
+
+def _ansi_c_string(raw: str, index: int, add: Callable[[str, int, bool], None]) -> int:
+    """Read the body of ``$'…'`` from ``raw[index]`` as literal characters; return the index after ``'``."""
+    simple = {"n": "\n", "t": "\t", "\\": "\\", "'": "'", '"': '"'}
+    while index < len(raw) and raw[index] != "'":
+        if raw[index] == "\\" and index + 1 < len(raw):
+            add(simple.get(raw[index + 1], raw[index : index + 2]), index + 1, True)
+            index += 2
+        else:
+            add(raw[index], index, True)
+            index += 1
+    return index + 1
+
+
+def _expansion_end(raw: str, index: int) -> int:
+    """The index just after the expansion starting at ``raw[index]`` (``$…`` or a backquote)."""
+    size = len(raw)
+    if raw[index] == "`":
+        position = index + 1
+        while position < size and raw[position] != "`":
+            position += 2 if raw[position] == "\\" else 1
+        return min(position + 1, size)
+    if index + 1 >= size:
+        return index + 1
+    follower = raw[index + 1]
+    if follower in "{(":
+        closer = "}" if follower == "{" else ")"
+        depth = 0
+        for position in range(index + 1, size):
+            if raw[position] == follower:
+                depth += 1
+            elif raw[position] == closer:
+                depth -= 1
+                if depth == 0:
+                    return position + 1
+        return size
+    if follower.isascii() and (follower.isalpha() or follower == "_"):
+        position = index + 2
+        while (
+            position < size and raw[position].isascii() and (raw[position].isalnum() or raw[position] == "_")
+        ):
+            position += 1
+        return position
+    if follower in "0123456789@*#?$!-":
+        return index + 2
+    return index + 1
+
+
+@dataclass(slots=True)
+class _Value:
+    """A word after expansion: its value (None when not known statically), as written, and where."""
+
+    value: str | None
+    written: str
+    span: Span
+    resolution: Resolution = Resolution.RESOLVED
+    note: str | None = None
+
+
+#: A directory: (anchor, path). The anchor "/" holds absolute paths; "" is the directory the run started
+#: in when the caller does not know it; "~" is the home directory; any other anchor names a directory
+#: that is not known statically (``$WORKSPACE``), the path being relative to it.
+_Dir = tuple[str, str]
+
+
+def _start_dir(cwd: str) -> _Dir:
+    if not cwd:
+        return ("", ".")
+    if "$" in cwd:
+        return (cwd, ".")
+    return _join(("", "."), cwd)
+
+
+def _join(base: _Dir, path: str) -> _Dir:
+    """``cd path`` from ``base``."""
+    if path.startswith("/"):
+        normal = posixpath.normpath(path)
+        return ("/", "/" + normal.lstrip("/"))
+    if path == "~" or path.startswith("~/"):
+        return ("~", posixpath.normpath(path[2:] or "."))
+    return (base[0], posixpath.normpath(posixpath.join(base[1], path)))
+
+
+def _contains(root: _Dir, path: _Dir) -> int | None:
+    """How deep ``root`` is when ``path`` is inside it (or is it), else None."""
+    if root[0] != path[0]:
+        return None
+    top, inner = root[1], path[1]
+    if top in (".", "/"):
+        return 0 if not inner.startswith("..") else None
+    if inner == top or inner.startswith(top + "/"):
+        return top.count("/") + 1
+    return None
+
+
+@dataclass(slots=True)
+class _Env:
+    """What a subshell copies and then changes on its own: variables and directories."""
+
+    scope: Scope
+    cwd: _Dir
+    oldpwd: _Dir | None = None
+    stack: tuple[_Dir, ...] = ()
+
+    def subshell(self) -> _Env:
+        return _Env(self.scope.child(), self.cwd, self.oldpwd, self.stack)
+
+
+@dataclass(slots=True)
+class _Clone:
+    """A ``git clone`` seen so far, with what later commands did in its directory."""
+
+    url: _Value
+    clone_span: Span
+    branch: _Value | None
+    depth: int | None
+    shallow: bool
+    single_branch: bool
+    recurse_submodules: bool
+    origin: str
+    parent: _Dir
+    path: _Dir | None
+    checkout: _Value | None = None
+    fetched_ref: str | None = None
+
+
+def _combined(*values: _Value | None) -> tuple[Resolution, str | None]:
+    """The resolution of a pin from its ref and URL (in that order): EMPTY first, then UNRESOLVED.
+
+    EMPTY wins because it is a finding of its own (RL012) whatever else is unknown.
+    """
+    for wanted in (Resolution.EMPTY, Resolution.UNRESOLVED):
+        for value in values:
+            if value is not None and value.resolution is wanted:
+                return wanted, value.note
+    return Resolution.RESOLVED, None
+
+
+class ShellSession:
+    """One shell process's worth of state: variables, current directory, clones awaiting a checkout.
+
+    A session reads one or more script bodies with :meth:`run` (a whole file; the ``RUN`` instructions of
+    one Dockerfile stage; a workflow step) and hands out the pins with :meth:`finish`. Each :meth:`run`
+    is one shell process: the variables it assigns and the ``cd`` it does end with it (a Dockerfile
+    ``RUN`` or a workflow step starts a new shell), while its clones stay (they are on the file system), so
+    that ``RUN git clone URL`` / ``WORKDIR /x/NAME`` / ``RUN git checkout REF`` is one pin.
+
+    Attributes:
+        cwd: the directory the next :meth:`run` starts in, settable by the caller (Dockerfile ``WORKDIR``);
+            ``""`` when unknown (relative paths are then relative to one unknown start directory).
+        notices: caveats about what could not be read.
+        scope: the variables the caller knows (Dockerfile ``ARG``/``ENV``, workflow ``env:``, hints of
+            variables the file shows empty); during :meth:`run` the script's own assignments are visible
+            through a child of it, in order.
+    """
+
+    def __init__(self, path: str, kind: FileKind, scope: Scope, stage: str | None = None) -> None:
+        """Args:
+        path: the file's display path (copied into every pin).
+        kind: the kind of file (copied into every pin).
+        scope: the variables visible when each script body starts.
+        stage: the Dockerfile build stage (copied into every pin), None elsewhere.
+        """
+        self.path = path
+        self.kind = kind
+        self.scope = scope
+        self.stage = stage
+        self.cwd = ""
+        self.notices: list[str] = []
+        self._clones: list[_Clone] = []
+        self._pins: list[Pin] = []
+        self._opaque_dirs = 0
+
+    def run(self, text: str, source_map: SourceMap) -> None:
+        """Extract one script body.
+
+        Args:
+            text: the shell text.
+            source_map: maps character offsets of ``text`` to the file's positions.
+
+        Raises:
+            ExtractError: when ``text`` does not parse; the message names the file line of the first error.
+                What the well-formed parts hold is extracted first (and :meth:`finish` returns it).
+        """
+        if "git" not in text and not self._variables_mention_git(text):
+            return  # every pin is a `git …` command or a `git+` URL, written here or held by a variable
+        _Runner(self, source_map).run(text)
+
+    def _variables_mention_git(self, text: str) -> bool:
+        """True when a variable that ``text`` uses has a value (from the caller) that mentions git."""
+        for name in set(_VARIABLE_REFERENCE.findall(text)):
+            binding = self.scope.get(name)
+            if binding is not None and binding.value is not None and "git" in binding.value:
+                return True
+        return False
+
+    def finish(self) -> list[Pin]:
+        """All pins found so far, in file order (by span)."""
+        pins = self._pins + [self._clone_pin(clone) for clone in self._clones]
+        pins.sort(key=lambda pin: (pin.span.line, pin.span.column, pin.span.end_line, pin.span.end_column))
+        return pins
+
+    def _add_clone(self, clone: _Clone) -> None:
+        self._clones.append(clone)
+
+    def _find_clone(self, directory: _Dir) -> _Clone | None:
+        """The clone whose work tree holds ``directory`` (the deepest, then the latest).
+
+        A clone whose directory is not known statically (``git clone $URL``) is taken when nothing else
+        matches and ``directory`` is a direct child of where it was cloned (``git clone $URL && cd NAME``).
+        """
+        best: _Clone | None = None
+        best_depth = -1
+        for clone in reversed(self._clones):
+            depth = None if clone.path is None else _contains(clone.path, directory)
+            if depth is not None and depth > best_depth:
+                best, best_depth = clone, depth
+        if best is not None:
+            return best
+        parent = (directory[0], posixpath.dirname(directory[1]) or ".")
+        for clone in reversed(self._clones):
+            if clone.path is None and clone.parent == parent and clone.checkout is None:
+                return clone
+        return None
+
+    def _add_pin(self, pin: Pin) -> None:
+        self._pins.append(pin)
+
+    def _opaque_dir(self) -> _Dir:
+        """A directory computed at run time (``cd "$(mktemp -d)"``): unlike any other, in every run."""
+        self._opaque_dirs += 1
+        return (f"$({self._opaque_dirs})", ".")
+
+    def _clone_pin(self, clone: _Clone) -> Pin:
+        url = clone.url
+        common: dict[str, Any] = {
+            "path": self.path,
+            "kind": self.kind,
+            "url": url.value if url.value is not None else url.written,
+            "remote": normalise_remote(url.value) if url.value is not None else None,
+            "depth": clone.depth,
+            "shallow": clone.shallow,
+            "url_span": url.span,
+            "clone_span": clone.clone_span,
+            "single_branch": clone.single_branch,
+            "recurse_submodules": clone.recurse_submodules,
+            "fetched_ref": clone.fetched_ref,
+            "stage": self.stage,
+        }
+        ref = clone.checkout or clone.branch
+        resolution, note = _combined(ref, url)
+        if clone.checkout is not None:
+            branch = clone.branch
+            return Pin(
+                via=Via.CHECKOUT,
+                span=clone.checkout.span,
+                ref=clone.checkout.value,
+                ref_text=clone.checkout.written,
+                resolution=resolution,
+                resolution_note=note,
+                clone_ref=None if branch is None else branch.value or branch.written,
+                clone_ref_span=None if branch is None else branch.span,
+                **common,
+            )
+        if clone.branch is not None:
+            return Pin(
+                via=Via.CLONE_BRANCH,
+                span=clone.branch.span,
+                ref=clone.branch.value,
+                ref_text=clone.branch.written,
+                resolution=resolution,
+                resolution_note=note,
+                **common,
+            )
+        return Pin(
+            via=Via.CLONE,
+            span=url.span,
+            ref=None,
+            ref_text=None,
+            resolution=resolution,
+            resolution_note=note,
+            **common,
+        )
+
+
+class _Runner:
+    """One :meth:`ShellSession.run`: the walk over a text and the texts nested in it."""
+
+    def __init__(self, session: ShellSession, source_map: SourceMap) -> None:
+        self.session = session
+        self.source_map = source_map
+        self.env = _Env(session.scope.child(), _start_dir(session.cwd))
+        self.stack: list[tuple[int, Any, Any, Any]] = []
+        self.functions: dict[str, tuple[Node, _Text]] = {}
+        self.called: set[str] = set()
+
+    # --- driving ------------------------------------------------------------------------------------
+
+    def run(self, text: str) -> None:
+        top = _Text(text, 0, 0)
+        root = self._parse(top)
+        error = self._first_error(top, root) if root.has_error else None
+        self._push_children(_VISIT, root, top)
+        self._drain()
+        for name in reversed(list(self.functions)):
+            self.stack.append((_CALL, name, None, None))
+        self._drain()
+        if error is not None:
+            raise ExtractError(error)
+
+    def _parse(self, text: _Text) -> Node:
+        tree = text.tree = _parser().parse(text.data)
+        return tree.root_node
+
+    def _drain(self) -> None:
+        stack = self.stack
+        handlers: dict[int, Callable[[Any, Any, Any], None]] = {
+            _VISIT: self._visit,
+            _SUBST: self._subst,
+            _COMMAND: self._command,
+            _ASSIGN: self._assign,
+            _DECLARE: self._declare,
+            _FOR: self._for,
+            _ISOLATE: self._isolate,
+            _RESTORE: self._restore,
+            _NESTED: self._nested,
+            _CALL: self._call,
+        }
+        while stack:
+            operation, item, text, extra = stack.pop()
+            handlers[operation](item, text, extra)
+
+    def _push_children(self, operation: int, node: Node, text: _Text) -> None:
+        if node.child_count:
+            self.stack.extend((operation, child, text, None) for child in reversed(node.children))
+
+    def _first_error(self, text: _Text, root: Node) -> str:
+        """Describe the first syntax error under ``root``: its file line and what is there."""
+        first: Node | None = None
+        pending = [root]
+        while pending:
+            node = pending.pop()
+            if node.is_error or node.is_missing:
+                if first is None or node.start_byte < first.start_byte:
+                    first = node
+                continue
+            pending.extend(child for child in node.children if child.has_error or child.is_missing)
+        first = _offending(first or root)
+        offset = first.start_byte
+        line = self.source_map.position(text.root(offset))[0]
+        if first.is_missing:
+            return f"line {line}: shell syntax error: missing {first.type!r}"
+        snippet = text.node_text(first).strip().split("\n", 1)[0][:40]
+        where = f"near {snippet!r}" if snippet else "at the end of the text"
+        return f"line {line}: shell syntax error {where}"
+
+    # --- walking ------------------------------------------------------------------------------------
+
+    def _visit(self, node: Node, text: _Text, extra: Any) -> None:
+        kind = node.type
+        stack = self.stack
+        if kind == "command":
+            stack.append((_COMMAND, node, text, extra))
+            self._push_children(_SUBST, node, text)
+        elif kind in ("variable_assignment", "variable_assignments"):
+            stack.append((_ASSIGN, node, text, None))
+            self._push_children(_SUBST, node, text)
+        elif kind == "declaration_command":
+            stack.append((_DECLARE, node, text, None))
+            self._push_children(_SUBST, node, text)
+        elif kind == "unset_command":
+            self._unset(node, text)
+        elif kind == "function_definition":
+            name = node.child_by_field_name("name")
+            body = node.child_by_field_name("body")
+            if name is not None and body is not None:
+                self.functions[text.node_text(name)] = (body, text)
+        elif kind in ("subshell", "command_substitution", "process_substitution"):
+            stack.append((_RESTORE, self.env, None, None))
+            self.env = self.env.subshell()
+            self._push_children(_VISIT, node, text)
+        elif kind == "pipeline":
+            for child in reversed(node.children):
+                if child.is_named:
+                    stack.append((_ISOLATE, child, text, None))
+        elif kind == "for_statement":
+            body = node.child_by_field_name("body")
+            if body is not None:
+                stack.append((_VISIT, body, text, None))
+            stack.append((_FOR, node, text, None))
+            for value in reversed(node.children_by_field_name("value")):
+                stack.append((_SUBST, value, text, None))
+        elif kind == "redirected_statement":
+            self._redirected(node, text)
+        elif kind != "comment":
+            self._push_children(_VISIT, node, text)
+
+    def _subst(self, node: Node, text: _Text, extra: Any) -> None:
+        """Look for command substitutions inside a word or expression (they run before the command)."""
+        if node.type in ("command_substitution", "process_substitution") or node.type in _STATEMENTS:
+            self._visit(node, text, None)
+        else:
+            self._push_children(_SUBST, node, text)
+
+    def _redirected(self, node: Node, text: _Text) -> None:
+        """A statement with redirections; a heredoc's body is the standard input of a command body."""
+        body = node.child_by_field_name("body")
+        stdin: Node | None = None
+        for child in node.children:
+            if child.type == "heredoc_redirect" and stdin is None:
+                stdin = next((part for part in child.children if part.type == "heredoc_body"), None)
+        for child in reversed(node.children):
+            if body is not None and child == body and body.type == "command":
+                self._visit(body, text, stdin)
+            else:
+                self.stack.append((_VISIT, child, text, None))
+
+    def _isolate(self, node: Node, text: _Text, extra: Any) -> None:
+        """Run ``node`` in a subshell (a pipeline's element)."""
+        self.stack.append((_RESTORE, self.env, None, None))
+        self.env = self.env.subshell()
+        self.stack.append((_VISIT, node, text, None))
+
+    def _restore(self, env: _Env, text: Any, extra: Any) -> None:
+        self.env = env
+
+    def _call(self, name: str, text: Any, extra: Any) -> None:
+        """Read a function's body where it is first called (or at the end when it never is)."""
+        if name in self.called or name not in self.functions:
+            return
+        self.called.add(name)
+        body, body_text = self.functions[name]
+        self.stack.append((_VISIT, body, body_text, None))
+
+    def _nested(self, nested: _Text, parent: _Text, extra: tuple[Scope, _Dir, str, int]) -> None:
+        """Read a script that a command runs (``bash -c``, a heredoc): a new shell started from here."""
+        scope, cwd, command_name, offset = extra
+        root = self._parse(nested)
+        if root.has_error:
+            line = self.source_map.position(parent.root(offset))[0]
+            self.session.notices.append(
+                f"line {line}: the script given to {command_name} does not parse; reflint read what it could"
+            )
+        self.stack.append((_RESTORE, self.env, None, None))
+        self.env = _Env(scope.child(), cwd)
+        self._push_children(_VISIT, root, nested)
+
+    # --- variables ----------------------------------------------------------------------------------
+
+    def _line(self, text: _Text, offset: int) -> int:
+        return self.source_map.position(text.root(offset))[0]
+
+    def _assign(self, node: Node, text: _Text, extra: Any) -> None:
+        """Assignments alone on a line: ``X=1``, ``A=1 B=2``."""
+        nodes = node.children if node.type == "variable_assignments" else [node]
+        for run in _runs([child for child in nodes if child.is_named]):
+            self._set(run, text, self.env.scope)
+
+    def _set(self, run: list[Node], text: _Text, scope: Scope, array: bool = False) -> None:
+        """Bind the variable that the assignment ``run`` (an assignment and what touches it) assigns."""
+        assignment = run[0]
+        name_node = assignment.child_by_field_name("name")
+        if assignment.type != "variable_assignment" or name_node is None or name_node.type != "variable_name":
+            return
+        name = text.node_text(name_node)
+        scope.set(name, self._binding(run, name, text, scope, array))
+
+    def _binding(self, run: list[Node], name: str, text: _Text, scope: Scope, array: bool) -> Binding:
+        assignment = run[0]
+        offset = assignment.start_byte
+        value_node = assignment.child_by_field_name("value")
+        if array or (value_node is not None and value_node.type == "array"):
+            return Binding(
+                None, Resolution.UNRESOLVED, f"${name} is an array (line {self._line(text, offset)})"
+            )
+        operator = next((child for child in assignment.children if child.type in ("=", "+=")), None)
+        start = operator.end_byte if operator is not None else assignment.end_byte
+        end = run[-1].end_byte
+        value = self._expand(_Word.parse(text.text[start:end], start), text, scope)
+        if operator is not None and operator.type == "+=":
+            previous = scope.get(name)
+            if previous is None or previous.value is None or value.value is None:
+                return Binding(
+                    None, Resolution.UNRESOLVED, f"${name} is appended to on line {self._line(text, offset)}"
+                )
+            value.value = previous.value + value.value
+        if value.value is not None:
+            return Binding(value.value)
+        if value.resolution is Resolution.EMPTY:
+            return Binding(None, Resolution.EMPTY, value.note)
+        return Binding(None, value.resolution, f"${name} (line {self._line(text, offset)}): {value.note}")
+
+    def _declare(self, node: Node, text: _Text, extra: Any) -> None:
+        """``export``/``declare``/``local``/``readonly``/``typeset`` assignments (``-a``/``-A``: arrays)."""
+        runs = _runs([child for child in node.children if child.is_named])
+        flags = [text.node_text(run[0]) for run in runs if run[0].type == "word"]
+        array = any(flag.startswith(("-", "+")) and ("a" in flag or "A" in flag) for flag in flags)
+        for run in runs:
+            self._set(run, text, self.env.scope, array)
+
+    def _unset(self, node: Node, text: _Text) -> None:
+        for child in node.children:
+            if child.type in ("variable_name", "word") and not text.node_text(child).startswith("-"):
+                name = text.node_text(child)
+                line = self._line(text, child.start_byte)
+                self.env.scope.set(name, Binding(None, Resolution.EMPTY, f"${name} is unset on line {line}"))
+
+    def _for(self, node: Node, text: _Text, extra: Any) -> None:
+        variable = node.child_by_field_name("variable")
+        if variable is None:
+            return
+        name = text.node_text(variable)
+        values = _runs(node.children_by_field_name("value"))
+        line = self._line(text, node.start_byte)
+        if len(values) == 1:
+            value = self._expand(self._word(values[0], text), text, self.env.scope)
+            if value.value is not None and len(value.value.split()) == 1:
+                self.env.scope.set(name, Binding(value.value))
+                return
+        self.env.scope.set(
+            name, Binding(None, Resolution.UNRESOLVED, f"${name} takes each value of the loop on line {line}")
+        )
+
+    def _empty_note(self, name: str, offset: int, text: _Text) -> str | None:
+        """Why ``name``, unset where ``offset`` uses it, is empty there (RL012), or None when unknown."""
+        assigned, commented = text.prescan()
+        first = assigned.get(name)
+        if first is not None:
+            if first > offset:
+                return f"${name} is used before it is assigned on line {self._line(text, first)}"
+            return None
+        if name in commented:
+            return (
+                f"${name} is only assigned on a commented-out line (line {self._line(text, commented[name])})"
+            )
+        return None
+
+    def _hinted(self, shell_text: str, offset: int, text: _Text, scope: Scope) -> Scope:
+        """``scope``, or a child hinting the variables the word uses while the file shows them empty."""
+        hinted: Scope | None = None
+        for name in set(_VARIABLE_REFERENCE.findall(shell_text)):
+            if scope.get(name) is not None:
+                continue
+            note = self._empty_note(name, offset, text)
+            if note is not None:
+                hinted = hinted or scope.child()
+                hinted.hint_empty(name, note)
+        return hinted or scope
+
+    # --- words --------------------------------------------------------------------------------------
+
+    def _word(self, nodes: Node | list[Node], text: _Text) -> _Word:
+        """The word that a node (or a run of touching nodes, see :func:`_runs`) is."""
+        first, last = (nodes[0], nodes[-1]) if isinstance(nodes, list) else (nodes, nodes)
+        start = first.start_byte
+        return _Word.parse(text.text[start : last.end_byte], start)
+
+    def _span(self, text: _Text, start: int, end: int) -> Span:
+        end = max(end, start + 1)
+        return self.source_map.span(text.root(start), text.root(end - 1) + 1)
+
+    def _expand(self, word: _Word, text: _Text, scope: Scope) -> _Value:
+        start, end = word.bounds()
+        span = self._span(text, start, end)
+        if word.is_literal:
+            return _Value(word.display, word.written(), span)
+        shell_text = word.shell_text()
+        expansion = expand(shell_text, self._hinted(shell_text, start, text, scope))
+        return _Value(expansion.value, word.written(), span, expansion.resolution, expansion.note)
+
+    def _fields(self, words: list[_Word], text: _Text, scope: Scope) -> list[_Word]:
+        """Split unquoted expansions whose value holds blanks (``$GIT_ARGS``) into several words."""
+        result: list[_Word] = []
+        for word in words:
+            if not word.is_literal and not any(quote in word.raw for quote in "\"'") and word.offsets:
+                value = self._expand(word, text, scope).value
+                if value is not None and len(value.split()) > 1:
+                    result.extend(_Word.fields(word, value))
+                    continue
+            result.append(word)
+        return result
+
+    def _directory(self, base: _Dir, word: _Word, text: _Text, scope: Scope) -> _Dir:
+        """The directory ``word`` names, from ``base``."""
+        value = self._expand(word, text, scope)
+        if value.value is not None:
+            return _join(base, value.value)
+        display = word.display
+        if "$(" in display or "`" in display:
+            return self.session._opaque_dir()
+        cut = len(display)
+        for index in range(len(display) - 1, -1, -1):
+            if not word.literal[index]:
+                break
+            if display[index] == "/":
+                cut = index
+        anchor = display[:cut]
+        if not anchor.startswith(("$", "/", "~")):
+            anchor = f"{base[0]}\0{base[1]}/{anchor}"
+        return (anchor, posixpath.normpath(display[cut + 1 :] or "."))
+
+    # --- commands -----------------------------------------------------------------------------------
+
+    def _command(self, node: Node, text: _Text, stdin: Node | None) -> None:
+        parts = [
+            child
+            for index, child in enumerate(node.children)
+            if child.type == "variable_assignment" or node.field_name_for_child(index) in ("name", "argument")
+        ]
+        runs = _runs(parts)
+        first = 0
+        while first < len(runs) and runs[first][0].type == "variable_assignment":
+            first += 1
+        prefix, rest = runs[:first], runs[first:]
+        if not rest or (prefix and self._on_own_line(prefix[-1][-1], rest[0][0], text)):
+            for run in prefix:  # `A=1 B=2` alone on a line (tree-sitter-bash may join the next line to it)
+                self._set(run, text, self.env.scope)
+            prefix = []
+            if not rest:
+                return
+        name_raw = text.text[rest[0][0].start_byte : rest[0][-1].end_byte]
+        if "$(" in name_raw or "`" in name_raw:  # a computed command name is not known statically
+            return
+        name_word = self._word(rest[0], text)
+        name = self._command_name(name_word, text, self.env.scope)
+        if name is None or not self._interesting(name, node, text):
+            return
+        scope = self.env.scope
+        if prefix:
+            scope = scope.child()
+            for run in prefix:
+                self._set(run, text, scope)
+        words = [name_word, *self._fields([self._word(run, text) for run in rest[1:]], text, self.env.scope)]
+        herestring = next((child for child in node.children if child.type == "herestring_redirect"), None)
+        self._interpret(words, text, scope, stdin, herestring)
+
+    @staticmethod
+    def _on_own_line(assignment: Node, name: Node, text: _Text) -> bool:
+        """True when a line break (not a continued line) separates an assignment from the command after it."""
+        gap = text.text[assignment.end_byte : name.start_byte]
+        return "\n" in gap.replace("\\\r\n", "").replace("\\\n", "")
+
+    def _command_name(self, word: _Word, text: _Text, scope: Scope) -> str | None:
+        """The name a command word runs (``/usr/bin/git`` → ``git``), or None when not known statically."""
+        if word.is_literal:
+            value: str | None = word.display
+        else:
+            value = self._expand(word, text, scope).value
+        fields = value.split() if value else []
+        return fields[0].rsplit("/", 1)[-1] if fields else None
+
+    def _interesting(self, name: str, node: Node, text: _Text) -> bool:
+        """Whether the command named ``name`` can make a pin or change what later commands mean."""
+        if (
+            name in ("cd", "pushd", "popd", "read")
+            or name in self.functions
+            or name in commands.SHELLS
+            or name in commands.WRAPPERS
+        ):
+            return True
+        raw = text.node_text(node)
+        if name.startswith("python"):
+            return "pip" in raw
+        if name in ("git", "eval", "uv") or name.startswith("pip"):
+            return "git" in raw or "$" in raw
+        return False
+
+    def _interpret(
+        self, words: list[_Word], text: _Text, scope: Scope, stdin: Node | None, herestring: Node | None
+    ) -> None:
+        index = 0
+        cwd = self.env.cwd
+        name = self._command_name(words[0], text, scope)
+        if name in self.functions:
+            self.stack.append((_CALL, name, None, None))
+            return
+        while name in commands.WRAPPERS:
+            wrapped = commands.unwrap(name, words, index + 1)
+            if wrapped.command is None:
+                return
+            if wrapped.environment:
+                scope = scope.child()
+                for position in wrapped.environment:
+                    variable, _, _ = words[position].display.partition("=")
+                    value = self._expand(words[position].sub(len(variable) + 1), text, self.env.scope)
+                    scope.set(variable, Binding(value.value, value.resolution, value.note))
+            if wrapped.directory is not None:
+                cwd = self._directory(cwd, self._part(words, wrapped.directory), text, self.env.scope)
+            index = wrapped.command
+            name = self._command_name(words[index], text, scope)
+        if name is None:
+            return
+        start = index + 1
+        if name == "git":
+            self._git(words, index, text, cwd)
+        elif name in ("cd", "pushd", "popd"):
+            self._cd(name, words, start, text)
+        elif name == "read":
+            self._read(words, start, text)
+        elif name in commands.SHELLS:
+            self._shell(name, words, start, text, scope, cwd, stdin, herestring)
+        elif name == "eval":
+            if len(words) == start + 1:
+                self._nested_word(words[start], text, scope, cwd, "eval")
+        else:
+            for position in commands.pip_requirements(name, words, start):
+                self._pip(words[position], text)
+
+    @staticmethod
+    def _part(words: list[_Word], part: commands.WordPart) -> _Word:
+        return words[part.index].sub(part.offset)
+
+    def _read(self, words: list[_Word], start: int, text: _Text) -> None:
+        for position in commands.assignment_names(words, start):
+            name = words[position].display
+            line = self._line(text, words[position].start)
+            self.env.scope.set(
+                name, Binding(None, Resolution.UNRESOLVED, f"${name} is read at run time (line {line})")
+            )
+
+    def _cd(self, name: str, words: list[_Word], start: int, text: _Text) -> None:
+        env = self.env
+        if name == "popd":
+            if env.stack:
+                env.oldpwd, env.cwd, env.stack = env.cwd, env.stack[0], env.stack[1:]
+            return
+        target = commands.cd_target(words, start)
+        if target is None:
+            new = ("~", ".") if name == "cd" else (env.stack[0] if env.stack else env.cwd)
+        elif words[target].display == "-" and name == "cd":
+            if env.oldpwd is None:
+                return
+            new = env.oldpwd
+        elif words[target].display.startswith(("+", "-")):  # pushd +N rotates the stack: not followed
+            new = self.session._opaque_dir()
+        else:
+            new = self._directory(env.cwd, words[target], text, env.scope)
+        if name == "pushd":
+            env.stack = (env.cwd, *env.stack) if target is not None else (env.cwd, *env.stack[1:])
+        env.oldpwd, env.cwd = env.cwd, new
+
+    def _shell(
+        self,
+        name: str,
+        words: list[_Word],
+        start: int,
+        text: _Text,
+        scope: Scope,
+        cwd: _Dir,
+        stdin: Node | None,
+        herestring: Node | None,
+    ) -> None:
+        script = commands.shell_script(words, start)
+        if script is None:
+            return
+        if script.command is not None:
+            self._nested_word(words[script.command], text, scope, cwd, f"{name} -c")
+        elif stdin is not None:
+            begin, end = stdin.start_byte, stdin.end_byte
+            nested = _Text(text.text[begin:end], text.roots(begin, end), text.depth + 1)
+            self._push_nested(nested, text, scope, cwd, name, begin)
+        elif herestring is not None:
+            value = next((child for child in reversed(herestring.children) if child.is_named), None)
+            if value is not None:
+                self._nested_word(self._word(value, text), text, scope, cwd, name)
+
+    def _nested_word(self, word: _Word, text: _Text, scope: Scope, cwd: _Dir, command_name: str) -> None:
+        if "git" not in word.display:
+            return
+        roots = [text.root(word.start + offset) for offset in word.offsets]
+        self._push_nested(
+            _Text(word.display, roots, text.depth + 1), text, scope, cwd, command_name, word.bounds()[0]
+        )
+
+    def _push_nested(
+        self, nested: _Text, text: _Text, scope: Scope, cwd: _Dir, command_name: str, offset: int
+    ) -> None:
+        if nested.depth > _MAX_NESTED_SCRIPTS:
+            line = self._line(text, offset)
+            self.session.notices.append(
+                f"line {line}: scripts nested more than {_MAX_NESTED_SCRIPTS} deep are not read"
+            )
+            return
+        self.stack.append((_NESTED, nested, text, (scope, cwd, command_name, offset)))
+
+    # --- git ----------------------------------------------------------------------------------------
+
+    def _git(self, words: list[_Word], index: int, text: _Text, cwd: _Dir) -> None:
+        git = commands.parse_git(words, index + 1)
+        if git is None:
+            return
+        scope = self.env.scope
+        repository = cwd
+        for part in git.directories:
+            repository = self._directory(repository, self._part(words, part), text, scope)
+        if git.work_tree is not None:
+            tree = self._directory(repository, self._part(words, git.work_tree), text, scope)
+            if git.work_tree_is_git_dir and posixpath.basename(tree[1]) == ".git":
+                tree = (tree[0], posixpath.dirname(tree[1]) or ".")
+            repository = tree
+        subcommand = words[git.subcommand].display
+        start = git.subcommand + 1
+        if subcommand == "clone":
+            clone_span = self._span(text, words[index].bounds()[0], words[git.subcommand].bounds()[1])
+            self._clone(words, start, text, repository, clone_span)
+        elif subcommand in ("checkout", "switch", "reset"):
+            self._checkout(subcommand, words, start, text, repository)
+        elif subcommand == "fetch":
+            self._fetch(words, start, text, repository)
+
+    def _looks_like_url(self, word: _Word, text: _Text) -> bool:
+        value = word.display if word.is_literal else self._expand(word, text, self.env.scope).value
+        value = value if value is not None else word.display
+        return "://" in value or bool(_SCP_LIKE_URL.match(value)) or value.startswith(("/", "./", "../"))
+
+    def _clone(self, words: list[_Word], start: int, text: _Text, parent: _Dir, clone_span: Span) -> None:
+        looks_like_url = [
+            index >= start and self._looks_like_url(word, text) for index, word in enumerate(words)
+        ]
+        clone = commands.parse_clone(words, start, looks_like_url)
+        if clone is None:
+            return
+        scope = self.env.scope
+        url = self._expand(words[clone.url], text, scope)
+        branch = self._expand(self._part(words, clone.branch), text, scope) if clone.branch else None
+        depth = self._expand(self._part(words, clone.depth), text, scope).value if clone.depth else None
+        origin = self._expand(self._part(words, clone.origin), text, scope).value if clone.origin else None
+        path: _Dir | None
+        if clone.directory is not None:
+            path = self._directory(parent, words[clone.directory], text, scope)
+        else:
+            name = repo_dir_name(url.value if url.value is not None else words[clone.url].display)
+            if name and clone.bare:
+                name += ".git"
+            path = _join(parent, name) if name and "$" not in name and "`" not in name else None
+        self.session._add_clone(
+            _Clone(
+                url=url,
+                clone_span=clone_span,
+                branch=branch,
+                depth=int(depth) if depth is not None and depth.isascii() and depth.isdigit() else None,
+                shallow=clone.shallow,
+                single_branch=clone.single_branch,
+                recurse_submodules=clone.recurse_submodules,
+                origin=origin or "origin",
+                parent=parent,
+                path=path,
+            )
+        )
+
+    def _checkout(
+        self, subcommand: str, words: list[_Word], start: int, text: _Text, repository: _Dir
+    ) -> None:
+        target = commands.checkout_target(subcommand, words, start)
+        if target is None:
+            return
+        clone = self.session._find_clone(repository)
+        if clone is None:
+            return
+        ref = self._expand(words[target], text, self.env.scope)
+        if ref.value is not None:
+            if commands.is_relative_ref(ref.value):
+                return
+            if ref.value == "FETCH_HEAD":
+                ref.value = clone.fetched_ref
+                if ref.value is None:
+                    ref.resolution = Resolution.UNRESOLVED
+                    ref.note = "FETCH_HEAD names no ref that this script fetched"
+            else:
+                ref.value = commands.checkout_ref_name(ref.value, clone.origin)
+        clone.checkout = ref
+
+    def _fetch(self, words: list[_Word], start: int, text: _Text, repository: _Dir) -> None:
+        fetch = commands.parse_fetch(words, start)
+        clone = self.session._find_clone(repository)
+        if clone is None:
+            return
+        if fetch.unshallow:
+            clone.shallow, clone.depth = False, None
+        if fetch.refspec is not None:
+            ref = self._expand(self._part(words, fetch.refspec).cut(":"), text, self.env.scope)
+            clone.fetched_ref = ref.value if ref.value is not None else ref.written
+
+    # --- pip ----------------------------------------------------------------------------------------
+
+    def _pip(self, word: _Word, text: _Text) -> None:
+        """A pip requirement word: a pin when it holds ``git+URL[@REF]``, as written or once expanded."""
+        expanded = _Expanded(self, word, text)
+        parts = commands.vcs_parts(expanded.text, expanded.known)
+        if parts is None:
+            return
+        url = expanded.value(*parts.url)
+        ref = expanded.value(*parts.ref) if parts.ref is not None else None
+        resolution, note = _combined(ref, url)
+        self.session._add_pin(
+            Pin(
+                path=self.session.path,
+                kind=self.session.kind,
+                via=Via.PIP_VCS,
+                span=ref.span if ref is not None else url.span,
+                url=url.value if url.value is not None else url.written,
+                remote=normalise_remote(url.value) if url.value is not None else None,
+                ref=None if ref is None else ref.value,
+                ref_text=None if ref is None else ref.written,
+                resolution=resolution,
+                resolution_note=note,
+                url_span=url.span,
+                stage=self.session.stage,
+            )
+        )
+
+
+class _Expanded:
+    """A word with each expansion replaced by its value where known, so that its parts can be found in
+    values (``pip install $PKG``, ``git+$URL@v1``) and mapped back to where they are written.
+
+    ``text[i]`` comes from the word's piece ``owner[i]`` (a literal character or a whole expansion);
+    ``known[i]`` is False for the characters of an expansion that has no static value (they are its text
+    as written and never count as separators).
+    """
+
+    def __init__(self, runner: _Runner, word: _Word, text: _Text) -> None:
+        self.runner, self.word, self.source = runner, word, text
+        self.pieces = word.pieces()
+        chars: list[str] = []
+        self.known: list[bool] = []
+        self.owner: list[int] = []
+        self.starts: list[int] = []
+        for index, (start, end, literal) in enumerate(self.pieces):
+            self.starts.append(len(chars))
+            if literal:
+                value: str | None = word.display[start:end]
+            else:
+                value = runner._expand(word.sub(start, end), text, runner.env.scope).value
+            piece = value if value is not None else word.display[start:end]
+            chars.extend(piece)
+            self.known.extend([value is not None] * len(piece))
+            self.owner.extend([index] * len(piece))
+        self.starts.append(len(chars))
+        self.text = "".join(chars)
+
+    def value(self, start: int, end: int) -> _Value:
+        """The part ``text[start:end]``: its value, and the written pieces it comes from."""
+        first, last = self.owner[start], self.owner[end - 1]
+        written = self.word.sub(self.pieces[first][0], self.pieces[last][1])
+        value = self.runner._expand(written, self.source, self.runner.env.scope)
+        aligned = self.starts[first] == start and self.starts[last + 1] == end
+        if not aligned and value.value is not None:  # part of one expansion's value
+            value.value = self.text[start:end]
+        return value
+
+
+def extract_shell_file(source: SourceFile) -> None:
+    """Fill ``source.pins`` and ``source.notices`` from a whole shell script.
+
+    Args:
+        source: a file whose ``text`` has been read.
+
+    Raises:
+        ExtractError: when the script does not parse (message with the line of the first error); the pins
+            of its well-formed parts are in ``source.pins`` all the same.
+    """
+    text = source.text or ""
+    if "git" not in text:  # as in ShellSession.run, without building a source map
+        return
+    session = ShellSession(source.path, source.kind, Scope())
+    try:
+        session.run(text, SourceMap.identity(text))
+    finally:
+        source.pins = session.finish()
+        source.notices.extend(session.notices)

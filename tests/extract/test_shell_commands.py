@@ -1,0 +1,260 @@
+"""Command-line syntax of git, pip, shells and wrappers, on words as the shell extractor hands them over."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from ascend_reflint.extract import shell_commands as commands
+from ascend_reflint.extract.shell_commands import WordPart
+
+
+@dataclass(frozen=True)
+class Word:
+    """A word whose expansions start at ``$`` (enough for these tests)."""
+
+    display: str
+
+    @property
+    def literal_prefix(self) -> str:
+        return self.display.split("$", 1)[0]
+
+
+def words(text: str) -> list[Word]:
+    return [Word(part) for part in text.split()]
+
+
+def test_parse_options_reads_values_in_every_form_and_stops_at_double_dash() -> None:
+    parsed = commands.parse_options(
+        words("clone -qb v1 --depth=1 --jobs 4 -j8 URL --br x -- -dir"), commands._CLONE, start=1
+    )
+    assert parsed.options == [
+        ("quiet", 1, None),
+        ("branch", 1, WordPart(2)),
+        ("depth", 3, WordPart(3, 8)),
+        ("jobs", 4, WordPart(5)),
+        ("jobs", 6, WordPart(6, 2)),
+        ("branch", 8, WordPart(9)),
+    ]
+    assert (parsed.positionals, parsed.double_dash) == ([7, 11], 1)
+
+
+def test_ambiguous_or_unknown_long_options_are_flags() -> None:
+    parsed = commands.parse_options(words("--re x --frob=1 --no-t"), commands._CLONE)
+    # --re: reference, reference-if-able, recurse-submodules, reject-shallow, …; --no-t: no-tags only
+    assert parsed.options == [("re", 0, None), ("frob", 2, WordPart(2, 7)), ("no-tags", 3, None)]
+    assert parsed.positionals == [1]
+
+
+def test_sticked_short_value_may_be_an_expansion() -> None:
+    parsed = commands.parse_options(words("-b$REF URL"), commands._CLONE)
+    assert parsed.options == [("branch", 0, WordPart(0, 2))]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "git -C /src -c a=b --git-dir=/g/.git clone",
+            commands.GitCommand(6, (WordPart(2),), WordPart(5, 10), True),
+        ),
+        (
+            "git --no-pager -C a -C b --work-tree w checkout",
+            commands.GitCommand(8, (WordPart(3), WordPart(5)), WordPart(7)),
+        ),
+        ("git --version", None),
+    ],
+)
+def test_git_global_options(text: str, expected: commands.GitCommand | None) -> None:
+    assert commands.parse_git(words(text), 1) == expected
+
+
+def test_clone_takes_the_first_positional_that_looks_like_a_url() -> None:
+    found = commands.parse_clone(words("$ARGS URL dir"), 0, [False, True, False])
+    assert found == commands.CloneCommand(
+        url=1,
+        directory=2,
+        branch=None,
+        depth=None,
+        shallow=False,
+        single_branch=False,
+        recurse_submodules=False,
+        bare=False,
+        origin=None,
+    )
+    assert commands.parse_clone(words("--depth 1"), 0, [False, False]) is None
+
+
+@pytest.mark.parametrize(
+    ("subcommand", "text", "target"),
+    [
+        ("checkout", "v1", 0),
+        ("checkout", "-b new v1", 2),
+        ("checkout", "-B new --track origin/x", 3),
+        ("checkout", "--orphan new", None),
+        ("checkout", "-- file", None),
+        ("checkout", "v1 -- file", None),
+        ("checkout", "v1 file", None),
+        ("checkout", "./file", None),
+        ("checkout", "--conflict=merge v1", 1),
+        ("switch", "-c new v1", 2),
+        ("switch", "--create=new", None),
+        ("reset", "--hard v1", 1),
+        ("reset", "--keep v1", 1),
+        ("reset", "--mixed v1", None),
+    ],
+)
+def test_checkout_target(subcommand: str, text: str, target: int | None) -> None:
+    assert commands.checkout_target(subcommand, words(text), 0) == target
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("origin", commands.FetchCommand(None, False)),
+        ("--depth 1 origin abc", commands.FetchCommand(WordPart(3), False)),
+        ("origin tag v1", commands.FetchCommand(WordPart(2), False)),
+        ("origin +refs/heads/x:refs/remotes/origin/x", commands.FetchCommand(WordPart(1, 1), False)),
+        ("--unshallow", commands.FetchCommand(None, True)),
+    ],
+)
+def test_fetch(text: str, expected: commands.FetchCommand) -> None:
+    assert commands.parse_fetch(words(text), 0) == expected
+
+
+@pytest.mark.parametrize(
+    ("ref", "name"),
+    [
+        ("tags/v1", "v1"),
+        ("refs/tags/v1", "v1"),
+        ("refs/heads/main", "main"),
+        ("origin/dev", "dev"),
+        ("refs/remotes/origin/dev", "dev"),
+        ("remotes/origin/dev", "dev"),
+        ("up/dev", "up/dev"),
+        ("v1", "v1"),
+        ("feature/x", "feature/x"),
+    ],
+)
+def test_checkout_ref_name(ref: str, name: str) -> None:
+    assert commands.checkout_ref_name(ref) == name
+
+
+def test_checkout_ref_name_uses_the_clone_origin() -> None:
+    assert commands.checkout_ref_name("up/dev", "up") == "dev"
+
+
+@pytest.mark.parametrize(
+    ("ref", "relative"),
+    [
+        ("HEAD", True),
+        ("HEAD~2", True),
+        ("@{-1}", True),
+        ("-", True),
+        ("@", True),
+        ("ORIG_HEAD", True),
+        ("v1", False),
+        ("FETCH_HEAD", False),
+        ("HEADS", False),
+        ("HEAD^", True),
+    ],
+)
+def test_is_relative_ref(ref: str, relative: bool) -> None:
+    assert commands.is_relative_ref(ref) is relative
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "indexes"),
+    [
+        ("pip", "install -U git+x -r req.txt -c c.txt pkg", [2, 7]),
+        ("pip3", "--proxy http://p install -e git+x", [4]),
+        ("pip", "show git+x", []),
+        ("python3", "-u -m pip install git+x", [4]),
+        ("python", "-mpip install git+x", [2]),
+        ("python", "-m venv git+x", []),
+        ("python", "script.py install git+x", []),
+        ("uv", "pip install git+x", [2]),
+        ("uv", "add git+x", []),
+        ("pipx", "install git+x", []),
+    ],
+)
+def test_pip_requirements(name: str, text: str, indexes: list[int]) -> None:
+    assert commands.pip_requirements(name, words(text), 0) == indexes
+
+
+@pytest.mark.parametrize(
+    ("display", "url", "ref"),
+    [
+        ("git+https://h/o/r.git@v1", "https://h/o/r.git", "v1"),
+        ("git+https://h/o/r.git", "https://h/o/r.git", None),
+        ("git+https://h/o/r.git@", "https://h/o/r.git", None),
+        ("git+https://tok@h/o/r.git", "https://tok@h/o/r.git", None),
+        ("git+https://tok@h/o/r.git@v1#egg=r", "https://tok@h/o/r.git", "v1"),
+        ("git+ssh://git@h/o/r.git@feat/x", "ssh://git@h/o/r.git", "feat/x"),
+        ("git+git@h:o/r.git@v1", "git@h:o/r.git", "v1"),
+        ("git+file:///srv/r@v1", "file:///srv/r", "v1"),
+        ("r @ git+https://h/o/r@v1 ; python_version>'3'", "https://h/o/r", "v1"),
+        ("--editable=git+https://h/o/r@v1", "https://h/o/r", "v1"),
+        ("legit+https://h/o/r@v1", None, None),
+        ("torch", None, None),
+    ],
+)
+def test_vcs_parts(display: str, url: str | None, ref: str | None) -> None:
+    parts = commands.vcs_parts(display, [True] * len(display))
+    if url is None:
+        assert parts is None
+        return
+    assert parts is not None
+    assert display[slice(*parts.url)] == url
+    assert (display[slice(*parts.ref)] if parts.ref else None) == ref
+
+
+def test_vcs_parts_only_split_at_literal_characters() -> None:
+    display = "git+https://h/o/r@${A@B}"
+    literal = [True] * 18 + [False] * 6
+    assert commands.vcs_parts(display, literal) == commands.VcsParts((4, 17), (18, 24))
+    assert commands.vcs_parts("git+$URL", [True] * 4 + [False] * 4) == commands.VcsParts((4, 8), None)
+
+
+@pytest.mark.parametrize(
+    ("text", "script"),
+    [
+        ("-c cmd", commands.ShellScript(1)),
+        ("-ex -c cmd name", commands.ShellScript(2)),
+        ("-lc cmd", commands.ShellScript(1)),
+        ("-o pipefail -c cmd", commands.ShellScript(3)),
+        ("", commands.ShellScript(None)),
+        ("-ex", commands.ShellScript(None)),
+        ("-s -- a b", commands.ShellScript(None)),
+        ("script.sh", None),
+        ("-c", None),
+    ],
+)
+def test_shell_script(text: str, script: commands.ShellScript | None) -> None:
+    assert commands.shell_script(words(text), 0) == script
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "wrapped"),
+    [
+        ("sudo", "-u root -E git", commands.Wrapped(3)),
+        ("sudo", "X=1 git", commands.Wrapped(1, (0,))),
+        ("env", "-i -u HOME A=1 B=2 git", commands.Wrapped(5, (3, 4))),
+        ("env", "-C /src git", commands.Wrapped(2, (), WordPart(1))),
+        ("env", "--chdir=/src git", commands.Wrapped(1, (), WordPart(0, 8))),
+        ("timeout", "-k 5 60 git", commands.Wrapped(3)),
+        ("nice", "-n 5 git", commands.Wrapped(2)),
+        ("command", "-v git", commands.Wrapped(None)),
+        ("time", "", commands.Wrapped(None)),
+    ],
+)
+def test_unwrap(name: str, text: str, wrapped: commands.Wrapped) -> None:
+    assert commands.unwrap(name, words(text), 0) == wrapped
+
+
+@pytest.mark.parametrize(
+    ("text", "target"), [("dir", 0), ("-P dir", 1), ("-- -dir", 1), ("", None), ("-", 0), ("-L", None)]
+)
+def test_cd_target(text: str, target: int | None) -> None:
+    assert commands.cd_target(words(text), 0) == target
