@@ -19,6 +19,7 @@ from ascend_reflint import __version__
 
 if TYPE_CHECKING:
     from ascend_reflint.model import ScanResult
+    from ascend_reflint.scan import ScanRun
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 FORMATS = ("text", "json", "github", "sarif")
@@ -96,7 +97,16 @@ def _parser() -> argparse.ArgumentParser:
     scan.add_argument("--fail-on", choices=("error", "warning", "info"), default="error",
                       help="lowest severity that makes the exit code 1 (default: error)")
     scan.add_argument("--rule-pack", action="append", default=[], metavar="FILE",
-                      help="an extra rule pack (YAML), on top of the shipped ones (repeatable)")
+                      help="an extra rule pack (YAML), on top of the shipped ones and the config (repeatable)")
+    scan.add_argument("--config", metavar="FILE",
+                      help="the config file: a .reflint.yaml, or a pyproject.toml with [tool.reflint] (default: "
+                           "the one at the project root)")
+    scan.add_argument("--report-unused-ignores", action="store_true",
+                      help="report `# reflint: ignore` comments that suppress nothing (RL099)")
+    baseline = scan.add_mutually_exclusive_group()
+    baseline.add_argument("--baseline", metavar="FILE", help="do not report the findings that FILE records")
+    baseline.add_argument("--write-baseline", metavar="FILE",
+                          help="record every finding in FILE (then report none), for --baseline later")
     scan.add_argument("--profile", action="store_true", help="print the time each stage took to stderr")
     scan.set_defaults(handler=_run_scan)
 
@@ -201,8 +211,15 @@ def _run_refs(args: argparse.Namespace) -> int:
 
 
 def _run_scan(args: argparse.Namespace) -> int:
+    from ascend_reflint.baseline import BaselineError
+    from ascend_reflint.check.policy import PolicyError
+    from ascend_reflint.config import ConfigError, load_config
     from ascend_reflint.scan import ScanOptions, run_scan
 
+    try:
+        config = load_config(args.paths, args.config)
+    except ConfigError as exc:
+        raise UsageError(str(exc)) from None
     options = ScanOptions(
         offline=args.offline,
         refresh=args.refresh,
@@ -214,14 +231,26 @@ def _run_scan(args: argparse.Namespace) -> int:
         ignore=args.ignore,
         rule_packs=tuple(args.rule_pack),
         progress=_wants_colour(sys.stderr),
+        config=config,
+        report_unused_ignores=args.report_unused_ignores,
+        baseline=args.baseline,
+        write_baseline=args.write_baseline,
+        excludes=tuple(args.exclude),
+        build_args=dict(args.build_arg),
+        max_bytes=args.max_file_size,
     )
     destinations = _destinations(args.format or ["text"], args.output)
     inventory = _inventory(args)
-    result, timings = run_scan(inventory, options)
+    try:
+        run = run_scan(inventory, options)
+    except (PolicyError, BaselineError) as exc:
+        raise UsageError(str(exc)) from None
+    result, timings = run.result, run.timings
     started = time.perf_counter()
     from ascend_reflint.report.text import write_file_messages
 
     write_file_messages(result.errors, [], sys.stderr)
+    _write_baseline_note(run, args.baseline, args.write_baseline)
     for output_format, path in destinations:
         stream = _open_output(path)
         try:
@@ -236,6 +265,19 @@ def _run_scan(args: argparse.Namespace) -> int:
 
     threshold = Severity.parse(args.fail_on)
     return EXIT_FINDINGS if any(f.severity >= threshold for f in result.findings) else EXIT_CLEAN
+
+
+def _write_baseline_note(run: ScanRun, baseline: str | None, written: str | None) -> None:
+    """One line on stderr about the baseline: how many findings it hid and how many entries are stale."""
+    if written is not None:
+        sys.stderr.write(f"reflint: wrote {run.baseline_written} findings to the baseline {written}\n")
+    elif baseline is not None:
+        stale = run.baseline_stale
+        advice = f" (fixed or changed; refresh it with --write-baseline {baseline})" if stale else ""
+        sys.stderr.write(
+            f"reflint: baseline {baseline}: {run.baseline_matched} findings not reported; {stale} baseline "
+            f"entr{'y' if stale == 1 else 'ies'} no longer match{'es' if stale == 1 else ''}{advice}\n"
+        )
 
 
 def _destinations(formats: Sequence[str], outputs: Sequence[str]) -> list[tuple[str, str | None]]:

@@ -9,18 +9,26 @@ them) are always read, even with an unusual name.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 from ascend_reflint.model import FileKind, FileMessage, SourceFile
+from ascend_reflint.textfile import FileReadError, read_head
 
 #: Folders never walked outside a git work tree (inside one, git's ignore rules decide).
 _SKIPPED_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".tox"})
 _SHELL_SUFFIXES = (".sh", ".bash")
 _SHELL_INTERPRETERS = frozenset({"sh", "bash", "dash", "ksh", "zsh", "ash"})
 _YAML_SUFFIXES = (".yml", ".yaml")
+#: ``Dockerfile*`` names that are documents, templates or backups about a Dockerfile, not one.
+_NOT_RECIPE_SUFFIXES = (
+    ".md", ".rst", ".txt", ".adoc", ".html", ".py", ".sh", ".json", ".yml", ".yaml", ".toml", ".cfg", ".ini",
+    ".j2", ".jinja", ".jinja2", ".tmpl", ".tpl", ".template", ".bak", ".orig", ".rej", ".swp", ".lock",
+)
+_SURROGATE = re.compile("[\udc80-\udcff]")
 
 
 @dataclass
@@ -53,7 +61,12 @@ def discover(paths: Sequence[str], excludes: Sequence[str] = (), cwd: str | None
     for given in paths or ["."]:
         absolute = os.path.abspath(os.path.join(cwd, given))
         if os.path.isdir(absolute):
-            candidates: Iterable[tuple[str, bool]] = ((p, False) for p in _list_folder(absolute))
+            listed, unlisted = _list_folder(absolute)
+            for folder, reason in unlisted:
+                shown = display_path(os.path.join(given, os.path.relpath(folder, absolute)), cwd)
+                if not excluded.match_file(shown + "/"):
+                    result.errors.append(FileMessage(shown, f"cannot list this folder: {reason}"))
+            candidates: Iterable[tuple[str, bool]] = ((p, False) for p in listed)
         elif os.path.lexists(absolute):
             candidates = [(absolute, True)]
         else:
@@ -75,18 +88,30 @@ def discover(paths: Sequence[str], excludes: Sequence[str] = (), cwd: str | None
 
 
 def display_path(path: str, cwd: str) -> str:
-    """``path`` relative to ``cwd`` when under it (``/``-separated, no leading ``./``), else as given."""
+    """``path`` relative to ``cwd`` when under it (``/``-separated, no leading ``./``), else as given.
+
+    A file name's bytes that are not UTF-8 (Python holds them as lone surrogates, PEP 383) are shown as
+    ``\\xNN``: a display path is text that every output (JSON, SARIF URIs, a terminal) can encode. The
+    file is still opened by its real name (:attr:`SourceFile.abspath`).
+    """
     absolute = os.path.abspath(os.path.join(cwd, path))
     path = os.path.normpath(path)
     try:
         relative = os.path.relpath(absolute, cwd)
     except ValueError:  # another drive on Windows
-        return path.replace(os.sep, "/")
+        return _printable(path.replace(os.sep, "/"))
     if relative == os.curdir:
-        return path
+        return _printable(path)
     if relative.startswith(os.pardir + os.sep) or relative == os.pardir:
-        return path.replace(os.sep, "/")
-    return relative.replace(os.sep, "/")
+        return _printable(path.replace(os.sep, "/"))
+    return _printable(relative.replace(os.sep, "/"))
+
+
+def _printable(path: str) -> str:
+    """``path`` with each undecodable byte (``surrogateescape``'s U+DC80..U+DCFF) written ``\\xNN``."""
+    if not _SURROGATE.search(path):
+        return path
+    return _SURROGATE.sub(lambda match: f"\\x{ord(match.group()) - 0xDC00:02x}", path)
 
 
 def classify(path: str, explicit: bool = False) -> FileKind | None:
@@ -103,7 +128,9 @@ def classify(path: str, explicit: bool = False) -> FileKind | None:
     """
     name = os.path.basename(path)
     lower = name.lower()
-    if lower.startswith(("dockerfile", "containerfile")) or lower.endswith((".dockerfile", ".containerfile")):
+    if lower.endswith((".dockerfile", ".containerfile")) or (
+        lower.startswith(("dockerfile", "containerfile")) and not lower.endswith(_NOT_RECIPE_SUFFIXES)
+    ):
         return FileKind.DOCKERFILE
     if lower.endswith(_SHELL_SUFFIXES):
         return FileKind.SHELL
@@ -125,10 +152,10 @@ def _is_requirements_name(lower: str) -> bool:
 
 def _sniff(path: str, explicit: bool) -> FileKind | None:
     try:
-        with open(path, "rb") as handle:
-            head = handle.read(512)
-    except OSError:
-        # Unreadable: an explicit path is still reported (as a read error) rather than skipped silently.
+        head = read_head(path, 512)
+    except FileReadError:
+        # Unreadable or not a regular file (a FIFO must not hang discovery): an explicit path is still
+        # reported (as a read error) rather than skipped silently.
         return FileKind.SHELL if explicit else None
     first = head.split(b"\n", 1)[0].decode("utf-8", "replace")
     if first.startswith("#!"):
@@ -153,27 +180,48 @@ def _shebang_program(line: str) -> str:
     return program
 
 
-def _list_folder(folder: str) -> list[str]:
-    """Absolute paths of the files under ``folder``: git's view in a work tree, else a walk."""
+def _list_folder(folder: str) -> tuple[list[str], list[tuple[str, str]]]:
+    """The files under ``folder``: git's view in a work tree, else a walk.
+
+    Returns:
+        ``(files, unlisted)``: absolute paths of the files; and the sub-folders that the walk could not
+        list (no permission), each with the reason, so that they are reported rather than left out
+        without a word.
+    """
     listed = _git_files(folder)
     if listed is not None:
-        return listed
+        return listed, []
     files: list[str] = []
-    for root, dirs, names in os.walk(folder):
+    unlisted: list[tuple[str, str]] = []
+
+    def unreadable(error: OSError) -> None:
+        where = error.filename if isinstance(error.filename, str) else folder
+        reason = "permission denied" if isinstance(error, PermissionError) else error.strerror or str(error)
+        unlisted.append((where, reason))
+
+    for root, dirs, names in os.walk(folder, onerror=unreadable):
         dirs[:] = sorted(d for d in dirs if d not in _SKIPPED_DIRS)
         files.extend(os.path.join(root, name) for name in names)
-    return files
+    return files, unlisted
 
 
 def _git_files(folder: str) -> list[str] | None:
-    """Tracked and untracked-but-not-ignored files under ``folder``, or None outside a git work tree."""
+    """Tracked and untracked-but-not-ignored files under ``folder``, or None outside a git work tree.
+
+    ``core.fsmonitor`` is switched off for this one command: it names a program that git runs while
+    reading the index, and a folder that is scanned, not trusted, may carry its own ``.git/config``.
+    """
     try:
         completed = subprocess.run(
-            ["git", "-C", folder, "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", "."],
+            [
+                "git", "-c", "core.fsmonitor=false", "-C", folder,
+                "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", ".",
+            ],
             capture_output=True,
+            stdin=subprocess.DEVNULL,
             timeout=60,
             check=False,
-            env={**os.environ, "GIT_OPTIONAL_LOCKS": "0"},
+            env={**os.environ, "GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0"},
         )
     except (OSError, subprocess.SubprocessError):
         return None

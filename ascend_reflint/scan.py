@@ -1,16 +1,40 @@
-"""``reflint scan``: wire the stages after extraction — lookup, check — into one result.
+"""``reflint scan``: wire the stages after extraction — context, lookup, check, selection, suppression,
+baseline — into one result.
 
-The CLI stays thin: it parses options, calls :func:`run_scan` and hands the result to a formatter.
+The CLI stays thin: it loads the config, builds the inventory, calls :func:`run_scan` and hands the result
+to a formatter.
+
+What a scan reports, in order:
+
+1. the rules' findings on the files scanned (:func:`ascend_reflint.check.run_checks`); the cross-file rules
+   also see the rest of the work tree when explicit file paths were given (pre-commit passes the staged
+   files only), read without lookups;
+2. less the codes that ``--select``/``--ignore`` and the config's ``select``, ``ignore`` and
+   ``per-file-ignores`` turn off;
+3. less those that a ``# reflint: ignore`` comment covers, plus, with ``--report-unused-ignores``, an RL099
+   finding for each comment or code that covered nothing;
+4. less those that ``--baseline FILE`` records (``--write-baseline FILE`` records them all first).
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ascend_reflint.inventory import Inventory
-from ascend_reflint.model import FileMessage, ScanResult, ScanSummary
+from ascend_reflint.config import Config
+from ascend_reflint.inventory import Inventory, build_inventory
+from ascend_reflint.model import FileMessage, Finding, ScanResult, ScanSummary, SourceFile
+
+if TYPE_CHECKING:
+    from ascend_reflint.check.policy import Policy
+    from ascend_reflint.lookup import LookupOptions, LookupStats
+    from ascend_reflint.model import LookupResult
+
+#: The rules that compare files with each other; the work tree is read as context only for them.
+CROSS_FILE_CODES = frozenset({"RL004", "RL005", "RL006"})
 
 
 @dataclass(frozen=True)
@@ -24,10 +48,17 @@ class ScanOptions:
         cache_ttl: how long a cached answer stays fresh, in seconds.
         timeout: time limit of one remote's lookup, in seconds.
         jobs: remotes looked up at once.
-        select: only these rule codes (None: all).
-        ignore: skip these rule codes.
-        rule_packs: extra rule pack files.
+        select: only these rule codes (None: the config's ``select``, else all); replaces the config's.
+        ignore: skip these rule codes, besides the config's ``ignore``.
+        rule_packs: extra rule pack files, merged after the config.
         progress: show a progress bar on stderr.
+        config: the user's config (default: none, the current directory as the root).
+        report_unused_ignores: report suppression comments that suppress nothing (RL099).
+        baseline: a baseline file whose findings are not reported.
+        write_baseline: a file to record every finding in (then none is reported).
+        excludes: ``--exclude`` globs, for the work tree read as context.
+        build_args: ``--build-arg`` values, for the work tree read as context.
+        max_bytes: the largest file read, for the work tree read as context (None: the default).
     """
 
     offline: bool = False
@@ -40,24 +71,94 @@ class ScanOptions:
     ignore: tuple[str, ...] = ()
     rule_packs: tuple[str, ...] = ()
     progress: bool = False
+    config: Config | None = None
+    report_unused_ignores: bool = False
+    baseline: str | None = None
+    write_baseline: str | None = None
+    excludes: tuple[str, ...] = ()
+    build_args: Mapping[str, str] = field(default_factory=dict)
+    max_bytes: int | None = None
 
 
-def run_scan(inventory: Inventory, options: ScanOptions) -> tuple[ScanResult, dict[str, float]]:
-    """Look up the inventory's remotes and run the rules.
+@dataclass
+class ScanRun:
+    """What :func:`run_scan` gives the CLI.
+
+    Attributes:
+        result: the findings, file errors and notices, and the summary.
+        timings: seconds per stage (``discover``, ``extract``, ``context``, ``lookup``, ``check``).
+        baseline_matched: findings that the baseline dropped (None without ``--baseline``).
+        baseline_stale: baseline entries that matched no finding (None without ``--baseline``).
+        baseline_written: findings recorded by ``--write-baseline`` (None without it).
+    """
+
+    result: ScanResult
+    timings: dict[str, float]
+    baseline_matched: int | None = None
+    baseline_stale: int | None = None
+    baseline_written: int | None = None
+
+
+@dataclass(frozen=True)
+class RuleSelection:
+    """Which codes a scan reports on which file.
+
+    Attributes:
+        select: only these codes (None: all).
+        ignore: never these codes.
+        config: the config, for ``per-file-ignores`` (globs relative to its root).
+    """
+
+    select: frozenset[str] | None
+    ignore: frozenset[str]
+    config: Config
+
+    @classmethod
+    def of(cls, options: ScanOptions, config: Config) -> RuleSelection:
+        """The selection that ``options`` and ``config`` make: ``--select`` replaces the config's
+        ``select``, ``--ignore`` adds to its ``ignore``."""
+        select = options.select if options.select is not None else config.settings.select
+        return cls(
+            select=frozenset(select) if select is not None else None,
+            ignore=frozenset((*config.settings.ignore, *options.ignore)),
+            config=config,
+        )
+
+    def runs(self, code: str) -> bool:
+        """True when ``code`` is reported on some file (per-file ignores aside)."""
+        return (self.select is None or code in self.select) and code not in self.ignore
+
+    def reports(self, code: str, abspath: str) -> bool:
+        """True when ``code`` is reported on the file at ``abspath``."""
+        return self.runs(code) and code not in self.config.ignored_for(self.config.relpath(abspath))
+
+
+def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
+    """Look up the inventory's remotes, run the rules, and apply selection, suppressions and baseline.
 
     Args:
-        inventory: the files read and their pins.
-        options: lookup and rule options.
+        inventory: the files scanned and their pins.
+        options: lookup, rule and reporting options.
 
     Returns:
-        ``(result, timings)``: the findings, file errors and summary; and seconds per stage (``discover``,
-        ``extract``, ``lookup``, ``check``).
-    """
-    from ascend_reflint.check import load_policy, remotes_to_look_up, run_checks
-    from ascend_reflint.lookup import LookupOptions, lookup_remotes
+        The :class:`ScanRun`.
 
+    Raises:
+        PolicyError: a rule pack (default, ``rule-packs`` or ``--rule-pack``) cannot be read or is not valid.
+        BaselineError: the baseline cannot be read or written.
+    """
+    from ascend_reflint.check import remotes_to_look_up, run_checks
+    from ascend_reflint.lookup import LookupOptions
+
+    config = options.config or Config(root=str(Path.cwd()))
+    selection = RuleSelection.of(options, config)
     timings = dict(inventory.timings)
-    policy = load_policy([Path(p) for p in options.rule_packs])
+    policy = build_policy(config, [Path(p) for p in options.rule_packs])
+
+    started = time.perf_counter()
+    context_files = _context_files(inventory, options, config, selection)
+    timings["context"] = time.perf_counter() - started
+
     requests = remotes_to_look_up(inventory.files)
     started = time.perf_counter()
     lookup_options = LookupOptions(
@@ -68,15 +169,15 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> tuple[ScanResult, di
         refresh=options.refresh,
         offline=options.offline,
     )
-    lookups, stats = _lookup_with_progress(requests, lookup_options, options.progress, lookup_remotes)
+    lookups, stats = _lookup_with_progress(requests, lookup_options, options.progress)
     timings["lookup"] = time.perf_counter() - started
+
     started = time.perf_counter()
-    findings = run_checks(inventory.files, lookups, policy)
-    if options.select is not None:
-        findings = [f for f in findings if f.code in options.select]
-    findings = [f for f in findings if f.code not in options.ignore]
+    findings = run_checks(inventory.files, lookups, policy, context_files, config.root)
+    findings = _reported(findings, inventory.files, selection, policy, options.report_unused_ignores)
     timings["check"] = time.perf_counter() - started
-    notices = list(inventory.notices) + [FileMessage("(cache)", n) for n in getattr(stats, "notices", [])]
+
+    notices = list(inventory.notices) + [FileMessage("(cache)", notice) for notice in stats.notices]
     summary = ScanSummary(
         files=len(inventory.files),
         pins=len(inventory.pins),
@@ -84,10 +185,107 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> tuple[ScanResult, di
         lookups=stats.lookups,
         cached=stats.cached,
     )
-    return ScanResult(findings=findings, errors=list(inventory.errors), notices=notices, summary=summary), timings
+    run = ScanRun(ScanResult([], list(inventory.errors), notices, summary), timings)
+    run.result.findings = _after_baseline(findings, options, run)
+    return run
 
 
-def _lookup_with_progress(requests, lookup_options, show_progress, lookup_remotes):  # type: ignore[no-untyped-def]
+def build_policy(config: Config, rule_packs: Sequence[Path] = ()) -> Policy:
+    """The default packs, then the config's ``rule-packs``, the config's own settings, and ``rule_packs``.
+
+    Raises:
+        PolicyError: a pack cannot be read or is not valid.
+    """
+    from ascend_reflint.check.policy import Policy, bundled_packs, load_pack_file
+
+    policy = Policy.from_packs(bundled_packs())
+    for path in config.rule_pack_paths():
+        policy = policy.merged_with(load_pack_file(path))
+    if config.path is not None:
+        policy = policy.merged_with(config.settings, name=config.path)
+    for path in rule_packs:
+        policy = policy.merged_with(load_pack_file(path))
+    return policy
+
+
+def _context_files(
+    inventory: Inventory, options: ScanOptions, config: Config, selection: RuleSelection
+) -> list[SourceFile]:
+    """The rest of the work tree, when explicit file paths were given and a cross-file rule runs."""
+    if not any(source.explicit for source in inventory.files):
+        return []
+    if not any(selection.runs(code) for code in CROSS_FILE_CODES):
+        return []
+    from ascend_reflint.discover import display_path
+    from ascend_reflint.textfile import DEFAULT_MAX_BYTES
+
+    scanned = {source.abspath for source in inventory.files}
+    tree = build_inventory(
+        [display_path(config.root, str(Path.cwd()))],
+        excludes=options.excludes,
+        build_args=options.build_args,
+        max_bytes=options.max_bytes or DEFAULT_MAX_BYTES,
+    )
+    return [source for source in tree.files if source.abspath not in scanned]
+
+
+def _reported(
+    findings: list[Finding],
+    files: Sequence[SourceFile],
+    selection: RuleSelection,
+    policy: Policy,
+    report_unused_ignores: bool,
+) -> list[Finding]:
+    """The findings that the selection keeps and no suppression comment covers, with RL099 findings."""
+    from ascend_reflint.check.engine import all_rules
+    from ascend_reflint.check.rules import rl099_unused_ignore
+    from ascend_reflint.suppress import apply_suppressions, find_suppressions
+
+    abspaths = {source.path: source.abspath for source in files}
+
+    def enabled(code: str, path: str) -> bool:
+        return selection.reports(code, abspaths.get(path, path))
+
+    selected = [finding for finding in findings if enabled(finding.code, finding.path)]
+    suppressions = [suppression for source in files for suppression in find_suppressions(source)]
+    kept = apply_suppressions(selected, suppressions)
+    if report_unused_ignores:
+        known = {rule.code for rule in all_rules()}
+        unused = rl099_unused_ignore.unused_ignore_findings(suppressions, known, enabled)
+        kept.extend(
+            finding
+            for finding in (_with_severity(finding, policy) for finding in unused)
+            if enabled(finding.code, finding.path)
+        )
+    return sorted(kept, key=Finding.sort_key)
+
+
+def _with_severity(finding: Finding, policy: Policy) -> Finding:
+    import dataclasses
+
+    return dataclasses.replace(finding, severity=policy.severity_for(finding.code, finding.severity))
+
+
+def _after_baseline(findings: list[Finding], options: ScanOptions, run: ScanRun) -> list[Finding]:
+    from ascend_reflint.baseline import apply_baseline, write_baseline
+
+    if options.write_baseline is not None:
+        write_baseline(options.write_baseline, findings)
+        run.baseline_written = len(findings)
+        return []
+    if options.baseline is None:
+        return findings
+    applied = apply_baseline(options.baseline, findings)
+    run.baseline_matched = len(findings) - len(applied.findings)
+    run.baseline_stale = applied.stale
+    return applied.findings
+
+
+def _lookup_with_progress(
+    requests: Mapping[str, str], lookup_options: LookupOptions, show_progress: bool
+) -> tuple[dict[str, LookupResult], LookupStats]:
+    from ascend_reflint.lookup import lookup_remotes
+
     if not show_progress or not requests:
         return lookup_remotes(requests, lookup_options)
     from rich.console import Console

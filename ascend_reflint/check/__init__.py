@@ -4,15 +4,17 @@ Public API (what the scan wires together)::
 
     policy = load_policy(extra_packs)               # default packs + the user's, merged
     lookups = lookup_remotes(remotes_to_look_up(files), ...)
-    findings = run_checks(files, lookups, policy)   # sorted by Finding.sort_key()
+    findings = run_checks(files, lookups, policy, context_files, root)  # sorted by Finding.sort_key()
     all_rules()                                      # RuleInfo per rule, for docs and SARIF
 
-One rule per module in :mod:`ascend_reflint.check.rules`; rule packs are described in ``rules/README.md``.
+One rule per module in :mod:`ascend_reflint.check.rules`: pin rules see one pin at a time
+(:class:`PinContext`), project rules (RL004-RL006) every file read (:class:`ProjectContext`), context-only
+files included. Rule packs are described in ``rules/README.md``.
 """
 
 from __future__ import annotations
 
-from ascend_reflint.check.context import PinContext, RuleInfo
+from ascend_reflint.check.context import PinContext, ProjectContext, RuleInfo
 from ascend_reflint.check.engine import all_rules, needs_lookup, remotes_to_look_up, run_checks
 from ascend_reflint.check.policy import Policy, PolicyError, RulePack, load_policy
 
@@ -20,6 +22,7 @@ __all__ = [
     "PinContext",
     "Policy",
     "PolicyError",
+    "ProjectContext",
     "RuleInfo",
     "RulePack",
     "all_rules",

@@ -1,15 +1,27 @@
-"""What a rule sees (:class:`PinContext`) and what a rule module provides (:class:`RuleModule`)."""
+"""What a rule sees (:class:`PinContext` for one pin, :class:`ProjectContext` for files compared with each
+other) and what a rule module provides (:class:`PinRule`, :class:`ProjectRule`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
-from ascend_reflint.model import Finding, LookupFailure, LookupResult, Pin, RemoteRefs, Severity, Span
+from ascend_reflint.model import (
+    Finding,
+    LookupFailure,
+    LookupResult,
+    Pin,
+    Related,
+    RemoteRefs,
+    Severity,
+    SourceFile,
+    Span,
+)
 
 if TYPE_CHECKING:
     from ascend_reflint.check.policy import Policy
+    from ascend_reflint.check.variants import VariantIndex
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,10 +45,11 @@ class RuleInfo:
 
 
 class RuleModule(Protocol):
-    """What a rule module defines (one rule per module, under ``ascend_reflint/check/rules/``).
+    """What every rule module defines (one rule per module, under ``ascend_reflint/check/rules/``).
 
-    The module docstring is the rule's user documentation; ``check`` yields findings for one pin, built
-    with :meth:`PinContext.finding`.
+    The module docstring is the rule's user documentation. A rule module is also a :class:`PinRule` (it
+    defines ``check``) or a :class:`ProjectRule` (it defines ``check_project``); RL099, whose findings come
+    from the suppression comments rather than from pins, is neither.
     """
 
     CODE: str
@@ -46,7 +59,19 @@ class RuleModule(Protocol):
     __name__: str
     __doc__: str | None
 
+
+class PinRule(RuleModule, Protocol):
+    """A rule that looks at one pin at a time: ``check`` yields findings built with
+    :meth:`PinContext.finding`."""
+
     def check(self, context: PinContext) -> Iterator[Finding]: ...
+
+
+class ProjectRule(RuleModule, Protocol):
+    """A rule that compares files with each other: ``check_project`` yields findings built with
+    :meth:`ProjectContext.finding`, for any file (the engine keeps those on the files scanned)."""
+
+    def check_project(self, context: ProjectContext) -> Iterator[Finding]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +116,7 @@ class PinContext:
         span: Span | None = None,
         ref: str | None = None,
         suggestion: str | None = None,
+        related: Sequence[Related] = (),
     ) -> Finding:
         """A finding of the running rule about this pin.
 
@@ -101,6 +127,7 @@ class PinContext:
             span: where (default: the pin's span, the ref token or the URL token for a pin with no ref).
             ref: the ref concerned (default: the pin's ref as resolved, else as written).
             suggestion: the existing ref the user most likely meant.
+            related: other places the finding refers to (the clone that a checkout follows).
 
         Raises:
             ValueError: when ``severity`` is above the rule's default (context may only lower it).
@@ -117,4 +144,61 @@ class PinContext:
             remote=self.pin.remote,
             ref=ref if ref is not None else (self.pin.ref or self.pin.ref_text),
             suggestion=suggestion,
+            related=tuple(related),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ProjectContext:
+    """Every file read, for rules that compare files with each other.
+
+    Attributes:
+        files: the files scanned and the files read only as context (the rest of the work tree when
+            explicit paths were given), in path order.
+        policy: the merged rule packs.
+        rule: the rule that is running.
+        relpaths: display path → path relative to the project root (``/``-separated), which globs match.
+        variants: the variant groups of ``files``.
+    """
+
+    files: Sequence[SourceFile]
+    policy: Policy
+    rule: RuleInfo
+    relpaths: Mapping[str, str]
+    variants: VariantIndex
+
+    def relpath(self, source: SourceFile) -> str:
+        """``source``'s path relative to the project root."""
+        return self.relpaths[source.path]
+
+    def finding(
+        self,
+        path: str,
+        span: Span,
+        message: str,
+        *,
+        remote: str | None = None,
+        ref: str | None = None,
+        related: Sequence[Related] = (),
+    ) -> Finding:
+        """A finding of the running rule, at its default severity.
+
+        Args:
+            path: the display path of the file it is about.
+            span: where in that file.
+            message: what is wrong, where, and what to do, in one sentence.
+            remote: the normalised remote concerned.
+            ref: the ref concerned (resolved, else as written).
+            related: the other places it refers to, in path and line order.
+        """
+        return Finding(
+            code=self.rule.code,
+            rule=self.rule.name,
+            severity=self.rule.severity,
+            path=path,
+            span=span,
+            message=message,
+            remote=remote,
+            ref=ref,
+            related=tuple(related),
         )

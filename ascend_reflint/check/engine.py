@@ -1,19 +1,23 @@
-"""The rule engine: which remotes to look up, and every rule run over every pin.
+"""The rule engine: which remotes to look up, and every rule run over every pin and every set of files.
 
 Rules are modules (``ascend_reflint/check/rules/rlNNN_*.py``, listed in
-:data:`ascend_reflint.check.rules.RULES`). The engine gives each rule one :class:`PinContext` per pin, in
-file order, and applies the rule packs' severities to what the rules yield.
+:data:`ascend_reflint.check.rules.RULES`). The engine gives each pin rule one :class:`PinContext` per pin
+of the files scanned, in file order, and each project rule one :class:`ProjectContext` holding every file
+read (scanned and context-only); it keeps the findings on the files scanned, and applies the rule packs'
+severities to them.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections.abc import Mapping, Sequence
 
-from ascend_reflint.check.context import PinContext, RuleInfo, RuleModule
+from ascend_reflint.check.context import PinContext, ProjectContext, RuleInfo, RuleModule
 from ascend_reflint.check.policy import Policy
 from ascend_reflint.check.refnames import is_full_commit_id
-from ascend_reflint.check.rules import RULES
+from ascend_reflint.check.rules import PIN_RULES, PROJECT_RULES, RULES
+from ascend_reflint.check.variants import find_variants
 from ascend_reflint.model import Finding, LookupResult, Pin, SourceFile, Via
 from ascend_reflint.remote import unsafe_reason
 
@@ -69,19 +73,27 @@ def remotes_to_look_up(files: Sequence[SourceFile]) -> dict[str, str]:
 
 
 def run_checks(
-    files: Sequence[SourceFile], lookups: Mapping[str, LookupResult], policy: Policy
+    files: Sequence[SourceFile],
+    lookups: Mapping[str, LookupResult],
+    policy: Policy,
+    context_files: Sequence[SourceFile] = (),
+    root: str | None = None,
 ) -> list[Finding]:
-    """Run every rule over every pin.
+    """Run the pin rules over every pin of ``files`` and the project rules over all the files.
 
     Args:
-        files: the files read, with their pins.
+        files: the files scanned, with their pins; findings are reported on these only.
         lookups: remote → its ref list or the lookup's failure (remotes missing here were not looked up).
         policy: the merged rule packs.
+        context_files: files read only so that project rules can compare the scanned files with them
+            (pre-commit passes a few paths; their variants and the workflows that run them are elsewhere).
+        root: the absolute project root that the packs' globs are relative to (default: globs match the
+            display paths).
 
     Returns:
-        The findings, with the packs' severities applied, sorted by :meth:`Finding.sort_key`.
+        The findings on ``files``, with the packs' severities applied, sorted by :meth:`Finding.sort_key`.
     """
-    rules = [(rule, rule_info(rule)) for rule in RULES]
+    rules = [(rule, rule_info(rule)) for rule in PIN_RULES]
     findings: list[Finding] = []
     for source in files:
         remote_pins = _pins_by_remote(source.pins)
@@ -90,8 +102,31 @@ def run_checks(
             shared = remote_pins.get(pin.remote, ()) if pin.remote is not None else ()
             for rule, info in rules:
                 context = PinContext(pin=pin, lookup=lookup, policy=policy, remote_pins=shared, rule=info)
-                findings.extend(_with_policy_severity(finding, policy) for finding in rule.check(context))
-    return sorted(findings, key=Finding.sort_key)
+                findings.extend(rule.check(context))
+    if PROJECT_RULES:
+        findings.extend(_project_findings(files, context_files, policy, root))
+    return sorted((_with_policy_severity(finding, policy) for finding in findings), key=Finding.sort_key)
+
+
+def _project_findings(
+    files: Sequence[SourceFile], context_files: Sequence[SourceFile], policy: Policy, root: str | None
+) -> list[Finding]:
+    everything = sorted([*files, *context_files], key=lambda source: source.path)
+    relpaths = {source.path: _relpath(source, root) for source in everything}
+    variants = find_variants(everything, policy, relpaths)
+    scanned = {source.path for source in files}
+    findings: list[Finding] = []
+    for rule in PROJECT_RULES:
+        context = ProjectContext(everything, policy, rule_info(rule), relpaths, variants)
+        findings.extend(finding for finding in rule.check_project(context) if finding.path in scanned)
+    return findings
+
+
+def _relpath(source: SourceFile, root: str | None) -> str:
+    if root is None:
+        return source.path
+    relative = os.path.relpath(source.abspath, root)
+    return source.path if relative.startswith(os.pardir) else relative.replace(os.sep, "/")
 
 
 def _pins_by_remote(pins: Sequence[Pin]) -> dict[str, tuple[Pin, ...]]:

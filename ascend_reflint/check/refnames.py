@@ -158,3 +158,16 @@ def describe_counts(refs: RemoteRefs) -> str:
 
 def _count(number: int, one: str, many: str) -> str:
     return f"{number} {one if number == 1 else many}"
+
+
+def same_ref(first: str | None, second: str | None) -> bool:
+    """True when two pins' refs name the same thing: the same text, or two commit ids (7 hex digits or
+    more, any case) one of which abbreviates the other. ``None`` (no ref: the default branch) equals only
+    ``None``."""
+    if first == second:
+        return True
+    if first is None or second is None:
+        return False
+    commit_ids = all(is_full_commit_id(ref) or is_abbreviated_commit_id(ref) for ref in (first, second))
+    shorter, longer = sorted((first.lower(), second.lower()), key=len)
+    return commit_ids and longer.startswith(shorter)

@@ -121,6 +121,10 @@ def test_all_rules_lists_code_name_severity_and_lookup() -> None:
     assert [(r.code, r.name, r.severity.label, r.needs_lookup) for r in all_rules()] == [
         ("RL001", "ref-not-found", "error", True),
         ("RL002", "branch-pin", "error", True),
+        ("RL003", "shallow-clone-needs-history", "error", False),
+        ("RL004", "variant-drift", "error", False),
+        ("RL005", "cross-file-drift", "warning", False),
+        ("RL006", "env-drift", "warning", False),
         ("RL007", "branch-flag-with-commit", "error", False),
         ("RL008", "unverifiable-commit", "info", False),
         ("RL009", "unresolved-ref", "info", False),
@@ -130,6 +134,7 @@ def test_all_rules_lists_code_name_severity_and_lookup() -> None:
         ("RL013", "ambiguous-ref", "warning", True),
         ("RL014", "repo-not-found", "error", True),
         ("RL015", "unpinned-clone", "warning", False),
+        ("RL099", "unused-ignore", "info", False),
     ]
 
 

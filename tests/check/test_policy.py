@@ -97,7 +97,7 @@ def test_lenient_lists_beat_tag_pinned() -> None:
 
 def test_policy_is_frozen_and_forbids_extra_fields() -> None:
     with pytest.raises(ValueError, match="extra"):
-        Policy(variant_groups=())  # type: ignore[call-arg]
+        Policy(variant_group=())  # type: ignore[call-arg]
     with pytest.raises(ValueError, match="frozen"):
         Policy().packs = ("x",)
 
@@ -105,30 +105,48 @@ def test_policy_is_frozen_and_forbids_extra_fields() -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("name: x\ntag-pinned: [github.com/a/b]\n", "p.yaml: tag-pinned: unknown key"),
-        ("description: y\n", "p.yaml: name: Field required"),
-        ("name: ''\n", "p.yaml: name: String should have at least 1 character"),
+        (
+            "name: x\ntag-pinned: [github.com/a/b]\n",
+            "p.yaml:2:1: tag-pinned: unknown key (did you mean 'tag-pinned-remotes'?)",
+        ),
+        ("description: y\n", "p.yaml: name: a required key is missing"),
+        ("name: ''\n", "p.yaml:1:1: name: String should have at least 1 character"),
         (
             "name: x\nseverity: {RL002: fatal}\n",
-            "p.yaml: severity.RL002: unknown severity 'fatal' (expected error, warning or info)",
+            "p.yaml:2:12: severity.RL002: unknown severity 'fatal' (expected error, warning or info)",
         ),
-        ("name: x\nseverity: {RL002: 3}\n", "p.yaml: severity.RL002: expected error, warning or info"),
+        ("name: x\nseverity: {RL002: 3}\n", "p.yaml:2:12: severity.RL002: expected error, warning or info"),
         (
             "name: x\nseverity: {rl002: warning}\n",
-            "p.yaml: severity: 'rl002' is not a rule code (expected RL followed by three digits)",
+            "p.yaml:2:12: severity: 'rl002' is not a rule code (expected RL followed by three digits)",
         ),
         (
             "name: x\nseverity: {RL999: warning}\n",
-            "p.yaml: severity: unknown rule code RL999 (known: RL001, RL002, RL007, RL008, RL009, RL010, "
-            "RL011, "
-            "RL012, RL013, RL014, RL015)",
+            "p.yaml:2:12: severity: unknown rule code RL999 (known: RL001, RL002, RL003, RL004, RL005, "
+            "RL006, RL007, RL008, RL009, RL010, RL011, RL012, RL013, RL014, RL015, RL099)",
         ),
-        ("name: x\nseverity: [RL002]\n", "p.yaml: severity: expected a mapping"),
-        ("name: x\ntag-pinned-remotes: github.com/a/b\n", "p.yaml: tag-pinned-remotes: expected a list"),
+        ("name: x\nseverity: [RL002]\n", "p.yaml:2:1: severity: expected a mapping"),
+        ("name: x\ntag-pinned-remotes: github.com/a/b\n", "p.yaml:2:1: tag-pinned-remotes: expected a list"),
         (
-            "name: x\nprivate-remotes: [github.com/lonely]\n",
-            "p.yaml: private-remotes: 'github.com/lonely' is not a remote (expected host/owner/name, "
+            "name: x\nprivate-remotes: [github.com/a/b, github.com/lonely]\n",
+            "p.yaml:2:35: private-remotes[1]: 'github.com/lonely' is not a remote (expected host/owner/name, "
             "e.g. github.com/nvidia/megatron-lm)",
+        ),
+        (
+            "name: x\nvariant-groups:\n  - files: ['#']\n    allowed: []\n",
+            "p.yaml:3:13: variant-groups[0].files[0]: '#' is not a path glob (empty, or a comment)\n"
+            "p.yaml:4:5: variant-groups[0].allowed: unknown key (did you mean 'allowed-drift'?)",
+        ),
+        ("name: x\ndrift-same-kind: 'yes'\n", "p.yaml:2:1: drift-same-kind: expected true or false"),
+        (
+            "name: x\nvariant-tokens: [a2, a.3]\n",
+            "p.yaml:2:22: variant-tokens[1]: 'a.3' is not a name part (letters and digits, without '.', '_' "
+            "or '-')",
+        ),
+        (
+            "name: x\nshared-env: [OK, 1BAD]\nenv-pairs: [{dockerfiles: [], workflows: [x]}]\n",
+            "p.yaml:2:18: shared-env[1]: '1BAD' is not an environment variable name\n"
+            "p.yaml:3:14: env-pairs[0].dockerfiles: expected at least 1 entry",
         ),
         ("- name\n", "p.yaml: a rule pack must be a mapping with at least a 'name' key"),
         ("", "p.yaml: a rule pack must be a mapping with at least a 'name' key"),
@@ -217,3 +235,33 @@ def test_the_example_pack_in_the_readme_is_valid() -> None:
     assert pack.name == "my-project"
     assert pack.severity == {"RL002": Severity.WARNING, "RL008": Severity.ERROR}
     assert pack.full_history_remotes == ("gitcode.com/ascend/mindspeed",)
+
+
+def test_the_default_pack_sets_the_cross_file_checks_up_for_the_ascend_stack() -> None:
+    policy = load_policy()
+    assert policy.variant_tokens == ("a2", "a3", "a5", "310p", "openeuler")
+    assert [(f.name, f.files) for f in policy.drift_families] == [("ascend", ("*ascend*", "*npu*"))]
+    assert policy.drift_same_kind is False
+    assert policy.shared_env == ("VERL_USE_EXTERNAL_MODULES",)
+    assert [(p.dockerfiles, p.workflows) for p in policy.env_pairs] == [
+        (("*ascend*", "*npu*"), (".github/workflows/*ascend*", ".github/workflows/*npu*"))
+    ]
+    assert policy.needs_full_history("github.com/Ascend/MindSpeed")
+
+
+def test_check_parameters_merge_like_remote_lists_and_drift_same_kind_keeps_the_last_choice() -> None:
+    first = parse_pack(
+        "name: first\nvariant-tokens: [A2, cuda]\nshared-env: [X]\ndrift-same-kind: true\n"
+        "drift-allowed-remotes: [github.com/a/b]\n",
+        "first.yaml",
+    )
+    second = parse_pack("name: second\nvariant-tokens: [a2, rocm]\nshared-env: [Y, X]\n", "second.yaml")
+    third = parse_pack("name: third\ndrift-same-kind: false\n", "third.yaml")
+    merged = Policy.from_packs([first, second])
+    assert merged.variant_tokens == ("a2", "cuda", "rocm")
+    assert merged.shared_env == ("X", "Y")
+    assert merged.drift_same_kind is True
+    assert merged.may_drift_across_files("https://github.com/A/B.git")
+    assert not merged.may_drift_across_files("github.com/a/c")
+    assert Policy.from_packs([first, second, third]).drift_same_kind is False
+    assert merged.merged_with(third, name="mine.yaml").packs == ("first", "second", "mine.yaml")

@@ -109,3 +109,11 @@ def test_paths_outside_cwd_are_shown_as_given(tmp_path: Path) -> None:
 )
 def test_classify_by_name(name: str, kind: FileKind | None) -> None:
     assert classify(name) == kind
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["docs/dockerfile_build_guidance.rst", "Dockerfile.md", "Dockerfile.j2", "dockerfile.py", "Dockerfile.orig"],
+)
+def test_documents_about_dockerfiles_are_not_dockerfiles(name: str) -> None:
+    assert classify(name) is None

@@ -1,17 +1,24 @@
 """The rules, one module each; adding a rule is one module here plus one line in :data:`RULES`.
 
-A rule module defines ``CODE``, ``NAME``, ``SEVERITY``, ``NEEDS_LOOKUP``, a ``check(context)`` generator
-of findings (see :class:`ascend_reflint.check.context.RuleModule`), and a module docstring that is the
+A rule module defines ``CODE``, ``NAME``, ``SEVERITY``, ``NEEDS_LOOKUP``, a module docstring that is the
 rule's user documentation, with the sections "What it does", "Why is this bad?", "Example" (a recipe the
-rule reports) and "Use instead" (one it does not).
+rule reports) and "Use instead" (one it does not), and either a ``check(context)`` generator of findings
+about one pin or a ``check_project(context)`` generator of findings that compare files (see
+:mod:`ascend_reflint.check.context`).
 """
 
 from __future__ import annotations
 
-from ascend_reflint.check.context import RuleModule
+from typing import cast
+
+from ascend_reflint.check.context import PinRule, ProjectRule, RuleModule
 from ascend_reflint.check.rules import (
     rl001_ref_not_found,
     rl002_branch_pin,
+    rl003_shallow_clone_needs_history,
+    rl004_variant_drift,
+    rl005_cross_file_drift,
+    rl006_env_drift,
     rl007_branch_flag_with_commit,
     rl008_unverifiable_commit,
     rl009_unresolved_ref,
@@ -21,12 +28,17 @@ from ascend_reflint.check.rules import (
     rl013_ambiguous_ref,
     rl014_repo_not_found,
     rl015_unpinned_clone,
+    rl099_unused_ignore,
 )
 
 #: Every rule module, in code order.
 RULES: tuple[RuleModule, ...] = (
     rl001_ref_not_found,
     rl002_branch_pin,
+    rl003_shallow_clone_needs_history,
+    rl004_variant_drift,
+    rl005_cross_file_drift,
+    rl006_env_drift,
     rl007_branch_flag_with_commit,
     rl008_unverifiable_commit,
     rl009_unresolved_ref,
@@ -36,4 +48,12 @@ RULES: tuple[RuleModule, ...] = (
     rl013_ambiguous_ref,
     rl014_repo_not_found,
     rl015_unpinned_clone,
+    rl099_unused_ignore,
+)
+
+#: The rules that look at one pin at a time.
+PIN_RULES: tuple[PinRule, ...] = tuple(cast(PinRule, rule) for rule in RULES if hasattr(rule, "check"))
+#: The rules that compare files with each other.
+PROJECT_RULES: tuple[ProjectRule, ...] = tuple(
+    cast(ProjectRule, rule) for rule in RULES if hasattr(rule, "check_project")
 )

@@ -1,0 +1,138 @@
+"""A shallow clone that the recipe then needs history from.
+
+## What it does
+
+Reports a shallow clone (`--depth`, `--shallow-since`, `--shallow-exclude`):
+
+- of a remote that a rule pack lists under `full-history-remotes` (the default pack lists MindSpeed, on
+  gitcode.com and github.com, which recipes check out by commit id), whatever follows it;
+- of any remote, when a `git checkout`, `git switch` or `git reset --hard` in the clone then moves to a
+  ref other than the one cloned: another branch, a tag, or a commit id (unless the remote's ref list
+  shows that the tag or commit is the tip of what was cloned).
+
+Not reported: `git fetch --depth 1 origin <full commit id>` in the clone followed by a checkout of that
+id or of `FETCH_HEAD`, which works (GitHub, GitLab and Gitee serve a commit fetched by its full id). A
+name checked out from a clone of the default branch is reported only when the remote was looked up (the
+name may be the default branch itself).
+
+## Why is this bad?
+
+A shallow clone holds only the newest commits of the one branch or tag it cloned: git-clone(1) says
+`--depth` (and the other shallow options) imply `--single-branch`, and fetches only the tags that point
+into that history. `git checkout f2b0977e` fails with "reference is not a tree" once the commit is not
+among them, and `git checkout v0.12.0` fails with "pathspec did not match" because the tag was never
+fetched. A checkout that works today, because the commit is still the tip, breaks the day the branch
+moves on, with nothing changed in the recipe.
+
+## Example
+
+```dockerfile
+RUN git clone --depth 1 https://gitcode.com/Ascend/MindSpeed.git && \
+    cd MindSpeed && git checkout f2b0977e
+RUN git clone --depth 1 https://github.com/deepseek-ai/DeepEP.git && \
+    cd DeepEP && git checkout v1.2.1
+```
+
+## Use instead
+
+```dockerfile
+RUN git clone https://gitcode.com/Ascend/MindSpeed.git && \
+    cd MindSpeed && git checkout f2b0977e
+RUN git clone --depth 1 --branch v1.2.1 https://github.com/deepseek-ai/DeepEP.git
+```
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ascend_reflint.check.context import PinContext
+from ascend_reflint.check.refnames import is_abbreviated_commit_id, is_full_commit_id, same_ref
+from ascend_reflint.model import Finding, Pin, Related, RemoteRefs, Severity, Via
+
+CODE = "RL003"
+NAME = "shallow-clone-needs-history"
+SEVERITY = Severity.ERROR
+NEEDS_LOOKUP = False
+
+
+def check(context: PinContext) -> Iterator[Finding]:
+    """Report a shallow clone of a full-history remote, or one followed by a checkout of another ref."""
+    pin = context.pin
+    if not pin.shallow or _fetched_before_checkout(pin):
+        return
+    related = _clone_place(pin)
+    if context.policy.needs_full_history(pin.remote):
+        here = f' (here "{pin.ref}")' if pin.via is Via.CHECKOUT and pin.ref else ""
+        yield context.finding(
+            f"{_shallow(pin)} of {pin.remote}, which the rule pack lists under full-history-remotes: its "
+            f"commits are checked out by id{here}, and a shallow clone holds only the newest ones; drop the "
+            "shallow option",
+            related=related,
+        )
+        return
+    if pin.via is not Via.CHECKOUT or not pin.resolved or pin.ref is None:
+        return
+    if _holds_ref(pin, context.refs) is not False:
+        return
+    cloned = f'"{pin.clone_ref}"' if pin.clone_ref else "the default branch"
+    if is_full_commit_id(pin.ref) or is_abbreviated_commit_id(pin.ref):
+        what, holds = f'commit "{pin.ref}"', f"only the newest commits of {cloned}"
+        advice = (
+            "drop the shallow option, or fetch the commit with `git fetch --depth 1 origin <full commit id>` "
+            "and check out FETCH_HEAD"
+        )
+    else:
+        what, holds = f'"{pin.ref}"', f"no other branch, and only the tags at the tip of {cloned}"
+        advice = (
+            f"clone it directly with `git clone --depth 1 --branch {pin.ref}`, or drop the shallow option"
+        )
+    yield context.finding(
+        f"the checkout of {what} follows {_shallow(pin)} of {cloned} of {pin.remote or pin.url}, which holds "
+        f"{holds}, so the checkout fails (or breaks once {cloned} moves on); {advice}",
+        related=related,
+    )
+
+
+def _fetched_before_checkout(pin: Pin) -> bool:
+    """``git fetch [--depth N] origin REF`` and then a checkout of REF (or of FETCH_HEAD) works."""
+    return pin.via is Via.CHECKOUT and pin.fetched_ref is not None and same_ref(pin.ref, pin.fetched_ref)
+
+
+def _holds_ref(pin: Pin, refs: RemoteRefs | None) -> bool | None:
+    """Whether the shallow clone holds the ref checked out: True, False, or None when only the ref list
+    could tell (a name checked out from a clone of the default branch, with no lookup)."""
+    assert pin.ref is not None
+    if pin.clone_ref is not None and same_ref(pin.ref, pin.clone_ref):
+        return True
+    tip = _cloned_tip(pin, refs)
+    if is_full_commit_id(pin.ref) or is_abbreviated_commit_id(pin.ref):
+        return tip is not None and tip.startswith(pin.ref.lower())
+    if refs is None:
+        return None if pin.clone_ref is None else False
+    tag_at_tip = tip is not None and refs.tags.get(pin.ref) == tip
+    default_branch = pin.clone_ref is None and tip is not None and refs.branches.get(pin.ref) == tip
+    return tag_at_tip or default_branch
+
+
+def _cloned_tip(pin: Pin, refs: RemoteRefs | None) -> str | None:
+    """The commit the clone checked out: the tip of its ``--branch`` (branch first, as git-clone(1)), or
+    HEAD's; None without a ref list."""
+    if refs is None:
+        return None
+    if pin.clone_ref is None:
+        return refs.head
+    return refs.branches.get(pin.clone_ref) or refs.tags.get(pin.clone_ref)
+
+
+def _shallow(pin: Pin) -> str:
+    option = f"`--depth {pin.depth}`" if pin.depth is not None else "`--shallow-since`/`--shallow-exclude`"
+    return f"a shallow clone ({option})"
+
+
+def _clone_place(pin: Pin) -> tuple[Related, ...]:
+    """The ``git clone`` that a checkout follows, when it is written elsewhere than the pin's span."""
+    clone = pin.clone_span
+    if pin.via is not Via.CHECKOUT or clone is None:
+        return ()
+    return (Related(pin.path, clone.line, clone.column, "the shallow clone"),)

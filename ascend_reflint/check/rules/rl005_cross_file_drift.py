@@ -1,0 +1,129 @@
+"""One remote pinned at different refs by files of one stack that are not variants of each other.
+
+## What it does
+
+Compares the pins of one remote across the files of one *family*: the files that an entry of
+`drift-families` in the rule packs matches (the default pack has one, `ascend`: every path with
+`ascend` or `npu` in a file or folder name), and, for a file in no family, the other files of its folder.
+Within a family, a Dockerfile, a shell script, a workflow and a requirements file that pin the same
+remote must pin the same ref (two commit ids match when one abbreviates the other). Each pin that
+differs is reported, with the other places as related locations.
+
+Not compared, to keep the noise down:
+
+- files of the same kind (two Dockerfiles, two workflows): image folders pin different versions on
+  purpose, and `actions/checkout@v4` in one workflow beside a commit id in another is a choice of each
+  workflow. Set `drift-same-kind: true` to compare them too;
+- variants of one recipe (RL004 compares those, more strictly);
+- pins whose ref is unresolved or absent (RL009 and RL015 report those);
+- remotes listed under `drift-allowed-remotes`.
+
+The other files are read from disk when only some are scanned (pre-commit passes the staged files);
+findings are reported on the files scanned.
+
+## Why is this bad?
+
+An install script, the Dockerfile that builds the image and the workflow that tests it are three
+copies of one decision. When Megatron-LM is bumped in the Dockerfile but not in the install script,
+developers who install with the script train on another version than the image ships, and CI may test
+a third one: results differ between machines with no change anyone can point to.
+
+## Example
+
+```dockerfile
+# docker/ascend/Dockerfile.ascend_a2
+RUN pip install git+https://github.com/NVIDIA/Megatron-LM.git@core_v0.12.1
+```
+
+```bash
+# scripts/install_npu.sh
+pip install git+https://github.com/NVIDIA/Megatron-LM.git@core_v0.12.0
+```
+
+## Use instead
+
+```bash
+# scripts/install_npu.sh
+pip install git+https://github.com/NVIDIA/Megatron-LM.git@core_v0.12.1
+```
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Iterator, Sequence
+
+from ascend_reflint.check.context import ProjectContext
+from ascend_reflint.check.globs import matches
+from ascend_reflint.check.refnames import same_ref
+from ascend_reflint.model import FileKind, Finding, Pin, Related, Severity, SourceFile
+
+CODE = "RL005"
+NAME = "cross-file-drift"
+SEVERITY = Severity.WARNING
+NEEDS_LOOKUP = False
+
+_KIND_NAMES = {
+    FileKind.DOCKERFILE: "the Dockerfile",
+    FileKind.SHELL: "the script",
+    FileKind.WORKFLOW: "the workflow",
+    FileKind.REQUIREMENTS: "the requirements file",
+}
+
+
+def check_project(context: ProjectContext) -> Iterator[Finding]:
+    """Report each pin whose remote another file of its family pins at another ref."""
+    compared: dict[tuple[str, str], list[Pin]] = {}
+    for source in context.files:
+        family = family_of(context, source)
+        for pin in source.pins:
+            if pin.remote is None or pin.ref is None or not pin.resolved:
+                continue
+            if not context.policy.may_drift_across_files(pin.remote):
+                compared.setdefault((family, pin.remote), []).append(pin)
+    for (family, _), pins in compared.items():
+        for pin in pins:
+            others = [other for other in pins if _compared(context, pin, other)]
+            if others:
+                yield _drift(context, pin, others, family)
+
+
+def family_of(context: ProjectContext, source: SourceFile) -> str:
+    """``drift family 'NAME'`` for a file that a family's globs match, else ``folder 'PATH'``."""
+    relpath = context.relpath(source)
+    for family in context.policy.drift_families:
+        if matches(family.files, relpath):
+            return f"drift family '{family.name}'"
+    return f"folder '{posixpath.dirname(relpath) or '.'}'"
+
+
+def _compared(context: ProjectContext, pin: Pin, other: Pin) -> bool:
+    """True when ``other`` is in another file that ``pin``'s file is compared with, at another ref."""
+    if other.path == pin.path or context.variants.are_variants(pin.path, other.path):
+        return False
+    if other.kind is pin.kind and not context.policy.drift_same_kind:
+        return False
+    return not same_ref(pin.ref, other.ref)
+
+
+def _drift(context: ProjectContext, pin: Pin, others: Sequence[Pin], family: str) -> Finding:
+    first = others[0]
+    more = f" (and {len(others) - 1} more)" if len(others) > 1 else ""
+    return context.finding(
+        pin.path,
+        pin.span,
+        f'{pin.remote} is pinned at "{pin.ref}" here but at "{first.ref}" in {_KIND_NAMES[first.kind]} '
+        f"{first.path}{more}; the files of {family} should pin one ref (or list the remote under "
+        "drift-allowed-remotes)",
+        remote=pin.remote,
+        ref=pin.ref,
+        related=[
+            Related(
+                other.path,
+                other.span.line,
+                other.span.column,
+                f'{other.remote} is pinned at "{other.ref}" here',
+            )
+            for other in others
+        ],
+    )

@@ -1,0 +1,301 @@
+"""The user's config: ``.reflint.yaml`` or ``[tool.reflint]`` in ``pyproject.toml`` at the project root, or
+the file that ``--config FILE`` names.
+
+The project root is found as black and ruff find theirs: from the folder that holds every path given (the
+current directory when none was), upwards, the first folder holding ``.reflint.yaml``, a
+``pyproject.toml`` with a ``[tool.reflint]`` table, or ``.git``. In a folder with both config files,
+``.reflint.yaml`` is read. With none of them anywhere above, the root is the current directory when the
+paths are under it, else their common folder. The root is the folder that globs in the config and in the
+rule packs are relative to, and the work tree that cross-file rules read when pre-commit passes only some
+files. With ``--config FILE``, the root is that file's folder.
+
+The config holds what a rule pack holds (remote lists, check parameters, severities; see
+:class:`~ascend_reflint.check.policy.PackSettings` and ``rules/README.md``) and also ``select``,
+``ignore``, ``per-file-ignores`` and ``rule-packs``. It is validated by a pydantic model that forbids
+unknown keys; an unknown key or a value of the wrong type is a :class:`ConfigError` naming the file, the
+line, the column and the key.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import Field, ValidationError
+
+from ascend_reflint.check.globs import matches
+from ascend_reflint.check.located import (
+    InvalidFileError,
+    Loc,
+    Locator,
+    load_yaml,
+    validation_messages,
+    yaml_locator,
+)
+from ascend_reflint.check.policy import Glob, PackSettings, RuleCode
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+YAML_NAME = ".reflint.yaml"
+PYPROJECT_NAME = "pyproject.toml"
+_TOOL_TABLE = ("tool", "reflint")
+
+
+class ConfigError(Exception):
+    """The config file cannot be read or is not valid; the message names the file, the line and the key."""
+
+
+class UserConfig(PackSettings):
+    """The settings of a config file (kebab-case keys in the file).
+
+    Attributes:
+        select: only these rule codes (None: every rule); ``--select`` replaces it.
+        ignore: never these rule codes; ``--ignore`` adds to it.
+        per_file_ignores: glob → rule codes that are not reported on the files the glob matches.
+        rule_packs: rule pack files to merge after the default ones and before this config's own settings,
+            relative to the config file's folder.
+        (and every key of :class:`~ascend_reflint.check.policy.PackSettings`)
+    """
+
+    select: tuple[RuleCode, ...] | None = None
+    ignore: tuple[RuleCode, ...] = ()
+    per_file_ignores: dict[Glob, tuple[RuleCode, ...]] = Field(default_factory=dict)
+    rule_packs: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Config:
+    """The config in force for a scan.
+
+    Attributes:
+        root: the absolute project root (see the module docstring).
+        path: the config file read, or None when there is none.
+        settings: its settings (empty ones when there is no file).
+    """
+
+    root: str
+    path: str | None = None
+    settings: UserConfig = field(default_factory=UserConfig)
+
+    def rule_pack_paths(self) -> list[Path]:
+        """``rule-packs``, each relative to the config file's folder, the root (absolute ones as they are)."""
+        return [Path(self.root) / entry for entry in self.settings.rule_packs]
+
+    def relpath(self, abspath: str) -> str:
+        """``abspath`` relative to the root, ``/``-separated (as given when it is outside the root)."""
+        relative = os.path.relpath(abspath, self.root)
+        return abspath if relative.startswith(os.pardir) else relative.replace(os.sep, "/")
+
+    def ignored_for(self, relpath: str) -> frozenset[str]:
+        """The codes that ``per-file-ignores`` turns off for the root-relative ``relpath``."""
+        return frozenset(
+            code
+            for glob, codes in self.settings.per_file_ignores.items()
+            if matches((glob,), relpath)
+            for code in codes
+        )
+
+
+def load_config(paths: Sequence[str], config_file: str | None = None, cwd: str | None = None) -> Config:
+    """The config for a scan of ``paths``.
+
+    Args:
+        paths: files and folders as given on the command line (none: the current directory).
+        config_file: the ``--config`` file, or None to look for one (see the module docstring).
+        cwd: the directory that relative paths start from (default: the process's).
+
+    Returns:
+        The config; settings are empty when no config file is found.
+
+    Raises:
+        ConfigError: the file cannot be read or is not valid.
+    """
+    cwd = os.path.abspath(cwd or os.getcwd())
+    if config_file is not None:
+        path = os.path.abspath(os.path.join(cwd, config_file))
+        text = _read(path, config_file)
+        if path.endswith(".toml"):
+            return Config(os.path.dirname(path), config_file, parse_toml_config(text, config_file))
+        return Config(os.path.dirname(path), config_file, parse_yaml_config(text, config_file))
+    start = _common_folder(paths, cwd)
+    for folder in _upwards(start):
+        yaml_path = os.path.join(folder, YAML_NAME)
+        if os.path.isfile(yaml_path):
+            shown = _shown(yaml_path, cwd)
+            return Config(folder, shown, parse_yaml_config(_read(yaml_path, shown), shown))
+        pyproject = os.path.join(folder, PYPROJECT_NAME)
+        if os.path.isfile(pyproject):
+            shown = _shown(pyproject, cwd)
+            text = _read(pyproject, shown)
+            table = reflint_table(text, shown)
+            if table is not None:
+                return Config(folder, shown, _validate_table(table, text, shown))
+        if os.path.exists(os.path.join(folder, ".git")):
+            return Config(folder)
+    inside_cwd = start == cwd or start.startswith(cwd + os.sep)
+    return Config(cwd if inside_cwd else start)
+
+
+def _read(path: str, shown: str) -> str:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
+    except (OSError, UnicodeDecodeError) as error:
+        raise ConfigError(f"{shown}: cannot read the config file: {error}") from None
+
+
+def parse_yaml_config(text: str, source: str) -> UserConfig:
+    """Read the config in the YAML ``text`` (an empty file is an empty config).
+
+    Raises:
+        ConfigError: the text is not YAML, not a mapping, or not a valid config.
+    """
+    try:
+        data = load_yaml(text, source)
+    except InvalidFileError as error:
+        raise ConfigError(str(error)) from None
+    if data is None:
+        return UserConfig()
+    if not isinstance(data, dict):
+        raise ConfigError(f"{source}: the config must be a mapping of settings (see `reflint scan --help`)")
+    return _validate(data, source, yaml_locator(data), "")
+
+
+def parse_toml_config(text: str, source: str) -> UserConfig:
+    """Read the ``[tool.reflint]`` table of the TOML ``text``.
+
+    Raises:
+        ConfigError: the text is not TOML, has no such table, or the table is not a valid config.
+    """
+    table = reflint_table(text, source)
+    if table is None:
+        raise ConfigError(f"{source}: no [tool.reflint] table")
+    return _validate_table(table, text, source)
+
+
+def reflint_table(text: str, source: str) -> dict[str, Any] | None:
+    """The ``[tool.reflint]`` table of the TOML ``text``, or None when it has none.
+
+    Raises:
+        ConfigError: the text is not TOML, or ``tool.reflint`` is not a table.
+    """
+    try:
+        table: Any = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{source}: not valid TOML: {error}") from None
+    for part in _TOOL_TABLE:
+        table = table.get(part) if isinstance(table, dict) else None
+    if table is not None and not isinstance(table, dict):
+        raise ConfigError(f"{source}: tool.reflint must be a table")
+    return table
+
+
+def _validate_table(table: dict[str, Any], text: str, source: str) -> UserConfig:
+    lines = toml_key_lines(text)
+
+    def locate(loc: Loc) -> tuple[int, int] | None:
+        full = (*_TOOL_TABLE, *loc)
+        for length in range(len(full), len(_TOOL_TABLE) - 1, -1):
+            if full[:length] in lines:
+                return lines[full[:length]]
+        return None
+
+    return _validate(table, source, locate, "tool.reflint.")
+
+
+def _validate(data: Mapping[str, Any], source: str, locate: Locator, prefix: str) -> UserConfig:
+    try:
+        return UserConfig.model_validate(data)
+    except ValidationError as error:
+        raise ConfigError(validation_messages(error, source, locate, UserConfig, prefix)) from None
+
+
+_BARE_KEY = r"[A-Za-z0-9_-]+"
+_KEY_PART = re.compile(rf"\s*(?:\"((?:[^\"\\]|\\.)*)\"|'([^']*)'|({_BARE_KEY}))\s*")
+_HEADER = re.compile(r"\s*(\[\[?)")
+
+
+def toml_key_lines(text: str) -> dict[tuple[str | int, ...], tuple[int, int]]:
+    """Where each table and key of a TOML text is written: full key path → 1-based (line, column).
+
+    Paths are the keys from the document's top (``("tool", "reflint", "select")``); an array of tables
+    counts its entries (``("tool", "reflint", "variant-groups", 0)``). Keys inside inline tables and
+    multi-line arrays are not listed: a location inside them is found at their key's line.
+    """
+    found: dict[tuple[str | int, ...], tuple[int, int]] = {}
+    table: tuple[str | int, ...] = ()
+    array_counts: dict[tuple[str | int, ...], int] = {}
+    in_string = False
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.count('"""') % 2 or line.count("'''") % 2:
+            in_string = not in_string
+            continue
+        if in_string:
+            continue
+        header = _HEADER.match(line)
+        if header:
+            keys = _dotted_key(line, header.end())
+            if keys is None:
+                continue
+            path: tuple[str | int, ...]
+            path, column = keys
+            if header.group(1) == "[[":
+                index = array_counts.get(path, -1) + 1
+                array_counts[path] = index
+                found.setdefault(path, (number, column))
+                path = (*path, index)
+            table = path
+            found.setdefault(path, (number, column))
+            continue
+        keys = _dotted_key(line, 0)
+        if keys is not None:
+            path, column = keys
+            found.setdefault((*table, *path), (number, column))
+    return found
+
+
+def _dotted_key(line: str, start: int) -> tuple[tuple[str, ...], int] | None:
+    """The dotted key at ``line[start:]`` and the 1-based column where it starts, or None."""
+    parts: list[str] = []
+    position = start
+    column = len(line) - len(line.lstrip()) + 1 if start == 0 else None
+    while True:
+        match = _KEY_PART.match(line, position)
+        if match is None or not any(group is not None for group in match.groups()):
+            return None
+        if column is None:
+            column = match.start() + len(match.group(0)) - len(match.group(0).lstrip()) + 1
+        parts.append(next(group for group in match.groups() if group is not None))
+        position = match.end()
+        if position < len(line) and line[position] == ".":
+            position += 1
+            continue
+        return (tuple(parts), column) if position < len(line) and line[position] in "=]" else None
+
+
+def _common_folder(paths: Sequence[str], cwd: str) -> str:
+    absolute = [os.path.abspath(os.path.join(cwd, path)) for path in paths] or [cwd]
+    common = os.path.commonpath(absolute)
+    return common if os.path.isdir(common) else os.path.dirname(common)
+
+
+def _upwards(folder: str) -> Iterator[str]:
+    while True:
+        yield folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return
+        folder = parent
+
+
+def _shown(path: str, cwd: str) -> str:
+    relative = os.path.relpath(path, cwd)
+    return path if relative.startswith(os.pardir) else relative.replace(os.sep, "/")

@@ -1,0 +1,148 @@
+"""RL003 shallow-clone-needs-history: full-history remotes, and checkouts that a shallow clone cannot hold."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ascend_reflint.model import Related, RemoteRefs
+
+from .helpers import findings_in, record
+
+TIP = "0123456789abcdef0123456789abcdef01234567"
+OTHER = "89abcdef0123456789abcdef0123456789abcdef"
+DEEPEP = "github.com/deepseek-ai/deepep"
+DEEPEP_URL = "https://github.com/deepseek-ai/DeepEP.git"
+DEEPEP_REFS = RemoteRefs(DEEPEP, branches={"main": TIP, "hybrid-ep": OTHER}, tags={"v1.2.1": OTHER}, head=TIP)
+
+
+def test_a_shallow_clone_of_a_full_history_remote_is_an_error(tmp_path: Path) -> None:
+    dockerfile = (
+        "FROM ubuntu\n"
+        "RUN git clone --depth 1 https://gitcode.com/Ascend/MindSpeed.git && \\\n"
+        "    cd MindSpeed && git checkout f2b0977e\n"
+    )
+    found = findings_in(tmp_path, {"Dockerfile": dockerfile}, "RL003")
+    assert [record(f) for f in found] == [
+        (
+            "RL003",
+            "Dockerfile",
+            3,
+            34,
+            42,
+            "a shallow clone (`--depth 1`) of gitcode.com/ascend/mindspeed, which the rule pack lists under "
+            'full-history-remotes: its commits are checked out by id (here "f2b0977e"), and a shallow clone '
+            "holds only the newest ones; drop the shallow option",
+            (Related("Dockerfile", 2, 5, "the shallow clone"),),
+        )
+    ]
+
+
+@pytest.mark.parametrize(
+    "clone",
+    [
+        "git clone --depth=1 --branch core_r0.12.1 https://github.com/Ascend/MindSpeed",
+        "git clone --shallow-since=2024-01-01 https://GITCODE.com/ascend/mindspeed.git",
+    ],
+)
+def test_any_shallow_form_and_any_case_of_a_listed_remote_counts(tmp_path: Path, clone: str) -> None:
+    found = findings_in(tmp_path, {"install.sh": f"{clone}\n"}, "RL003")
+    assert len(found) == 1
+    assert "which the rule pack lists under full-history-remotes" in found[0].message
+    assert found[0].related == ()
+
+
+def test_a_full_clone_of_a_full_history_remote_is_fine(tmp_path: Path) -> None:
+    script = "git clone https://gitcode.com/Ascend/MindSpeed.git\ncd MindSpeed && git checkout f2b0977e\n"
+    assert findings_in(tmp_path, {"install.sh": script}, "RL003") == []
+
+
+def test_a_commit_checked_out_from_a_depth_1_clone_is_an_error(tmp_path: Path) -> None:
+    script = (
+        "git clone --depth 1 https://github.com/deepseek-ai/DeepEP.git\n"
+        "cd DeepEP\n"
+        f"git reset --hard {OTHER[:8]}\n"
+    )
+    found = findings_in(tmp_path, {"install.sh": script}, "RL003")
+    assert [record(f) for f in found] == [
+        (
+            "RL003",
+            "install.sh",
+            3,
+            18,
+            26,
+            'the checkout of commit "89abcdef" follows a shallow clone (`--depth 1`) of the default branch '
+            "of github.com/deepseek-ai/deepep, which holds only the newest commits of the default branch, so "
+            "the checkout fails (or breaks once the default branch moves on); drop the shallow option, or "
+            "fetch the commit with `git fetch --depth 1 origin <full commit id>` and check out FETCH_HEAD",
+            (Related("install.sh", 1, 1, "the shallow clone"),),
+        )
+    ]
+
+
+def test_a_commit_that_is_the_tip_of_the_cloned_branch_is_held(tmp_path: Path) -> None:
+    script = f"git clone --depth 1 {DEEPEP_URL}\ncd DeepEP && git checkout {TIP[:8]}\n"
+    assert findings_in(tmp_path, {"install.sh": script}, "RL003", {DEEPEP: DEEPEP_REFS}) == []
+    assert len(findings_in(tmp_path, {"install.sh": script}, "RL003")) == 1  # without the ref list: reported
+
+
+def test_fetching_the_commit_then_checking_it_out_works(tmp_path: Path) -> None:
+    script = (
+        "git clone --depth 1 https://github.com/deepseek-ai/DeepEP.git && cd DeepEP\n"
+        f"git fetch --depth 1 origin {OTHER}\n"
+        "git checkout FETCH_HEAD\n"
+        "cd .. && git clone --depth 1 https://github.com/o/other.git && cd other\n"
+        f"git fetch --depth 1 origin {OTHER} && git checkout {OTHER}\n"
+    )
+    assert findings_in(tmp_path, {"install.sh": script}, "RL003") == []
+
+
+def test_another_branch_or_tag_than_the_cloned_one_is_an_error(tmp_path: Path) -> None:
+    script = f"git clone --depth 1 -b main {DEEPEP_URL}\ncd DeepEP && git checkout v1.2.1\n"
+    found = findings_in(tmp_path, {"install.sh": script}, "RL003")
+    assert [record(f) for f in found] == [
+        (
+            "RL003",
+            "install.sh",
+            2,
+            27,
+            33,
+            'the checkout of "v1.2.1" follows a shallow clone (`--depth 1`) of "main" of '
+            "github.com/deepseek-ai/deepep, which holds no other branch, and only the tags at the tip of "
+            '"main", so the checkout fails (or breaks once "main" moves on); clone it directly with '
+            "`git clone --depth 1 --branch v1.2.1`, or drop the shallow option",
+            (Related("install.sh", 1, 1, "the shallow clone"),),
+        )
+    ]
+
+
+def test_a_name_checked_out_from_a_default_branch_clone_needs_the_ref_list(tmp_path: Path) -> None:
+    files = {
+        "a.sh": f"git clone --depth 1 {DEEPEP_URL} && cd DeepEP && git checkout main\n",
+        "b.sh": f"git clone --depth 1 {DEEPEP_URL} && cd DeepEP && git checkout v1.2.1\n",
+        "c.sh": f"git clone --depth 1 {DEEPEP_URL} && cd DeepEP && git checkout hybrid-ep\n",
+    }
+    assert findings_in(tmp_path, files, "RL003") == []  # "main" may be the default branch: not known
+    found = findings_in(tmp_path, files, "RL003", {DEEPEP: DEEPEP_REFS})
+    assert [(f.path, f.ref) for f in found] == [("b.sh", "v1.2.1"), ("c.sh", "hybrid-ep")]
+
+
+def test_checking_out_the_cloned_ref_or_a_tag_at_its_tip_is_fine(tmp_path: Path) -> None:
+    refs = RemoteRefs(DEEPEP, branches={"main": TIP}, tags={"v1.3": TIP}, head=TIP)
+    files = {
+        "a.sh": "git clone --depth 1 -b v1.3 https://github.com/deepseek-ai/DeepEP.git && cd DeepEP && "
+        "git checkout v1.3\n",
+        "b.sh": "git clone --depth 1 -b main https://github.com/deepseek-ai/DeepEP.git && cd DeepEP && "
+        "git checkout v1.3\n",
+    }
+    assert findings_in(tmp_path, files, "RL003", {DEEPEP: refs}) == []
+
+
+def test_an_unshallowed_clone_is_fine(tmp_path: Path) -> None:
+    script = (
+        "git clone --depth 1 https://github.com/deepseek-ai/DeepEP.git && cd DeepEP\n"
+        "git fetch --unshallow\n"
+        f"git checkout {OTHER}\n"
+    )
+    assert findings_in(tmp_path, {"install.sh": script}, "RL003") == []

@@ -1,0 +1,205 @@
+"""RL004 variant-drift and the variant groups it compares (ascend_reflint.check.variants)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ascend_reflint.check.policy import VariantGroupSpec
+from ascend_reflint.check.variants import find_variants, variant_key
+from ascend_reflint.model import FileKind, Related, SourceFile
+
+from .helpers import default_policy, findings_in, record
+
+TOKENS = ("a2", "a3", "a5", "310p", "openeuler")
+A2 = "docker/Dockerfile.ascend_9.1.0_a2"
+A3 = "docker/Dockerfile.ascend_9.1.0_a3"
+SAME_REF = (
+    "a variant of the same recipe; pin the same ref in every variant (or list the remote under the group's "
+    "allowed-drift)"
+)
+
+
+def dockerfile(megatron: str, depth: str = "--depth 1 ", extra: str = "") -> str:
+    return (
+        "FROM ubuntu\n"
+        f"RUN git clone {depth}--branch {megatron} https://github.com/NVIDIA/Megatron-LM.git\n"
+        f"{extra}"
+    )
+
+
+@pytest.mark.parametrize(
+    ("path", "key"),
+    [
+        ("docker/Dockerfile.ascend_9.1.0_a2", "docker/Dockerfile.ascend_9.1.0"),
+        ("Dockerfile.a3.openEuler", "Dockerfile"),
+        ("Dockerfile.OPENEULER", "Dockerfile"),
+        (".github/workflows/docker-build-ascend-a3.yml", ".github/workflows/docker-build-ascend.yml"),
+        ("a2-build.sh", "build.sh"),
+        ("docker/ascend-310P/Dockerfile", "docker/ascend/Dockerfile"),
+        ("Dockerfile.ascend_8.2.rc1_a2", "Dockerfile.ascend_8.2.rc1"),
+        ("Dockerfile.a22", "Dockerfile.a22"),
+        ("Dockerfile.xa2", "Dockerfile.xa2"),
+    ],
+)
+def test_variant_key_drops_whole_token_parts(path: str, key: str) -> None:
+    assert variant_key(path, TOKENS) == key
+
+
+def source(path: str, kind: FileKind = FileKind.DOCKERFILE, text: str | None = "") -> SourceFile:
+    return SourceFile(path=path, abspath=f"/r/{path}", kind=kind, text=text)
+
+
+def test_groups_by_tokens_by_kind_and_by_explicit_globs() -> None:
+    files = [
+        source("Dockerfile"),
+        source("Dockerfile.a3"),
+        source("Dockerfile.openEuler"),
+        source("Dockerfile.a3.openEuler"),
+        source("Dockerfile.ascend_8.2.rc1_a2"),
+        source("Dockerfile.ascend_8.3.rc1_a2"),
+        source("build_a2.sh", FileKind.SHELL),
+        source("build_a3.sh", FileKind.SHELL),
+        source("build_a5.sh", FileKind.SHELL, text=None),  # could not be read: in no group
+        source("x/Dockerfile.cuda"),
+        source("x/Dockerfile.npu"),
+    ]
+    policy = default_policy(
+        variant_groups=(VariantGroupSpec(name="x-images", files=("x/*",), allowed_drift=("github.com/a/b",)),)
+    )
+    index = find_variants(files, policy, {f.path: f.path for f in files})
+    assert [(g.label, [f.path for f in g.files], g.allowed_drift) for g in index.groups] == [
+        ("x-images", ["x/Dockerfile.cuda", "x/Dockerfile.npu"], ("github.com/a/b",)),
+        (
+            "Dockerfile",
+            ["Dockerfile", "Dockerfile.a3", "Dockerfile.openEuler", "Dockerfile.a3.openEuler"],
+            (),
+        ),
+        ("build.sh", ["build_a2.sh", "build_a3.sh"], ()),
+    ]
+    assert index.are_variants("Dockerfile", "Dockerfile.a3.openEuler")
+    assert not index.are_variants("Dockerfile", "build_a2.sh")
+    assert not index.are_variants("Dockerfile.ascend_8.2.rc1_a2", "Dockerfile.ascend_8.3.rc1_a2")
+
+
+def test_a_ref_changed_on_one_side_is_reported_on_both_sides(tmp_path: Path) -> None:
+    files = {A2: dockerfile("core_v0.12.1"), A3: dockerfile("core_v0.13.0")}
+    found = findings_in(tmp_path, files, "RL004")
+    assert [record(f) for f in found] == [
+        (
+            "RL004",
+            A2,
+            2,
+            34,
+            46,
+            'github.com/nvidia/megatron-lm is pinned at "core_v0.12.1" here but at "core_v0.13.0" in '
+            f"{A3}, {SAME_REF}",
+            (Related(A3, 2, 34, 'github.com/nvidia/megatron-lm is pinned at "core_v0.13.0" here'),),
+        ),
+        (
+            "RL004",
+            A3,
+            2,
+            34,
+            46,
+            'github.com/nvidia/megatron-lm is pinned at "core_v0.13.0" here but at "core_v0.12.1" in '
+            f"{A2}, {SAME_REF}",
+            (Related(A2, 2, 34, 'github.com/nvidia/megatron-lm is pinned at "core_v0.12.1" here'),),
+        ),
+    ]
+    assert [(f.remote, f.ref) for f in found] == [
+        ("github.com/nvidia/megatron-lm", "core_v0.12.1"),
+        ("github.com/nvidia/megatron-lm", "core_v0.13.0"),
+    ]
+
+
+def test_identical_variants_are_fine(tmp_path: Path) -> None:
+    files = {A2: dockerfile("core_v0.12.1"), A3: "# the A3 image\n" + dockerfile("core_v0.12.1")}
+    assert findings_in(tmp_path, files, "RL004") == []
+
+
+def test_a_shallow_clone_on_one_side_only_is_reported(tmp_path: Path) -> None:
+    files = {A2: dockerfile("core_v0.12.1"), A3: dockerfile("core_v0.12.1", depth="")}
+    found = findings_in(tmp_path, files, "RL004")
+    assert [(f.path, f.span.line, f.span.column, f.message) for f in found] == [
+        (
+            A2,
+            2,
+            34,
+            "github.com/nvidia/megatron-lm is cloned shallow (`--depth 1`) here but with full history in "
+            f"{A3}, a variant of the same recipe; clone it the same way in every variant",
+        ),
+        (
+            A3,
+            2,
+            24,
+            "github.com/nvidia/megatron-lm is cloned with full history here but shallow (`--depth 1`) in "
+            f"{A2}, a variant of the same recipe; clone it the same way in every variant",
+        ),
+    ]
+    assert found[1].related == (
+        Related(A2, 2, 34, "github.com/nvidia/megatron-lm is cloned shallow (`--depth 1`) here"),
+    )
+
+
+def test_a_remote_missing_in_one_variant_is_reported_on_both_sides(tmp_path: Path) -> None:
+    deepep = "RUN pip install git+https://github.com/deepseek-ai/DeepEP.git@v1.2.1\n"
+    files = {A2: dockerfile("core_v0.12.1", extra=deepep), A3: dockerfile("core_v0.12.1")}
+    found = findings_in(tmp_path, files, "RL004")
+    assert [record(f) for f in found] == [
+        (
+            "RL004",
+            A2,
+            3,
+            63,
+            69,
+            f"github.com/deepseek-ai/deepep is pinned here but not in {A3}, a variant of the same recipe; "
+            "pin it in every variant or in none",
+            (Related(A3, 1, 1, f"{A3} does not pin github.com/deepseek-ai/deepep"),),
+        ),
+        (
+            "RL004",
+            A3,
+            1,
+            1,
+            12,
+            f'github.com/deepseek-ai/deepep is not pinned in this file but in {A2} at "v1.2.1", a variant of '
+            "the same recipe; pin it in every variant or in none",
+            (Related(A2, 3, 63, 'github.com/deepseek-ai/deepep is pinned at "v1.2.1" here'),),
+        ),
+    ]
+    assert (found[1].remote, found[1].ref) == ("github.com/deepseek-ai/deepep", None)
+
+
+def test_an_abbreviated_commit_id_matches_the_full_one(tmp_path: Path) -> None:
+    full = "3f601f7ac1c062c46502646ff04c535013bfca00"
+    files = {
+        "Dockerfile.a2": f"RUN pip install git+https://github.com/deepseek-ai/DeepEP.git@{full}\n",
+        "Dockerfile.a3": f"RUN pip install git+https://github.com/deepseek-ai/DeepEP.git@{full[:7].upper()}\n",
+    }
+    assert findings_in(tmp_path, files, "RL004") == []
+
+
+def test_allowed_drift_and_explicit_groups(tmp_path: Path) -> None:
+    files = {A2: dockerfile("core_v0.12.1"), A3: dockerfile("core_v0.13.0")}
+    relaxed = default_policy(variant_allowed_drift=("https://github.com/NVIDIA/Megatron-LM.git",))
+    assert findings_in(tmp_path, files, "RL004", policy=relaxed) == []
+    group = VariantGroupSpec(files=("docker/*",), allowed_drift=("github.com/nvidia/megatron-lm",))
+    assert findings_in(tmp_path, files, "RL004", policy=default_policy(variant_groups=(group,))) == []
+    other = {
+        "images/cuda.Dockerfile": dockerfile("core_v0.12.1"),
+        "images/npu.Dockerfile": dockerfile("core_v0.13.0"),
+    }
+    grouped = default_policy(variant_groups=(VariantGroupSpec(name="images", files=("images/",)),))
+    assert [f.path for f in findings_in(tmp_path / "x", other, "RL004", policy=grouped)] == [
+        "images/cuda.Dockerfile",
+        "images/npu.Dockerfile",
+    ]
+    assert findings_in(tmp_path / "y", other, "RL004") == []
+
+
+def test_only_the_scanned_variant_is_reported_and_its_sibling_is_read_as_context(tmp_path: Path) -> None:
+    files = {A2: dockerfile("core_v0.12.1"), A3: dockerfile("core_v0.13.0")}
+    found = findings_in(tmp_path, files, "RL004", scanned=[A3])
+    assert [(f.path, f.related[0].path) for f in found] == [(A3, A2)]

@@ -1,0 +1,193 @@
+"""Inline suppression, RL099 unused-ignore and the baseline, through ``reflint scan``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .helpers import scan_json, write_tree
+
+DOCKERFILE = """\
+FROM ubuntu
+RUN git clone https://github.com/o/a.git && \\
+    # reflint: ignore[RL015] built at head on purpose
+    git clone https://github.com/o/b.git && \\
+    git clone https://github.com/o/c.git
+RUN git clone https://github.com/o/d.git  # reflint: ignore
+# reflint: ignore[rl002, RL015, RL777]
+RUN git clone https://github.com/o/e.git
+# reflint: ignore
+RUN echo nothing to suppress
+"""
+SCRIPT = """\
+#!/bin/bash
+git clone https://github.com/o/f.git  # reflint: ignore[RL015]
+git clone https://github.com/o/g.git  # a trailing comment covers the next line too
+git clone https://github.com/o/h.git
+"""
+WORKFLOW = """\
+jobs:
+  build:
+    steps:
+      - run: |
+          # reflint: ignore[RL015]
+          git clone https://github.com/o/h.git
+      # reflint: ignore[RL002]
+      - run: git clone https://github.com/o/i.git
+"""
+
+
+@pytest.fixture
+def tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    write_tree(
+        tmp_path, {"Dockerfile": DOCKERFILE, "install.sh": SCRIPT, ".github/workflows/ci.yml": WORKFLOW}
+    )
+    return tmp_path
+
+
+def positions(document: dict[str, Any]) -> list[tuple[str, int, int, str]]:
+    return [(f["path"], f["line"], f["column"], f["code"]) for f in document["findings"]]
+
+
+def test_comments_suppress_on_their_line_and_the_next_in_every_kind_of_file(
+    tree: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, document, _ = scan_json(capsys, "--offline", "--cache-dir", "cache", "--select", "RL015")
+    assert code == 0
+    assert positions(document) == [
+        (".github/workflows/ci.yml", 8, 24, "RL015"),
+        ("Dockerfile", 2, 15, "RL015"),
+        ("Dockerfile", 5, 15, "RL015"),
+        ("install.sh", 4, 11, "RL015"),
+    ]
+
+
+def test_unused_suppressions_are_reported_with_report_unused_ignores(
+    tree: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, document, _ = scan_json(
+        capsys,
+        "--offline",
+        "--cache-dir",
+        "cache",
+        "--select",
+        "RL002,RL015,RL099",
+        "--report-unused-ignores",
+    )
+    assert code == 0
+    unused = [f for f in document["findings"] if f["code"] == "RL099"]
+    assert [
+        (f["path"], f["line"], f["column"], f["end_column"], f["severity"], f["message"]) for f in unused
+    ] == [
+        (
+            ".github/workflows/ci.yml",
+            7,
+            7,
+            31,
+            "info",
+            UNUSED_RL002,
+        ),
+        (
+            "Dockerfile",
+            7,
+            1,
+            39,
+            "info",
+            UNUSED_RL002,
+        ),
+        (
+            "Dockerfile",
+            7,
+            1,
+            39,
+            "info",
+            "RL777 in this `# reflint: ignore` is not a rule code (`reflint rules` lists them); remove it",
+        ),
+        (
+            "Dockerfile",
+            9,
+            1,
+            18,
+            "info",
+            "this `# reflint: ignore` suppresses nothing: no finding is reported on its line or the next; "
+            "remove it",
+        ),
+    ]
+
+
+def test_codes_of_rules_that_do_not_run_are_not_reported_unused(
+    tree: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_tree(tree, {".reflint.yaml": "ignore: [RL002]\nseverity: {RL099: warning}\n"})
+    _, document, _ = scan_json(
+        capsys, "--offline", "--cache-dir", "cache", "--select", "RL015,RL099", "--report-unused-ignores"
+    )
+    assert [(f["path"], f["line"], f["severity"]) for f in document["findings"] if f["code"] == "RL099"] == [
+        ("Dockerfile", 7, "warning"),  # RL777
+        ("Dockerfile", 9, "warning"),
+    ]
+    _, document, _ = scan_json(
+        capsys, "--offline", "--cache-dir", "cache", "--report-unused-ignores", "--ignore", "RL099"
+    )
+    assert [f for f in document["findings"] if f["code"] == "RL099"] == []
+
+
+UNUSED_RL002 = (
+    "RL002 in this `# reflint: ignore` suppresses nothing: no RL002 finding is reported on its line or the "
+    "next; remove RL002 from it"
+)
+VARIANT = "FROM ubuntu\nARG REF={ref}\nRUN git clone --branch ${{REF}} https://github.com/o/r.git\n"
+
+
+def test_a_baseline_hides_known_findings_and_counts_the_stale_ones(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    write_tree(
+        tmp_path, {"Dockerfile.a2": VARIANT.format(ref="v1"), "Dockerfile.a3": VARIANT.format(ref="v2")}
+    )
+    options = ("--offline", "--cache-dir", "cache", "--select", "RL004")
+    code, document, err = scan_json(capsys, *options, "--write-baseline", "baseline.json")
+    assert (code, document["findings"], err) == (
+        0,
+        [],
+        "reflint: wrote 2 findings to the baseline baseline.json\n",
+    )
+    recorded = json.loads((tmp_path / "baseline.json").read_text())["findings"]
+    assert [(e["path"], e["code"], e["remote"], e["ref"]) for e in recorded] == [
+        ("Dockerfile.a2", "RL004", "github.com/o/r", "v1"),
+        ("Dockerfile.a3", "RL004", "github.com/o/r", "v2"),
+    ]
+
+    write_tree(tmp_path, {"Dockerfile.a2": "# moved down\n" + VARIANT.format(ref="v1")})
+    code, document, err = scan_json(capsys, *options, "--baseline", "baseline.json")
+    assert (code, document["findings"]) == (0, [])
+    assert (
+        err
+        == "reflint: baseline baseline.json: 2 findings not reported; 0 baseline entries no longer match\n"
+    )
+
+    write_tree(tmp_path, {"Dockerfile.a3": VARIANT.format(ref="v3")})
+    code, document, err = scan_json(capsys, *options, "--baseline", "baseline.json")
+    assert code == 1
+    assert [(f["path"], f["ref"]) for f in document["findings"]] == [("Dockerfile.a3", "v3")]
+    assert err == (
+        "reflint: baseline baseline.json: 1 findings not reported; 1 baseline entry no longer matches (fixed "
+        "or changed; refresh it with --write-baseline baseline.json)\n"
+    )
+
+
+def test_a_missing_baseline_is_exit_2_and_both_options_together_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    write_tree(tmp_path, {"Dockerfile": "FROM x\n"})
+    code, _, err = scan_json(capsys, "--offline", "--baseline", "nope.json")
+    assert (code, err) == (2, "reflint: error: cannot read baseline nope.json: No such file or directory\n")
+    code, _, err = scan_json(capsys, "--baseline", "a.json", "--write-baseline", "b.json")
+    assert code == 2
+    assert "argument --write-baseline: not allowed with argument --baseline" in err
