@@ -49,6 +49,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         sys.stderr.write("reflint: interrupted\n")
         return EXIT_ERROR
+    except BrokenPipeError:
+        # The reader went away (`reflint refs | head`): stop quietly, as the Python docs advise
+        # (library/signal.html, "Note on SIGPIPE"), with stdout pointed at devnull so exit does not fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_FINDINGS
     except Exception as exc:
         if args.debug:
             raise
@@ -91,9 +96,10 @@ def _parser() -> argparse.ArgumentParser:
                       help="time limit of one remote's lookup (default: 20)")
     scan.add_argument("--jobs", "-j", type=_positive_int, default=16, metavar="N",
                       help="remotes looked up at once (default: 16)")
-    scan.add_argument("--select", type=_codes, default=None, metavar="CODES",
+    scan.add_argument("--select", type=_codes, action="extend", default=None, metavar="CODES",
                       help="only these rules (comma-separated codes, e.g. RL001,RL002)")
-    scan.add_argument("--ignore", type=_codes, default=(), metavar="CODES", help="skip these rules")
+    scan.add_argument("--ignore", type=_codes, action="extend", default=[], metavar="CODES",
+                      help="skip these rules (comma-separated codes; repeatable)")
     scan.add_argument("--fail-on", choices=("error", "warning", "info"), default="error",
                       help="lowest severity that makes the exit code 1 (default: error)")
     scan.add_argument("--rule-pack", action="append", default=[], metavar="FILE",
@@ -149,18 +155,44 @@ def _positive_int(text: str) -> int:
     return value
 
 
-def _build_arg(text: str) -> tuple[str, str]:
+def _build_arg(text: str) -> tuple[str, str | None]:
+    """``NAME=VALUE``, or ``NAME`` alone, which takes the value from the environment as docker build does
+    (Docker CLI reference, ``docker build --build-arg``); None when that variable is not set either."""
     name, sep, value = text.partition("=")
-    if not sep or not name:
-        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got {text!r}")
-    return name, value
+    if not name:
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE or NAME, got {text!r}")
+    return name, value if sep else os.environ.get(name)
 
 
-def _codes(text: str) -> tuple[str, ...]:
-    codes = tuple(code.strip().upper() for code in text.split(",") if code.strip())
+def _build_args(pairs: Sequence[tuple[str, str | None]]) -> dict[str, str]:
+    return {name: value for name, value in pairs if value is not None}
+
+
+def _codes(text: str) -> list[str]:
+    codes = [code.strip().upper() for code in text.split(",") if code.strip()]
     if not codes:
         raise argparse.ArgumentTypeError("expected rule codes such as RL001,RL002")
     return codes
+
+
+def _check_codes(option: str, codes: Sequence[str] | None) -> tuple[str, ...] | None:
+    """Refuse unknown codes: a typo in ``--select`` must not silently turn every rule off."""
+    if codes is None:
+        return None
+    from ascend_reflint.check import all_rules
+
+    known = {rule.code for rule in all_rules()}
+    unknown = sorted(set(codes) - known)
+    if unknown:
+        raise UsageError(f"{option}: unknown rule code(s) {', '.join(unknown)} (see `reflint rules`)")
+    return tuple(dict.fromkeys(codes))
+
+
+def _check_paths(paths: Sequence[str]) -> None:
+    """A path that does not exist is a usage error, as in ruff and hadolint: a typo must not pass CI."""
+    missing = [path for path in paths if not os.path.lexists(path)]
+    if missing:
+        raise UsageError(f"no such file or directory: {', '.join(missing)}")
 
 
 def _open_output(path: str | None) -> TextIO:
@@ -184,7 +216,7 @@ def _inventory(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     return build_inventory(
         args.paths,
         excludes=args.exclude,
-        build_args=dict(args.build_arg),
+        build_args=_build_args(args.build_arg),
         max_bytes=args.max_file_size or DEFAULT_MAX_BYTES,
     )
 
@@ -192,6 +224,7 @@ def _inventory(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 def _run_refs(args: argparse.Namespace) -> int:
     from ascend_reflint.report.text import write_file_messages
 
+    _check_paths(args.paths)
     inventory = _inventory(args)
     stream = _open_output(args.output)
     try:
@@ -216,6 +249,11 @@ def _run_scan(args: argparse.Namespace) -> int:
     from ascend_reflint.config import ConfigError, load_config
     from ascend_reflint.scan import ScanOptions, run_scan
 
+    _check_paths(args.paths)
+    if args.offline and args.refresh:
+        raise UsageError("--offline and --refresh contradict each other: --refresh asks every remote again")
+    select = _check_codes("--select", args.select)
+    ignore = _check_codes("--ignore", args.ignore) or ()
     try:
         config = load_config(args.paths, args.config)
     except ConfigError as exc:
@@ -227,8 +265,8 @@ def _run_scan(args: argparse.Namespace) -> int:
         cache_ttl=args.cache_ttl,
         timeout=args.timeout,
         jobs=args.jobs,
-        select=args.select,
-        ignore=args.ignore,
+        select=select,
+        ignore=ignore,
         rule_packs=tuple(args.rule_pack),
         progress=_wants_colour(sys.stderr),
         config=config,
@@ -236,7 +274,7 @@ def _run_scan(args: argparse.Namespace) -> int:
         baseline=args.baseline,
         write_baseline=args.write_baseline,
         excludes=tuple(args.exclude),
-        build_args=dict(args.build_arg),
+        build_args=_build_args(args.build_arg),
         max_bytes=args.max_file_size,
     )
     destinations = _destinations(args.format or ["text"], args.output)
@@ -249,7 +287,7 @@ def _run_scan(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     from ascend_reflint.report.text import write_file_messages
 
-    write_file_messages(result.errors, [], sys.stderr)
+    write_file_messages(result.errors, [n for n in result.notices if n.path == "(cache)"], sys.stderr)
     _write_baseline_note(run, args.baseline, args.write_baseline)
     for output_format, path in destinations:
         stream = _open_output(path)
@@ -285,6 +323,9 @@ def _destinations(formats: Sequence[str], outputs: Sequence[str]) -> list[tuple[
     if len(outputs) > len(formats):
         raise UsageError(f"{len(outputs)} --output files for {len(formats)} --format values")
     on_stdout = len(formats) - len(outputs)
+    documents = [f for f in formats[:on_stdout] if f in ("json", "sarif")]
+    if len(documents) > 1:
+        raise UsageError(f"{' and '.join(documents)} cannot share standard output: give each one an --output FILE")
     return [(f, None) for f in formats[:on_stdout]] + list(zip(formats[on_stdout:], outputs))
 
 

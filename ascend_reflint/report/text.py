@@ -37,9 +37,10 @@ def _refs_table(inventory: Inventory, stream: TextIO) -> None:
 
     table = Table(title=f"{len(inventory.pins)} pins in {len(inventory.files)} files", title_justify="left")
     for column in ("location", "remote", "ref", "via", "clone"):
-        table.add_column(column, overflow="fold")
+        # The location stays on one line so that terminals keep it clickable (path:line:column).
+        table.add_column(column, no_wrap=column == "location", overflow="fold")
     for pin in inventory.pins:
-        ref = Text(safe_text(pin.ref or ""), style="green") if pin.resolved else Text(
+        ref = Text(safe_text(pin.ref if pin.ref is not None else "-"), style="green") if pin.resolved else Text(
             safe_text(pin.ref_text or "-"), style="yellow"
         )
         clone = " ".join(
@@ -77,9 +78,10 @@ def write_findings(result: ScanResult, stream: TextIO, colour: bool) -> None:
 
 
 def _write_finding(finding: Finding, stream: TextIO, console: object) -> None:
-    location = f"{finding.path}:{finding.span.line}:{finding.span.column}:"
+    # Made safe before its length is taken: an escaped path is longer than the file name it shows.
+    location = safe_text(f"{finding.path}:{finding.span.line}:{finding.span.column}:")
     severity = finding.severity.label
-    lines = [safe_text(f"{location} {finding.code} [{severity}] {finding.message}")]
+    lines = [f"{location} {safe_text(f'{finding.code} [{severity}] {finding.message}')}"]
     if finding.suggestion is not None:
         lines.append(safe_text(f"  did you mean '{finding.suggestion}'?"))
     lines.extend(
@@ -107,7 +109,8 @@ def summary_line(result: ScanResult) -> str:
         f"{counts[Severity.ERROR]} error{'s' * (counts[Severity.ERROR] != 1)}, "
         f"{counts[Severity.WARNING]} warning{'s' * (counts[Severity.WARNING] != 1)}, "
         f"{counts[Severity.INFO]} info in {s.files} file{'s' * (s.files != 1)} "
-        f"({s.pins} pins, {s.remotes} remotes: {s.lookups} looked up, {s.cached} cached)"
+        f"({s.pins} pin{'s' * (s.pins != 1)}, {s.remotes} remote{'s' * (s.remotes != 1)}: "
+        f"{s.lookups} looked up, {s.cached} cached)"
     )
     if result.errors:
         text += f"; {len(result.errors)} file{'s' * (len(result.errors) != 1)} could not be read"

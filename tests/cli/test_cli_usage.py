@@ -1,0 +1,67 @@
+"""What the command line says when it is used wrongly, and pipes that close early (ascend_reflint.cli)."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ascend_reflint.cli import main
+
+
+@pytest.fixture
+def recipe(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / "install.sh").write_text("git clone --branch v1 https://github.com/o/r.git\n")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["scan", "--offline", "--select", "RL999"], "reflint: error: --select: unknown rule code(s) RL999 (see `reflint rules`)\n"),
+        (["scan", "--offline", "--ignore", "RL001,branch-pin"], "reflint: error: --ignore: unknown rule code(s) BRANCH-PIN (see `reflint rules`)\n"),
+        (["scan", "--offline", "dockr/"], "reflint: error: no such file or directory: dockr/\n"),
+        (["refs", "dockr/"], "reflint: error: no such file or directory: dockr/\n"),
+        (["scan", "--offline", "--refresh"], "reflint: error: --offline and --refresh contradict each other: --refresh asks every remote again\n"),
+        (["scan", "--offline", "--format", "json", "--format", "sarif"], "reflint: error: json and sarif cannot share standard output: give each one an --output FILE\n"),
+    ],
+)
+def test_usage_errors_exit_2_with_one_clear_line(
+    recipe: Path, capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert (captured.out, captured.err) == ("", message)
+
+
+def test_select_accumulates_across_repeats(recipe: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    (recipe / "more.sh").write_text("git clone https://github.com/o/unpinned.git\n")
+    code = main(["scan", "--offline", "--cache-dir", str(tmp_path / "c"), "--select", "RL010", "--select", "RL015",
+                 "--format", "json", "--fail-on", "warning"])
+    document = json.loads(capsys.readouterr().out)
+    assert code == 1
+    assert sorted({(f["code"], f["path"]) for f in document["findings"]}) == [
+        ("RL010", "install.sh"),
+        ("RL010", "more.sh"),
+        ("RL015", "more.sh"),
+    ]
+
+
+def test_build_arg_without_value_takes_the_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "Dockerfile").write_text("FROM x\nARG REF\nRUN git clone -b $REF https://github.com/o/r.git\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("REF", "v2.0")
+    assert main(["refs", "--build-arg", "REF"]) == 0
+    assert capsys.readouterr().out == "Dockerfile:3:18: github.com/o/r v2.0 (clone-branch)\n"
+
+
+def test_a_closed_pipe_is_not_an_internal_error(recipe: Path) -> None:
+    completed = subprocess.run(
+        f"{sys.executable} -m ascend_reflint rules | head -1", shell=True, capture_output=True, text=True, check=False
+    )
+    assert completed.stdout.startswith("RL001 ref-not-found [error]")
+    assert completed.stderr == ""
