@@ -141,7 +141,7 @@ def _answer_locally(
             stats.cached += 1
             return cached
     if options.offline:
-        return LookupFailure(remote=remote, kind=FailureKind.OFFLINE, detail="not in the cache (offline)")
+        return LookupFailure(remote=remote, kind=FailureKind.OFFLINE, detail="unknown (offline): not in the cache")
     return None
 
 
@@ -153,11 +153,26 @@ def _look_up_over_network(
     progress: Callable[[str], None] | None,
 ) -> dict[str, LookupResult]:
     """Run one ``git ls-remote`` per pending remote, at most ``options.jobs`` at once; cache the answers."""
+    from ascend_reflint.lookup.git import git_directory
+
+    with git_directory() as directory:
+        runner = _start_runner(options.timeout, directory)
+        if isinstance(runner, str):
+            return {remote: LookupFailure(remote, FailureKind.OTHER, runner) for remote in pending}
+        return _run_lookups(runner, pending, cache, options, stats, progress)
+
+
+def _run_lookups(
+    runner: GitRunner,
+    pending: Mapping[str, str],
+    cache: RefCache,
+    options: LookupOptions,
+    stats: LookupStats,
+    progress: Callable[[str], None] | None,
+) -> dict[str, LookupResult]:
+    """Ask every pending remote with ``runner``, at most ``options.jobs`` at once."""
     from concurrent.futures import ThreadPoolExecutor, as_completed  # imports logging: only when needed
 
-    runner = _start_runner(options.timeout)
-    if isinstance(runner, str):
-        return {remote: LookupFailure(remote, FailureKind.OTHER, runner) for remote in pending}
     results: dict[str, LookupResult] = {}
     pool = ThreadPoolExecutor(
         max_workers=min(options.jobs, len(pending)), thread_name_prefix="reflint-lookup"
@@ -184,16 +199,16 @@ def _look_up_over_network(
     return results
 
 
-def _start_runner(timeout: float) -> GitRunner | str:
-    """A runner with the non-interactive environment, or why git cannot be run at all."""
+def _start_runner(timeout: float, directory: str) -> GitRunner | str:
+    """A runner with the non-interactive environment, in ``directory``, or why git cannot be run at all."""
     try:
         from ascend_reflint.lookup.git import GitRunner, configured_ssh_command, noninteractive_env
 
-        env = noninteractive_env(os.environ, configured_ssh_command())
+        env = noninteractive_env(os.environ, configured_ssh_command(directory))
     except (ImportError, OSError) as error:
         # GitPython raises ImportError when it cannot run ``git version`` (git missing or broken).
         return clean_detail(f"git cannot be run: {error}".splitlines()[0])
-    return GitRunner(env, timeout)
+    return GitRunner(env, timeout, directory)
 
 
 def _look_up_one(

@@ -228,8 +228,8 @@ def two_pins() -> list:
     ("kind", "detail", "reason"),
     [
         (FailureKind.TIMEOUT, "no answer within 20 s", "timed out (no answer within 20 s)"),
-        (FailureKind.OFFLINE, "not in the cache (offline)", "not in the cache (offline)"),
-        (FailureKind.OFFLINE, "", "offline, and not in the cache"),
+        (FailureKind.OFFLINE, "unknown (offline): not in the cache", "unknown (offline): not in the cache"),
+        (FailureKind.OFFLINE, "", "unknown (offline): not in the cache"),
         (
             FailureKind.UNREACHABLE,
             "fatal: unable to access 'https://github.com/NVIDIA/Megatron-LM.git/': Could not resolve host",

@@ -66,9 +66,8 @@ def test_rl001_a_missing_ref_names_the_nearest_refs_and_counts() -> None:
             "ref-not-found",
             Severity.ERROR,
             'ref "core_r0.18.1" is neither a branch nor a tag of github.com/nvidia/megatron-lm, so '
-            "`git clone --branch` fails; nothing there is close to it (nearest of its 8 branches and 10 "
-            "tags: "
-            '"core_v0.18.0", "core_v0.18.2", "core_r0.18.0")',
+            "`git clone --branch` fails; no ref names that version; the most similar of its 8 branches and "
+            '10 tags are "core_v0.18.0", "core_v0.18.2", "core_r0.18.0"',
             ref="core_r0.18.1",
         )
     ]
@@ -147,8 +146,8 @@ def test_rl001_reads_refs_prefixes_as_git_does() -> None:
     assert [(f.message, f.suggestion) for f in scan([missing_tag], lookups(MEGATRON), code="RL001")] == [
         (
             'ref "refs/tags/core_r0.18.1" names tag "core_r0.18.1", which github.com/nvidia/megatron-lm does '
-            "not have, so pip fails; nothing there is close to it (nearest of its 8 branches and 10 tags: "
-            '"core_v0.18.0", "core_v0.18.2", "core_r0.18.0")',
+            "not have, so pip fails; no ref names that version; the most similar of its 8 branches and 10 tags "
+            'are "core_v0.18.0", "core_v0.18.2", "core_r0.18.0"',
             None,
         )
     ]

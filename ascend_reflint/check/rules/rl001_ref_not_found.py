@@ -122,7 +122,7 @@ def _message(ref: NamedRef, refs: RemoteRefs, suggestion: str | None) -> str:
     if not nearest:
         return f"{head}; it has {counts}"
     listed = ", ".join(f'"{near}"' for near in nearest)
-    return f"{head}; nothing there is close to it (nearest of its {counts}: {listed})"
+    return f"{head}; no ref names that version; the most similar of its {counts} are {listed}"
 
 
 def _short_action_id(context: PinContext, ref: NamedRef, refs: RemoteRefs) -> Finding:

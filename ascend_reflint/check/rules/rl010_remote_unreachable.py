@@ -42,7 +42,7 @@ NEEDS_LOOKUP = True
 _REASONS = {
     FailureKind.UNREACHABLE: "unreachable",
     FailureKind.TIMEOUT: "timed out",
-    FailureKind.OFFLINE: "offline, and not in the cache",
+    FailureKind.OFFLINE: "unknown (offline): not in the cache",
     FailureKind.AUTH_REQUIRED: "git asked for credentials",
     FailureKind.OTHER: "git failed",
 }
