@@ -12,7 +12,10 @@ The file is read the way BuildKit's Dockerfile frontend reads it (moby/buildkit 
 - ``RUN``/``COPY``/``ADD`` (also under ``ONBUILD``) in shell form may carry heredocs: every word of the line
   that is ``[n]<<[-]NAME`` opens one, and its body is the lines up to one equal to NAME (after leading tabs
   with ``<<-``). A ``RUN`` whose command is just ``<<NAME`` runs the body with the shell (or with its ``#!``
-  interpreter); any other command line gets the heredocs appended and goes to the shell whole.
+  interpreter); any other command line gets the heredocs appended and goes to the shell whole. reflint
+  reads ``RUN [<<NAME] prog [-options] [<<NAME]`` with ``prog`` a shell as that shell's script, and lays
+  other command lines out so that tree-sitter-bash reads them as the shell does (see
+  :func:`_heredoc_command`).
 - ``RUN ["prog", "arg", …]`` (exec form) runs ``prog`` without a shell: no variable is expanded.
 - ``ARG``/``ENV`` values are unquoted and expanded by Docker's own word lexer. A global ``ARG`` (before the
   first ``FROM``) is seen in a stage only when the stage redeclares it (``ARG NAME``), taking the global
@@ -31,6 +34,7 @@ second parse would add nothing. The scanner follows BuildKit and keeps each char
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import posixpath
 import re
@@ -693,6 +697,8 @@ class _Extractor:
         self.stages: list[_Stage] = []
         self.by_name: dict[str, _Stage] = {}
         self.trigger_sessions: list[ShellSession] = []
+        #: The (first, last) file lines of each exec-form RUN read (see :meth:`_written_in_file`).
+        self.exec_form_lines: list[tuple[int, int]] = []
         from_lines = [instruction for instruction in parsed.instructions if instruction.keyword == "FROM"]
         self.labels = [_stage_name(instruction) or str(index) for index, instruction in enumerate(from_lines)]
 
@@ -707,7 +713,26 @@ class _Extractor:
                 pins.extend(session.finish())
                 self.source.notices.extend(session.notices)
             pins.sort(key=lambda pin: (pin.span.line, pin.span.column))
-            self.source.pins.extend(pins)
+            self.source.pins.extend(self._written_in_file(pin) for pin in pins)
+
+    def _written_in_file(self, pin: Pin) -> Pin:
+        """``pin`` with ``ref_text`` taken from the file when the pin comes from an exec-form RUN.
+
+        An exec-form argument reaches the shell extractor wrapped in single quotes that the file does not
+        hold (the argument ``'v1'`` becomes the shell word ``''\''v1'\'''``); what the file holds at the
+        ref's span is the ref as written.
+        """
+        if not pin.ref_text or not any(first <= pin.span.line <= last for first, last in self.exec_form_lines):
+            return pin
+        assert self.source.text is not None
+        lines = self.source.text.split("\n")
+        span = pin.span
+        if span.line == span.end_line:
+            written = lines[span.line - 1][span.column - 1 : span.end_column - 1]
+        else:
+            pieces = [lines[span.line - 1][span.column - 1 :], *lines[span.line : span.end_line - 1]]
+            written = "\n".join([*pieces, lines[span.end_line - 1][: span.end_column - 1]])
+        return dataclasses.replace(pin, ref_text=written)
 
     def _dispatch(self, instruction: _Instruction) -> None:
         keyword = instruction.keyword
@@ -868,6 +893,7 @@ class _Extractor:
     def _exec_form(self, logical: _Logical, args_start: int, values: list[str]) -> Iterator[_ShellText]:
         if not values:
             return
+        self.exec_form_lines.append((logical.position(args_start)[0], logical.position(len(logical.text) - 1)[0]))
         strings = _json_strings(logical.text, args_start, values)
         script = _shell_c_script(values)
         if script is not None:
@@ -887,9 +913,9 @@ class _Extractor:
         logical = instruction.logical
         heredocs = instruction.heredocs
         body_is_script = len(heredocs) == 1 and _heredoc_word(command) is not None
-        words = _shell_words(command)
-        program = posixpath.basename(_unquote_shell_word(words[0][0])) if words else ""
-        if not body_is_script and len(heredocs) == 1 and _feeds_stdin(words):
+        stdin_command = _stdin_command(_shell_words(command)) if len(heredocs) == 1 else None
+        if not body_is_script and stdin_command is not None:
+            program = posixpath.basename(_unquote_shell_word(stdin_command[0]))
             if program in _SHELLS:
                 body_is_script = True
             elif _INTERPRETERS.fullmatch(program):
@@ -904,6 +930,10 @@ class _Extractor:
             out = _ShellText()
             _copy_body(out, heredoc)
             yield out
+            return
+        laid_out = _heredoc_command(logical, start, command, heredocs)
+        if laid_out is not None:
+            yield laid_out
             return
         out = _ShellText()
         logical.copy_to(out, start, start + len(command))
@@ -1080,12 +1110,196 @@ def _copy_body(out: _ShellText, heredoc: _Heredoc) -> None:
         out.copy(body_line + "\n", heredoc.first_line + index, 1)
 
 
-def _feeds_stdin(words: list[tuple[str, int, int]]) -> bool:
-    """True for ``prog [-options] <<EOF``: the heredoc is the program's standard input and nothing else is."""
-    if len(words) < 2 or _heredoc_word(words[-1][0]) is None:
-        return False
-    options = [word for word, _start, _end in words[1:-1]]
-    return all(option[:1] in ("-", "+") and "c" not in option[1:] for option in options)
+def _reads_stdin(word: str) -> bool:
+    """True for a heredoc word on standard input: ``<<EOF``, ``0<<EOF`` (not ``3<<EOF``)."""
+    match = _HEREDOC_WORD.fullmatch(word)
+    return match is not None and match.group(1) in ("", "0")
+
+
+def _stdin_command(words: list[tuple[str, int, int]]) -> list[str] | None:
+    """The words of ``prog [-options]`` when a command line is just that and one heredoc on its standard
+    input, which may stand anywhere among them (bash(1) "REDIRECTION": a simple command's redirections
+    may precede it): ``bash -ex <<EOF``, ``<<EOF sh -ex``. None for any other command line."""
+    heredocs = [index for index, (word, _start, _end) in enumerate(words) if _heredoc_word(word) is not None]
+    if len(heredocs) != 1 or not _reads_stdin(words[heredocs[0]][0]):
+        return None
+    rest = [word for index, (word, _start, _end) in enumerate(words) if index != heredocs[0]]
+    if not rest or not all(option[:1] in ("-", "+") and "c" not in option[1:] for option in rest[1:]):
+        return None
+    return rest
+
+
+#: A shell's control operators, longest first (bash(1) "DEFINITIONS").
+_CONTROL_OPERATORS = ("&&", "||", ";;", "|&", ";", "|", "&", "(", ")")
+#: Reserved words that may stand before a simple command, and those that end a compound command.
+_OPENING_WORDS = frozenset({"!", "if", "then", "else", "elif", "while", "until", "do", "{", "time"})
+_CLOSING_WORDS = frozenset({"fi", "done", "esac", "}"})
+#: What may come just before ``(`` inside a word: ``$(…)``, ``=(…)``, ``<(…)``, ``>(…)``, extglob ``@(…)``.
+_WORD_PARENTHESIS = frozenset("$=<>@!+*?")
+
+
+@dataclass(slots=True)
+class _SimpleCommand:
+    """The words of one simple command of a command line and the control operator that ends it.
+
+    Offsets are into the command line; ``operator`` is ``(start, end)``, ``end == start`` at the end of
+    the line.
+    """
+
+    words: list[tuple[int, int]]
+    operator: tuple[int, int]
+
+
+def _simple_commands(command: str) -> list[_SimpleCommand]:
+    """Split a command line into simple commands at its control operators.
+
+    Quotes, escapes, backquotes and parenthesised parts of a word (``$(…)``, ``<(…)``) stay in the word;
+    ``&`` and ``|`` of a redirection (``2>&1``, ``&>f``, ``>|f``) are not operators.
+    """
+    commands: list[_SimpleCommand] = []
+    words: list[tuple[int, int]] = []
+    position = 0
+    while position < len(command):
+        if command[position].isspace():
+            position += 1
+            continue
+        operator = None
+        if not command.startswith("&>", position):
+            operator = next((op for op in _CONTROL_OPERATORS if command.startswith(op, position)), None)
+        if operator is None:
+            end = _command_word_end(command, position)
+            words.append((position, end))
+            position = end
+            continue
+        commands.append(_SimpleCommand(words, (position, position + len(operator))))
+        words = []
+        position += len(operator)
+    commands.append(_SimpleCommand(words, (len(command), len(command))))
+    return commands
+
+
+def _command_word_end(command: str, start: int) -> int:
+    """The offset just after the shell word that starts at ``command[start]``."""
+    position, depth, quote = start, 0, ""
+    while position < len(command):
+        char = command[position]
+        if quote == "'":
+            quote = "" if char == "'" else quote
+        elif char == "\\":
+            position += 1
+        elif quote:
+            quote = "" if char == '"' else quote
+        elif char in "'\"":
+            quote = char
+        elif char == "`":
+            closing = command.find("`", position + 1)
+            position = len(command) if closing == -1 else closing
+        elif char == "(" and (depth or (position > start and command[position - 1] in _WORD_PARENTHESIS)):
+            depth += 1
+        elif char == ")" and depth:
+            depth -= 1
+        elif depth == 0 and (char.isspace() or (char in ";&|()" and not _in_redirection(command, position))):
+            return position
+        position += 1
+    return len(command)
+
+
+def _in_redirection(command: str, position: int) -> bool:
+    """True for an ``&`` or ``|`` that belongs to a redirection: ``>&``, ``<&``, ``&>``, ``>|``."""
+    before = command[position - 1] if position else ""
+    if command[position] == "&":
+        return before in ("<", ">") or command.startswith("&>", position)
+    return command[position] == "|" and before == ">"
+
+
+def _heredoc_command(
+    logical: _Logical, start: int, command: str, heredocs: list[_Heredoc]
+) -> _ShellText | None:
+    """A RUN's command line (``logical.text[start:]``) and its heredocs, laid out for tree-sitter-bash.
+
+    BuildKit hands the shell ``COMMAND⏎BODY1⏎NAME1⏎BODY2⏎NAME2``. tree-sitter-bash cannot read two heredocs
+    on one line, a heredoc before the command name (``<<EOF bash``) or a ``;`` after a heredoc, all valid
+    shell, so the text is laid out as bash reads the same commands:
+
+    - a simple command keeps one heredoc, the last on its standard input (of several on one descriptor the
+      last wins, and only standard input can feed a script to a shell); a heredoc before the command name
+      moves to the command's end;
+    - the simple command goes into a brace group that holds its body: ``{ bash <<A⏎BODY⏎A⏎} && { sh <<B⏎
+      BODY⏎B⏎}`` (a group runs in the same shell, with the same standard input);
+    - a heredoc of a compound command (``done <<EOF``) stays where it is, its body after the line.
+
+    Every character keeps its file position; inserted characters map to the character they stand next to.
+
+    Returns:
+        The shell text, or None when the heredoc words here are not the instruction's heredocs.
+    """
+    simple_commands = _simple_commands(command)
+    heredoc_words = [
+        word
+        for simple in simple_commands
+        for word in simple.words
+        if _heredoc_word(command[word[0] : word[1]]) is not None
+    ]
+    if len(heredoc_words) != len(heredocs):
+        return None
+    body_of = dict(zip(heredoc_words, heredocs, strict=True))
+    out = _ShellText()
+    cursor = 0
+    after_line: list[_Heredoc] = []
+
+    def copy_to(end: int) -> None:
+        nonlocal cursor
+        if end > cursor:
+            logical.copy_to(out, start + cursor, start + end)
+            cursor = end
+
+    for simple in simple_commands:
+        stdin = [
+            word for word in simple.words if word in body_of and _reads_stdin(command[word[0] : word[1]])
+        ]
+        kept = stdin[-1] if stdin else None
+        name = next(
+            (
+                word
+                for word in simple.words
+                if word not in body_of and command[word[0] : word[1]] not in _OPENING_WORDS
+            ),
+            None,
+        )
+        in_place = None
+        if kept is not None and name is not None and command[name[0] : name[1]] in _CLOSING_WORDS:
+            after_line.append(body_of[kept])
+            in_place, kept = kept, None
+        elif name is None:
+            kept = None  # a heredoc with no command: read and thrown away
+        moved = False
+        for word in simple.words:
+            before_name = name is not None and word[0] < name[0]
+            if word in body_of and word != in_place and (word != kept or before_name):
+                copy_to(word[0])
+                cursor = word[1]  # dropped, or moved to the end of the command
+                moved = moved or word == kept
+            elif kept is not None and word == name:
+                copy_to(word[0])
+                out.insert("{ ", *logical.position(start + word[0]))
+        if simple.words:
+            copy_to(simple.words[-1][1])
+        if kept is None:
+            continue
+        if moved:
+            out.insert(" ", *logical.position(start + kept[0]))
+            logical.copy_to(out, start + kept[0], start + kept[1])
+        heredoc = body_of[kept]
+        out.insert("\n", *logical.position(start + simple.words[-1][1] - 1))
+        _copy_body(out, heredoc)
+        out.copy(heredoc.name, heredoc.end_line, heredoc.end_column)
+        out.insert("\n}", heredoc.end_line, heredoc.end_column + len(heredoc.name))
+    copy_to(len(command))
+    for heredoc in after_line:
+        out.insert("\n", *logical.position(start + len(command)))
+        _copy_body(out, heredoc)
+        out.copy(heredoc.name, heredoc.end_line, heredoc.end_column)
+    return out
 
 
 def _shebang(heredoc: _Heredoc) -> str | None:

@@ -8,11 +8,22 @@ state that decides what a command means: variables (assignments, ``export``/``de
 
 What is extracted:
 
-- ``git clone`` (via CLONE, CLONE_BRANCH, or CHECKOUT once a later ``git checkout``/``switch``/
-  ``reset --hard`` in the clone's directory moves it to another ref; ``git fetch … REF`` in the clone is
-  recorded as ``fetched_ref``);
+- ``git clone`` (via CLONE, CLONE_BRANCH, or CHECKOUT for each later ``git checkout``/``switch``/
+  ``reset --hard`` in the clone's directory: every checkout is a pin of its own, with the clone's options
+  and the ``fetched_ref`` that a ``git fetch … REF`` in the clone brought in before it; a clone that is
+  checked out later gives no pin of its own);
+- ``git fetch URL REF`` (a URL, not a remote's name: ``git init DIR && git -C DIR fetch --depth 1 URL REF
+  && git -C DIR checkout FETCH_HEAD``): via CHECKOUT, one pin for the fetch (its ``clone_span`` is the
+  ``git fetch`` words) or, when FETCH_HEAD is checked out, one per such checkout;
 - pip VCS requirements, ``git+URL[@REF][#fragment]`` given to ``pip``/``python -m pip``/``uv pip``
   install (via PIP_VCS).
+
+A ref written as nothing (``--branch ""``, ``git checkout ''``, ``git+URL@``) is a pin with ``ref`` and
+``ref_text`` ``""`` and resolution EMPTY ("the ref is empty"): git and pip refuse it. Its span is the
+quotes (the ``@`` for pip), since what is between them has no width. A ref written as a variable whose
+value is empty is UNRESOLVED, not EMPTY: recipes give an optional build argument an empty default, which
+the build sets, and test it before use (vllm-ascend: ``ARG VLLM_COMMIT=""`` … ``if [ -n "$VLLM_COMMIT" ];
+then … git fetch --depth 1 $VLLM_REPO "$VLLM_COMMIT"``), so nothing about the ref is known statically.
 
 What runs is read: commands behind wrappers (``sudo``, ``env``, ``time``, ``exec``, …), in lists,
 pipelines, subshells, ``if``/``for``/``while``/``case``, functions (read where they are first called, or at
@@ -32,7 +43,7 @@ import posixpath
 import re
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import tree_sitter_bash
@@ -57,6 +68,8 @@ _COMMENTED_ASSIGNMENT = re.compile(
 _GITHUB_EXPRESSION = re.compile(r"\$\{\{.*?\}\}", re.DOTALL)
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 _SCP_LIKE_URL = re.compile(r"^[\w.-]+@[\w.-]+:")
+#: git's ``<transport>::<address>`` form for remote helpers (git-remote-helpers(7)).
+_HELPER_TRANSPORT = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*::")
 #: Characters that make a word more than its literal text (quotes, escapes, expansions).
 _SPECIAL = re.compile(r"[\\'\"$`]")
 _QUERY_SOURCE = """
@@ -338,10 +351,17 @@ class _Word:
         return pieces
 
     def sub(self, start: int, end: int | None = None) -> _Word:
-        """The part of the word from ``display[start:end]``."""
-        return _Word(
-            self.raw, self.start, self.display[start:end], self.literal[start:end], self.offsets[start:end]
-        )
+        """The part of the word from ``display[start:end]``.
+
+        An empty part at the end of the word keeps what is written there (the quotes of ``--branch=""``),
+        so that its span is theirs.
+        """
+        offsets = self.offsets[start:end]
+        if not offsets and end is None and 0 < start <= len(self.offsets):
+            cut = self.offsets[start - 1] + 1
+            if cut < len(self.raw):
+                return _Word(self.raw[cut:], self.start + cut, "", [], [])
+        return _Word(self.raw, self.start, self.display[start:end], self.literal[start:end], offsets)
 
     def cut(self, separator: str) -> _Word:
         """The part before the first literal ``separator`` (all of it when there is none)."""
@@ -475,9 +495,25 @@ class _Env:
         return _Env(self.scope.child(), self.cwd, self.oldpwd, self.stack)
 
 
+@dataclass(frozen=True, slots=True)
+class _Checkout:
+    """A checkout in a clone, with the clone's state at that point (later fetches do not change it)."""
+
+    ref: _Value
+    fetched_ref: str | None
+    shallow: bool
+    depth: int | None
+
+
 @dataclass(slots=True)
 class _Clone:
-    """A ``git clone`` seen so far, with what later commands did in its directory."""
+    """A ``git clone`` (or a ``git fetch URL REF``) seen so far, with what later commands did in its
+    directory.
+
+    ``fetched`` is the ref that the last ``git fetch … REF`` in it brought in (what FETCH_HEAD names);
+    ``fetch_ref`` is set for a repository that ``git fetch URL REF`` filled (``clone_span`` is then the
+    ``git fetch`` words); ``path`` is None while the clone's directory is not known statically.
+    """
 
     url: _Value
     clone_span: Span
@@ -489,8 +525,35 @@ class _Clone:
     origin: str
     parent: _Dir
     path: _Dir | None
-    checkout: _Value | None = None
-    fetched_ref: str | None = None
+    checkouts: list[_Checkout] = field(default_factory=list)
+    fetched: _Value | None = None
+    fetch_ref: _Value | None = None
+
+    @property
+    def fetched_ref(self) -> str | None:
+        """What :attr:`Pin.fetched_ref` says: the fetched ref's value, or as written when unresolved."""
+        fetched = self.fetched
+        if fetched is None:
+            return None
+        return fetched.value if fetched.value is not None else fetched.written
+
+
+def _depth(value: str | None) -> int | None:
+    """The number that ``--depth`` was given, or None when it is not a plain number."""
+    return int(value) if value is not None and value.isascii() and value.isdigit() else None
+
+
+def _empty_ref(ref: _Value) -> _Value:
+    """Mark a ref whose value is empty (see the module docstring): EMPTY when written as nothing
+    (``--branch ""``, ``git+URL@``), UNRESOLVED when a variable expands to nothing. Returns ``ref``."""
+    if ref.value != "" or ref.resolution is not Resolution.RESOLVED:
+        return ref
+    if ref.written == "":
+        ref.resolution, ref.note = Resolution.EMPTY, "the ref is empty"
+    else:
+        ref.value, ref.resolution = None, Resolution.UNRESOLVED
+        ref.note = f"{ref.written} is empty here, so it must come from outside the file"
+    return ref
 
 
 def _combined(*values: _Value | None) -> tuple[Resolution, str | None]:
@@ -565,22 +628,29 @@ class ShellSession:
 
     def finish(self) -> list[Pin]:
         """All pins found so far, in file order (by span)."""
-        pins = self._pins + [self._clone_pin(clone) for clone in self._clones]
+        pins = self._pins + [pin for clone in self._clones for pin in self._clone_pins(clone)]
         pins.sort(key=lambda pin: (pin.span.line, pin.span.column, pin.span.end_line, pin.span.end_column))
         return pins
 
     def _add_clone(self, clone: _Clone) -> None:
         self._clones.append(clone)
 
-    def _find_clone(self, directory: _Dir) -> _Clone | None:
+    def _find_clone(self, directory: _Dir, fetch_head: bool = False) -> _Clone | None:
         """The clone whose work tree holds ``directory`` (the deepest, then the latest).
 
+        A repository that ``git fetch URL REF`` filled holds no ref but FETCH_HEAD (a fetch from a URL
+        updates no branch or tag, git-fetch(1)), so it is taken only when ``fetch_head`` is True.
+
         A clone whose directory is not known statically (``git clone $URL``) is taken when nothing else
-        matches and ``directory`` is a direct child of where it was cloned (``git clone $URL && cd NAME``).
+        matches and ``directory`` is a direct child of where it was cloned (``git clone $URL && cd NAME``);
+        the clone then takes ``directory`` as its own, so that later commands there find it and no other
+        clone's commands do.
         """
         best: _Clone | None = None
         best_depth = -1
         for clone in reversed(self._clones):
+            if clone.fetch_ref is not None and not fetch_head:
+                continue
             depth = None if clone.path is None else _contains(clone.path, directory)
             if depth is not None and depth > best_depth:
                 best, best_depth = clone, depth
@@ -588,7 +658,8 @@ class ShellSession:
             return best
         parent = (directory[0], posixpath.dirname(directory[1]) or ".")
         for clone in reversed(self._clones):
-            if clone.path is None and clone.parent == parent and clone.checkout is None:
+            if clone.path is None and clone.parent == parent:
+                clone.path = directory
                 return clone
         return None
 
@@ -600,54 +671,63 @@ class ShellSession:
         self._opaque_dirs += 1
         return (f"$({self._opaque_dirs})", ".")
 
-    def _clone_pin(self, clone: _Clone) -> Pin:
+    def _clone_pins(self, clone: _Clone) -> list[Pin]:
+        """The pins of one clone: one per checkout in it, else the clone's own (or the fetch's) pin."""
         url = clone.url
         common: dict[str, Any] = {
             "path": self.path,
             "kind": self.kind,
             "url": url.value if url.value is not None else url.written,
             "remote": normalise_remote(url.value) if url.value is not None else None,
-            "depth": clone.depth,
-            "shallow": clone.shallow,
             "url_span": url.span,
             "clone_span": clone.clone_span,
             "single_branch": clone.single_branch,
             "recurse_submodules": clone.recurse_submodules,
-            "fetched_ref": clone.fetched_ref,
             "stage": self.stage,
         }
-        ref = clone.checkout or clone.branch
-        resolution, note = _combined(ref, url)
-        if clone.checkout is not None:
-            branch = clone.branch
-            return Pin(
-                via=Via.CHECKOUT,
-                span=clone.checkout.span,
-                ref=clone.checkout.value,
-                ref_text=clone.checkout.written,
-                resolution=resolution,
-                resolution_note=note,
-                clone_ref=None if branch is None else branch.value or branch.written,
-                clone_ref_span=None if branch is None else branch.span,
-                **common,
-            )
-        if clone.branch is not None:
-            return Pin(
-                via=Via.CLONE_BRANCH,
-                span=clone.branch.span,
-                ref=clone.branch.value,
-                ref_text=clone.branch.written,
-                resolution=resolution,
-                resolution_note=note,
-                **common,
-            )
+        checkouts = clone.checkouts
+        if not checkouts and clone.fetch_ref is not None:
+            checkouts = [_Checkout(clone.fetch_ref, clone.fetched_ref, clone.shallow, clone.depth)]
+        if checkouts:
+            return [self._checkout_pin(clone, checkout, common) for checkout in checkouts]
+        branch = clone.branch
+        resolution, note = _combined(branch, url)
+        state: dict[str, Any] = {
+            "resolution": resolution,
+            "resolution_note": note,
+            "depth": clone.depth,
+            "shallow": clone.shallow,
+            "fetched_ref": clone.fetched_ref,
+        }
+        if branch is not None:
+            return [
+                Pin(
+                    via=Via.CLONE_BRANCH,
+                    span=branch.span,
+                    ref=branch.value,
+                    ref_text=branch.written,
+                    **state,
+                    **common,
+                )
+            ]
+        return [Pin(via=Via.CLONE, span=url.span, ref=None, ref_text=None, **state, **common)]
+
+    @staticmethod
+    def _checkout_pin(clone: _Clone, checkout: _Checkout, common: dict[str, Any]) -> Pin:
+        branch = clone.branch
+        resolution, note = _combined(checkout.ref, clone.url)
         return Pin(
-            via=Via.CLONE,
-            span=url.span,
-            ref=None,
-            ref_text=None,
+            via=Via.CHECKOUT,
+            span=checkout.ref.span,
+            ref=checkout.ref.value,
+            ref_text=checkout.ref.written,
             resolution=resolution,
             resolution_note=note,
+            clone_ref=None if branch is None else branch.value or branch.written,
+            clone_ref_span=None if branch is None else branch.span,
+            depth=checkout.depth,
+            shallow=checkout.shallow,
+            fetched_ref=checkout.fetched_ref,
             **common,
         )
 
@@ -1169,29 +1249,48 @@ class _Runner:
             repository = tree
         subcommand = words[git.subcommand].display
         start = git.subcommand + 1
+        command_span = self._span(text, words[index].bounds()[0], words[git.subcommand].bounds()[1])
         if subcommand == "clone":
-            clone_span = self._span(text, words[index].bounds()[0], words[git.subcommand].bounds()[1])
-            self._clone(words, start, text, repository, clone_span)
+            self._clone(words, start, text, repository, command_span)
         elif subcommand in ("checkout", "switch", "reset"):
             self._checkout(subcommand, words, start, text, repository)
         elif subcommand == "fetch":
-            self._fetch(words, start, text, repository)
+            self._fetch(words, start, text, repository, command_span)
 
-    def _looks_like_url(self, word: _Word, text: _Text) -> bool:
+    def _names_remote(self, word: _Word, text: _Text, paths: bool) -> bool:
+        """Whether the word's value looks like a repository URL rather than a directory or a remote's name:
+        ``…://…``, scp-like ``user@host:path``, a remote helper's ``<transport>::<address>`` (``ext::…``,
+        which reflint must see, to refuse it), and with ``paths`` a path (``/…``, ``./…``, ``../…``)."""
         value = word.display if word.is_literal else self._expand(word, text, self.env.scope).value
         value = value if value is not None else word.display
-        return "://" in value or bool(_SCP_LIKE_URL.match(value)) or value.startswith(("/", "./", "../"))
+        return (
+            "://" in value
+            or bool(_SCP_LIKE_URL.match(value) or _HELPER_TRANSPORT.match(value))
+            or (paths and value.startswith(("/", "./", "../")))
+        )
+
+    def _may_split(self, word: _Word, text: _Text) -> bool:
+        """Whether the word may stand for any number of words: an unquoted expansion of unknown value.
+
+        (:meth:`_fields` has already split the unquoted expansions whose value is known.)
+        """
+        if word.is_literal or any(quote in word.raw for quote in "\"'"):
+            return False
+        return self._expand(word, text, self.env.scope).value is None
 
     def _clone(self, words: list[_Word], start: int, text: _Text, parent: _Dir, clone_span: Span) -> None:
-        looks_like_url = [
-            index >= start and self._looks_like_url(word, text) for index, word in enumerate(words)
+        may_split = [index >= start and self._may_split(word, text) for index, word in enumerate(words)]
+        names_remote = [
+            index >= start and self._names_remote(word, text, paths=False) for index, word in enumerate(words)
         ]
-        clone = commands.parse_clone(words, start, looks_like_url)
+        clone = commands.parse_clone(words, start, may_split, names_remote)
         if clone is None:
             return
         scope = self.env.scope
         url = self._expand(words[clone.url], text, scope)
         branch = self._expand(self._part(words, clone.branch), text, scope) if clone.branch else None
+        if branch is not None:
+            branch = _empty_ref(branch)
         depth = self._expand(self._part(words, clone.depth), text, scope).value if clone.depth else None
         origin = self._expand(self._part(words, clone.origin), text, scope).value if clone.origin else None
         path: _Dir | None
@@ -1207,7 +1306,7 @@ class _Runner:
                 url=url,
                 clone_span=clone_span,
                 branch=branch,
-                depth=int(depth) if depth is not None and depth.isascii() and depth.isdigit() else None,
+                depth=_depth(depth),
                 shallow=clone.shallow,
                 single_branch=clone.single_branch,
                 recurse_submodules=clone.recurse_submodules,
@@ -1223,32 +1322,75 @@ class _Runner:
         target = commands.checkout_target(subcommand, words, start)
         if target is None:
             return
-        clone = self.session._find_clone(repository)
+        ref = self._expand(words[target], text, self.env.scope)
+        clone = self.session._find_clone(repository, fetch_head=ref.value == "FETCH_HEAD")
         if clone is None:
             return
-        ref = self._expand(words[target], text, self.env.scope)
         if ref.value is not None:
             if commands.is_relative_ref(ref.value):
                 return
             if ref.value == "FETCH_HEAD":
-                ref.value = clone.fetched_ref
-                if ref.value is None:
-                    ref.resolution = Resolution.UNRESOLVED
+                fetched = clone.fetched
+                if fetched is None:
+                    ref.value, ref.resolution = None, Resolution.UNRESOLVED
                     ref.note = "FETCH_HEAD names no ref that this script fetched"
+                else:
+                    ref.value, ref.resolution, ref.note = fetched.value, fetched.resolution, fetched.note
             else:
                 ref.value = commands.checkout_ref_name(ref.value, clone.origin)
-        clone.checkout = ref
+        clone.checkouts.append(_Checkout(_empty_ref(ref), clone.fetched_ref, clone.shallow, clone.depth))
 
-    def _fetch(self, words: list[_Word], start: int, text: _Text, repository: _Dir) -> None:
+    def _fetch(self, words: list[_Word], start: int, text: _Text, repository: _Dir, fetch_span: Span) -> None:
+        """``git fetch``: of a URL and a ref, a repository of its own (see :class:`_Clone`); of a remote's
+        name, the ref it brings into the clone in ``repository`` (and ``--unshallow``)."""
         fetch = commands.parse_fetch(words, start)
+        ref = None
+        if fetch.refspec is not None:
+            ref = self._expand(self._part(words, fetch.refspec).cut(":"), text, self.env.scope)
+        if (
+            ref is not None
+            and fetch.repository is not None
+            and self._names_remote(words[fetch.repository], text, paths=True)
+        ):
+            self._fetch_url(words, fetch, _empty_ref(ref), text, repository, fetch_span)
+            return
         clone = self.session._find_clone(repository)
         if clone is None:
             return
         if fetch.unshallow:
             clone.shallow, clone.depth = False, None
-        if fetch.refspec is not None:
-            ref = self._expand(self._part(words, fetch.refspec).cut(":"), text, self.env.scope)
-            clone.fetched_ref = ref.value if ref.value is not None else ref.written
+        if ref is not None:
+            clone.fetched = _empty_ref(ref)
+
+    def _fetch_url(
+        self,
+        words: list[_Word],
+        fetch: commands.FetchCommand,
+        ref: _Value,
+        text: _Text,
+        repository: _Dir,
+        fetch_span: Span,
+    ) -> None:
+        """``git fetch [--depth N] URL REF``: REF of URL lands in FETCH_HEAD of ``repository``."""
+        assert fetch.repository is not None
+        scope = self.env.scope
+        depth = self._expand(self._part(words, fetch.depth), text, scope).value if fetch.depth else None
+        self.session._add_clone(
+            _Clone(
+                url=self._expand(words[fetch.repository], text, scope),
+                clone_span=fetch_span,
+                branch=None,
+                depth=_depth(depth),
+                shallow=fetch.shallow,
+                single_branch=False,
+                recurse_submodules=False,
+                origin="origin",
+                parent=repository,
+                path=repository,
+                fetched=ref,
+                fetch_ref=ref,
+            )
+        )
 
     # --- pip ----------------------------------------------------------------------------------------
 
@@ -1259,7 +1401,12 @@ class _Runner:
         if parts is None:
             return
         url = expanded.value(*parts.url)
-        ref = expanded.value(*parts.ref) if parts.ref is not None else None
+        ref: _Value | None = None
+        if parts.ref is not None:
+            ref = expanded.value(*parts.ref)
+        elif parts.at is not None:  # an empty revision: written so, or expansions that give nothing
+            at_span = expanded.value(parts.at, parts.at + 1).span
+            ref = _empty_ref(expanded.vanished_after(parts.at) or _Value("", "", at_span))
         resolution, note = _combined(ref, url)
         self.session._add_pin(
             Pin(
@@ -1307,6 +1454,16 @@ class _Expanded:
             self.owner.extend([index] * len(piece))
         self.starts.append(len(chars))
         self.text = "".join(chars)
+
+    def vanished_after(self, index: int) -> _Value | None:
+        """The expansions written just after the piece of ``text[index]`` that expand to nothing (``$REF`` in
+        ``git+URL@$REF`` when ``$REF`` is empty), as one value; None when nothing is written there."""
+        first = self.owner[index] + 1
+        last = self.owner[index + 1] if index + 1 < len(self.owner) else len(self.pieces)
+        if first >= last:
+            return None
+        written = self.word.sub(self.pieces[first][0], self.pieces[last - 1][1])
+        return self.runner._expand(written, self.source, self.runner.env.scope)
 
     def value(self, start: int, end: int) -> _Value:
         """The part ``text[start:end]``: its value, and the written pieces it comes from."""

@@ -512,16 +512,24 @@ class CloneCommand:
 
 
 def parse_clone(
-    words: Sequence[CommandWord], start: int, looks_like_url: Sequence[bool]
+    words: Sequence[CommandWord], start: int, may_split: Sequence[bool], names_remote: Sequence[bool]
 ) -> CloneCommand | None:
     """Read ``git clone`` arguments from ``words[start:]``.
+
+    git-clone(1) takes ``<repository> [<directory>]``: the first positional is the repository and the
+    second the directory, whatever they look like (after ``--`` even a word that starts with ``-``). The
+    one exception is a word that may stand for any number of words: an unquoted ``$ARGS`` that cannot be
+    resolved may hold options or nothing, so it is passed over when more than two positionals follow it
+    from there, or when the positional after it names a remote (``git clone $GIT_ARGS https://…``). Words
+    after ``--`` are never passed over.
 
     Args:
         words: the command's words.
         start: the index of the first word after ``clone``.
-        looks_like_url: per word, whether its value looks like a repository URL. An unquoted ``$ARGS``
-            that cannot be resolved may hold options, so the repository is the first positional that looks
-            like a URL, or the first positional when none does.
+        may_split: per word, whether it may stand for any number of words (an unquoted expansion whose
+            value is not known statically).
+        names_remote: per word, whether its value looks like a remote rather than a directory: a URL with
+            ``://``, an scp-like ``host:path``, a remote helper's ``<transport>::<address>``.
 
     Returns:
         The clone's parts, or None when no repository is given.
@@ -530,7 +538,15 @@ def parse_clone(
     positionals = parsed.positionals
     if not positionals:
         return None
-    url_at = next((n for n, index in enumerate(positionals) if looks_like_url[index]), 0)
+    before_double_dash = len(positionals) if parsed.double_dash is None else parsed.double_dash
+    url_at = 0
+    while (
+        url_at < before_double_dash
+        and url_at + 1 < len(positionals)
+        and may_split[positionals[url_at]]
+        and (len(positionals) - url_at > 2 or names_remote[positionals[url_at + 1]])
+    ):
+        url_at += 1
     directory = positionals[url_at + 1] if url_at + 1 < len(positionals) else None
     branch = parsed.last("branch")
     depth = parsed.last("depth")
@@ -591,10 +607,16 @@ class FetchCommand:
         refspec: the first refspec's source: its word and the offset after a leading ``+`` (the extractor
             cuts it at ``:``), or None when only a remote (or nothing) is given.
         unshallow: ``--unshallow`` (the clone gets its full history).
+        repository: index of the ``<repository>`` word (a remote's name or a URL), or None.
+        depth: the ``--depth`` value, or None.
+        shallow: ``--depth``, ``--shallow-since`` or ``--shallow-exclude`` was given.
     """
 
     refspec: WordPart | None
     unshallow: bool
+    repository: int | None = None
+    depth: WordPart | None = None
+    shallow: bool = False
 
 
 def parse_fetch(words: Sequence[CommandWord], start: int) -> FetchCommand:
@@ -603,6 +625,8 @@ def parse_fetch(words: Sequence[CommandWord], start: int) -> FetchCommand:
     ``tag NAME`` as a refspec means ``refs/tags/NAME:refs/tags/NAME``; its NAME word is returned.
     """
     parsed = parse_options(words, _FETCH, start)
+    depth = parsed.last("depth")
+    repository = parsed.positionals[0] if parsed.positionals else None
     refspecs = parsed.positionals[1:]
     refspec: WordPart | None = None
     if refspecs:
@@ -611,7 +635,13 @@ def parse_fetch(words: Sequence[CommandWord], start: int) -> FetchCommand:
             first = refspecs[1]
         offset = 1 if words[first].literal_prefix.startswith("+") else 0
         refspec = WordPart(first, offset)
-    return FetchCommand(refspec, parsed.has("unshallow"))
+    return FetchCommand(
+        refspec,
+        parsed.has("unshallow"),
+        repository=repository,
+        depth=depth[2] if depth else None,
+        shallow=parsed.has("depth", "shallow-since", "shallow-exclude"),
+    )
 
 
 _REMOTE_PREFIXES = ("refs/remotes/", "remotes/")
@@ -775,11 +805,14 @@ class VcsParts:
 
     Attributes:
         url: ``(start, end)`` of URL (after ``git+``, before ``@REF`` and ``#…``).
-        ref: ``(start, end)`` of REF, or None when there is none.
+        ref: ``(start, end)`` of REF, or None when there is none (no ``@``, or nothing after it).
+        at: the offset of the ``@`` that separates the revision, or None when there is none; ``ref`` is
+            None and ``at`` is not for ``git+URL@`` (an empty revision, which pip refuses).
     """
 
     url: tuple[int, int]
     ref: tuple[int, int] | None
+    at: int | None = None
 
 
 def vcs_parts(display: str, literal: Sequence[bool]) -> VcsParts | None:
@@ -790,7 +823,9 @@ def vcs_parts(display: str, literal: Sequence[bool]) -> VcsParts | None:
     ``@`` (pip's ``Git.get_url_rev_and_auth``: ``urlsplit`` then ``path.rsplit("@", 1)``), so an ``@`` in
     the user part (``git+ssh://git@host/o/r.git``) is not a revision and a revision may hold ``/``
     (``@feature/x``). For the scp-like form ``git+git@host:o/r.git@v1`` the path starts after ``:``.
-    Only literal characters count as separators (an ``@`` inside ``${V}`` is not one).
+    An ``@`` with nothing after it is an empty revision, which the same pip function refuses ("has an
+    empty revision (after @) which is not supported"). Only literal characters count as separators (an
+    ``@`` inside ``${V}`` is not one).
 
     Args:
         display: the word's display text.
@@ -821,8 +856,8 @@ def vcs_parts(display: str, literal: Sequence[bool]) -> VcsParts | None:
     if at == -1:
         return VcsParts((url_start, end), None)
     if at + 1 == end:
-        return VcsParts((url_start, at), None)
-    return VcsParts((url_start, at), (at + 1, end))
+        return VcsParts((url_start, at), None, at)
+    return VcsParts((url_start, at), (at + 1, end), at)
 
 
 def _find_literal(text: str, literal: Sequence[bool], sub: str, start: int, end: int | None = None) -> int:

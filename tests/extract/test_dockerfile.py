@@ -218,20 +218,82 @@ def test_shebang_shell_heredoc_is_the_script(sessions: list[Recorder]) -> None:
     assert runs(sessions)[0].text == "#!/bin/bash\ngit clone u\n"
 
 
-def test_data_heredoc_goes_to_the_shell_whole(sessions: list[Recorder]) -> None:
+def test_data_heredoc_goes_to_the_shell_in_a_brace_group_holding_its_body(sessions: list[Recorder]) -> None:
     extract("FROM a\nRUN cat <<EOF > /etc/x && git clone u\nline\nEOF\n")
     (run,) = runs(sessions)
-    assert run.text == "cat <<EOF > /etc/x && git clone u\nline\nEOF"
+    assert run.text == "{ cat <<EOF > /etc/x\nline\nEOF\n} && git clone u"
+    assert run.at("{") == (2, 5)  # inserted: mapped to the command name
     assert run.at("git") == (2, 27)
     assert run.at("line") == (3, 1)
     assert run.at("EOF", 1) == (4, 1)
+    assert run.at("}") == (4, 4)  # inserted: mapped just after the terminator
 
 
-def test_several_heredocs_are_appended_to_the_command_in_order(sessions: list[Recorder]) -> None:
-    extract("FROM a\nRUN cat <<A <<-B && git fetch\na1\nA\n\tb1\n\tB\n")
+def test_of_several_heredocs_on_one_command_the_last_on_standard_input_counts(
+    sessions: list[Recorder],
+) -> None:
+    extract("FROM a\nRUN cat <<A <<-B 3<<C && git fetch\na1\nA\n\tb1\n\tB\nc1\nC\n")
     (run,) = runs(sessions)
-    assert run.text == "cat <<A <<-B && git fetch\na1\nA\n\tb1\nB"
-    assert (run.at("a1"), run.at("A", 1), run.at("b1"), run.at("B", 1)) == ((3, 1), (4, 1), (5, 2), (6, 2))
+    assert run.text == "{ cat  <<-B \n\tb1\nB\n} && git fetch"
+    assert (run.at("<<-B"), run.at("b1"), run.at("B", 1), run.at("git")) == ((2, 13), (5, 2), (6, 2), (2, 26))
+
+
+@pytest.mark.parametrize(
+    ("line", "body"),
+    [
+        ("RUN <<EOT bash", "git clone u\n"),
+        ("RUN <<EOT sh -ex", "git clone u\n"),
+        ("RUN 0<<EOT bash -e", "git clone u\n"),
+        ("RUN <<-EOT", "\tgit clone u\n"),
+        ('RUN <<"EOT"', "git clone u\n"),
+        ("RUN <<'EOT' bash", "git clone u\n"),
+    ],
+)
+def test_heredoc_on_a_shell_s_standard_input_before_or_after_it_is_the_script(
+    sessions: list[Recorder], line: str, body: str
+) -> None:
+    terminator = "\tEOT" if "<<-" in line else "EOT"
+    source = extract(f"FROM a\n{line}\n{body}{terminator}\n")
+    (run,) = runs(sessions)
+    assert run.text == body
+    assert run.at("git") == (3, body.index("git") + 1)
+    assert source.notices == []
+
+
+def test_two_heredocs_fed_to_shells_each_go_in_a_brace_group(sessions: list[Recorder]) -> None:
+    extract("FROM a\nRUN <<A bash && <<B sh -e\ngit clone a\nA\ngit clone b\nB\n")
+    (run,) = runs(sessions)
+    assert run.text == " { bash <<A\ngit clone a\nA\n} &&  { sh -e <<B\ngit clone b\nB\n}"
+    assert [run.at("<<A"), run.at("git clone a"), run.at("<<B"), run.at("git clone b")] == [
+        (2, 5),
+        (3, 1),
+        (2, 17),
+        (5, 1),
+    ]
+
+
+def test_the_buildkit_example_of_two_heredocs_in_one_run(sessions: list[Recorder]) -> None:
+    # The Dockerfile reference, "Here-Documents" (with "git" in a body, so that the RUN is read).
+    extract("FROM a\nRUN <<FILE1 cat > file1 && <<FILE2 cat > file2\nI am\nfirst\nFILE1\ngit\nFILE2\n")
+    (run,) = runs(sessions)
+    assert (
+        run.text == " { cat > file1 <<FILE1\nI am\nfirst\nFILE1\n} &&  { cat > file2 <<FILE2\ngit\nFILE2\n}"
+    )
+
+
+def test_semicolon_after_a_heredoc_and_reserved_words_stay_outside_the_group(
+    sessions: list[Recorder],
+) -> None:
+    # BuildKit splits heredoc words at blanks only: `<<A;` would open a heredoc named "A;".
+    extract("FROM a\nRUN if true; then bash <<A ; fi; git fetch\ngit clone u\nA\n")
+    (run,) = runs(sessions)
+    assert run.text == "if true; then { bash <<A\ngit clone u\nA\n} ; fi; git fetch"
+
+
+def test_heredoc_of_a_compound_command_stays_with_its_body_after_the_line(sessions: list[Recorder]) -> None:
+    extract("FROM a\nRUN while read r; do git fetch $r; done <<A && git fetch\norigin\nA\n")
+    (run,) = runs(sessions)
+    assert run.text == "while read r; do git fetch $r; done <<A && git fetch\norigin\nA"
 
 
 def test_unterminated_heredoc_is_an_error_after_earlier_runs(sessions: list[Recorder]) -> None:

@@ -70,20 +70,51 @@ def test_git_global_options(text: str, expected: commands.GitCommand | None) -> 
     assert commands.parse_git(words(text), 1) == expected
 
 
-def test_clone_takes_the_first_positional_that_looks_like_a_url() -> None:
-    found = commands.parse_clone(words("$ARGS URL dir"), 0, [False, True, False])
+@pytest.mark.parametrize(
+    ("text", "may_split", "names_remote", "url", "directory"),
+    [
+        # The first positional is the repository, the second the directory, whatever they look like.
+        ("$URL /opt/a", "$URL", "", 0, 1),
+        ("ext::sh /opt/a", "", "ext::sh", 0, 1),
+        ("-b v1 $URL dir", "$URL", "", 2, 3),
+        ("-- --upload-pack=x /opt/y", "", "", 1, 2),
+        # A word that may stand for any number of words (options, or nothing) is passed over when the
+        # next positional names a remote, or when more than two positionals remain.
+        ("$ARGS URL", "$ARGS", "URL", 1, None),
+        ("$ARGS URL dir", "$ARGS", "", 1, 2),
+        ("$A $B URL dir", "$A $B", "", 2, 3),
+        ("$ARGS /opt/b", "$ARGS", "", 0, 1),
+        ("$URL", "$URL", "", 0, None),
+        # Nothing after -- is passed over.
+        ("-- $A URL", "$A", "URL", 1, 2),
+        ("$A -- $B URL dir", "$A $B", "URL", 2, 3),
+    ],
+)
+def test_clone_repository_is_the_first_positional_unless_a_split_word_stands_before(
+    text: str, may_split: str, names_remote: str, url: int, directory: int | None
+) -> None:
+    given = words(text)
+    splits = [word.display in may_split.split() for word in given]
+    remotes = [word.display in names_remote.split() for word in given]
+    found = commands.parse_clone(given, 0, splits, remotes)
+    assert found is not None
+    assert (found.url, found.directory) == (url, directory)
+
+
+def test_clone_parts() -> None:
+    found = commands.parse_clone(words("-b v1 --depth 1 --recursive URL dir"), 0, [False] * 7, [False] * 7)
     assert found == commands.CloneCommand(
-        url=1,
-        directory=2,
-        branch=None,
-        depth=None,
-        shallow=False,
+        url=5,
+        directory=6,
+        branch=WordPart(1),
+        depth=WordPart(3),
+        shallow=True,
         single_branch=False,
-        recurse_submodules=False,
+        recurse_submodules=True,
         bare=False,
         origin=None,
     )
-    assert commands.parse_clone(words("--depth 1"), 0, [False, False]) is None
+    assert commands.parse_clone(words("--depth 1"), 0, [False, False], [False, False]) is None
 
 
 @pytest.mark.parametrize(
@@ -112,10 +143,12 @@ def test_checkout_target(subcommand: str, text: str, target: int | None) -> None
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("origin", commands.FetchCommand(None, False)),
-        ("--depth 1 origin abc", commands.FetchCommand(WordPart(3), False)),
-        ("origin tag v1", commands.FetchCommand(WordPart(2), False)),
-        ("origin +refs/heads/x:refs/remotes/origin/x", commands.FetchCommand(WordPart(1, 1), False)),
+        ("origin", commands.FetchCommand(None, False, 0)),
+        ("--depth 1 origin abc", commands.FetchCommand(WordPart(3), False, 2, WordPart(1), True)),
+        ("--depth=1 URL abc", commands.FetchCommand(WordPart(2), False, 1, WordPart(0, 8), True)),
+        ("--shallow-since=2024-01-01 URL abc", commands.FetchCommand(WordPart(2), False, 1, None, True)),
+        ("origin tag v1", commands.FetchCommand(WordPart(2), False, 0)),
+        ("origin +refs/heads/x:refs/remotes/origin/x", commands.FetchCommand(WordPart(1, 1), False, 0)),
         ("--unshallow", commands.FetchCommand(None, True)),
     ],
 )
@@ -210,10 +243,26 @@ def test_vcs_parts(display: str, url: str | None, ref: str | None) -> None:
     assert (display[slice(*parts.ref)] if parts.ref else None) == ref
 
 
+@pytest.mark.parametrize(
+    ("display", "at"),
+    [
+        ("git+https://h/o/r.git@v1", 21),
+        ("git+https://h/o/r.git@", 21),  # an empty revision, which pip refuses
+        ("git+https://h/o/r.git@#egg=r", 21),
+        ("git+https://tok@h/o/r.git", None),
+        ("git+https://h/o/r.git", None),
+    ],
+)
+def test_vcs_parts_say_where_the_revision_separator_is(display: str, at: int | None) -> None:
+    parts = commands.vcs_parts(display, [True] * len(display))
+    assert parts is not None
+    assert parts.at == at
+
+
 def test_vcs_parts_only_split_at_literal_characters() -> None:
     display = "git+https://h/o/r@${A@B}"
     literal = [True] * 18 + [False] * 6
-    assert commands.vcs_parts(display, literal) == commands.VcsParts((4, 17), (18, 24))
+    assert commands.vcs_parts(display, literal) == commands.VcsParts((4, 17), (18, 24), 17)
     assert commands.vcs_parts("git+$URL", [True] * 4 + [False] * 4) == commands.VcsParts((4, 8), None)
 
 
