@@ -38,6 +38,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:  # argparse exits 2 on usage errors and 0 for --help
         return int(exc.code or 0)
     logging.basicConfig(level=logging.DEBUG if args.debug else logging.WARNING, format="reflint: %(message)s")
+    from ascend_reflint.remote import RedactingFilter
+
+    for handler in logging.getLogger().handlers:  # every logger, GitPython's included, masks credentials
+        handler.addFilter(RedactingFilter())
     if args.command is None:
         parser.print_help(sys.stderr)
         return EXIT_ERROR
@@ -55,9 +59,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_FINDINGS
     except Exception as exc:
-        if args.debug:
-            raise
-        sys.stderr.write(f"reflint: internal error: {type(exc).__name__}: {exc} (run with --debug for details)\n")
+        from ascend_reflint.report.safe import safe_text
+
+        log.debug("internal error", exc_info=True)  # the traceback, through the redacting handler
+        detail = safe_text(f"{type(exc).__name__}: {exc}")
+        sys.stderr.write(f"reflint: internal error: {detail} (run with --debug for details)\n")
         return EXIT_ERROR
 
 

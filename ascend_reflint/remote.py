@@ -7,6 +7,7 @@ for remote helpers such as ``ext::``), and git-config(1) ``protocol.allow``.
 
 from __future__ import annotations
 
+import logging
 import re
 from urllib.parse import urlsplit
 
@@ -48,6 +49,27 @@ def redact(text: str) -> str:
     return _USERINFO.sub(_sub, text)
 
 
+class RedactingFilter(logging.Filter):
+    """A logging filter that masks credentials (see :func:`redact`) in a record's message, traceback and
+    stack text, so that ``--debug`` output never shows a URL's password or token.
+
+    A filter sees only the records of the logger or handler it is attached to: on the ``reflint`` logger
+    it covers reflint's own records; on a handler it covers every record that handler writes.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Rewrite ``record`` in place with its text redacted; never drops it (returns True)."""
+        record.msg = redact(record.getMessage())
+        record.args = None
+        if record.exc_info and not record.exc_text:
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        if record.exc_text:
+            record.exc_text = redact(record.exc_text)
+        if record.stack_info:
+            record.stack_info = redact(record.stack_info)
+        return True
+
+
 def unsafe_reason(url: str) -> str | None:
     """Say why git must not be given ``url``, or None when it is safe to look up.
 
@@ -69,9 +91,13 @@ def unsafe_reason(url: str) -> str | None:
     if _HELPER_TRANSPORT.match(url):
         return f"transport '{url.split('::', 1)[0]}::' is not allowed"
     if "://" in url:
-        scheme = url.split("://", 1)[0].lower()
-        if scheme not in SAFE_SCHEMES:
-            return f"transport '{scheme}' is not allowed (allowed: {', '.join(sorted(SAFE_SCHEMES))})"
+        scheme, rest = url.split("://", 1)
+        if scheme.lower() not in SAFE_SCHEMES:
+            return f"transport '{scheme.lower()}' is not allowed (allowed: {', '.join(sorted(SAFE_SCHEMES))})"
+        authority = rest.split("/", 1)[0]
+        if authority.startswith("-") or authority.rpartition("@")[2].startswith("-"):
+            # ssh reads such a user or host as an option (CVE-2017-1000117: -oProxyCommand=…).
+            return "its user or host starts with '-', which ssh reads as an option"
         return None
     if _SCP_LIKE.match(url):
         return None
@@ -91,10 +117,11 @@ def normalise_remote(url: str) -> str | None:
         url: a repository URL (``https://…``, ``ssh://…``, ``git://…``, scp-like, ``file://…`` or a path).
 
     Returns:
-        The remote key, or None when ``url`` is not a URL reflint can name (empty, holds ``$``, …).
+        The remote key, or None when ``url`` is not a URL reflint can name (empty, holds ``$`` or
+        whitespace, a transport outside :data:`SAFE_SCHEMES`, a remote helper's ``<transport>::…``).
     """
     url = url.strip()
-    if not url or "$" in url or any(ch.isspace() for ch in url):
+    if not url or "$" in url or any(ch.isspace() for ch in url) or _HELPER_TRANSPORT.match(url):
         return None
     host: str
     path: str
@@ -104,6 +131,8 @@ def normalise_remote(url: str) -> str | None:
         except ValueError:
             return None
         scheme = parts.scheme.lower()
+        if scheme not in SAFE_SCHEMES:
+            return None
         if scheme == "file":
             host, path = "file", parts.path
         else:

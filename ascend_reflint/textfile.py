@@ -10,6 +10,8 @@ from __future__ import annotations
 import codecs
 import errno
 import os
+import stat
+from typing import BinaryIO
 
 #: Default cap on a file's size, in bytes (``--max-file-size`` raises it).
 DEFAULT_MAX_BYTES = 10 * 1024 * 1024
@@ -39,8 +41,8 @@ def read_text(path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[str, str |
         it was decoded leniently (a BOM other than UTF-8's, bytes that are not UTF-8), else None.
 
     Raises:
-        FileReadError: the file is missing, unreadable, a directory, a symlink loop, over ``max_bytes``
-            or binary.
+        FileReadError: the file is missing, unreadable, a directory, a symlink loop, not a regular file
+            (a FIFO, a device, a socket), over ``max_bytes`` or binary.
     """
     data = _read_bytes(path, max_bytes)
     text, notice = decode(data)
@@ -67,31 +69,104 @@ def decode(data: bytes) -> tuple[str, str | None]:
         return data.decode("utf-8"), None
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
-        text = data.decode("utf-8", errors="replace")
+        text = data.decode("utf-8", errors=_ONE_PER_BYTE)
         return text, f"not valid UTF-8 (first at line {line}); undecodable bytes read as U+FFFD"
 
 
+def _one_replacement_per_byte(error: UnicodeError) -> tuple[str, int]:
+    """A codec error handler: one U+FFFD for each byte that does not decode.
+
+    Python's ``replace`` gives one U+FFFD for a whole ill-formed sequence (``b"\\xe2\\x82"`` is one
+    character); a file in a single-byte encoding such as Latin-1 has one character per byte, which is
+    what an editor shows and what columns must count.
+    """
+    assert isinstance(error, UnicodeDecodeError)
+    return "\ufffd" * (error.end - error.start), error.end
+
+
+_ONE_PER_BYTE = "reflint-one-replacement-per-byte"
+codecs.register_error(_ONE_PER_BYTE, _one_replacement_per_byte)
+
+
+def read_head(path: str, size: int) -> bytes:
+    """The first ``size`` bytes of the regular file at ``path`` (fewer when the file is shorter).
+
+    Discovery sniffs scripts without an extension with it; like :func:`read_text`, it never blocks on a
+    FIFO and never reads a device.
+
+    Raises:
+        FileReadError: as :func:`read_text` does for a file that cannot be opened or is not regular.
+    """
+    with _open_regular(path) as handle:
+        try:
+            return handle.read(size)
+        except OSError as exc:
+            raise FileReadError(_describe_os_error(exc)) from None
+
+
 def _read_bytes(path: str, max_bytes: int) -> bytes:
-    try:
-        with open(path, "rb") as handle:
+    """Read at most ``max_bytes`` of the regular file at ``path``."""
+    with _open_regular(path) as handle:
+        try:
             size = os.fstat(handle.fileno()).st_size
             if size > max_bytes:
                 raise FileReadError(
                     f"file is {size:,} bytes, over the limit of {max_bytes:,} (raise it with --max-file-size)"
                 )
             data = handle.read(max_bytes + 1)
-    except FileReadError:
-        raise
-    except IsADirectoryError:
-        raise FileReadError("is a directory") from None
-    except FileNotFoundError:
-        raise FileReadError("file not found (deleted or a broken symlink)") from None
-    except PermissionError:
-        raise FileReadError("permission denied") from None
-    except OSError as exc:
-        if exc.errno == errno.ELOOP:
-            raise FileReadError("symlink loop") from None
-        raise FileReadError(exc.strerror or str(exc)) from None
+        except OSError as exc:
+            raise FileReadError(_describe_os_error(exc)) from None
     if len(data) > max_bytes:
         raise FileReadError(f"file is over the limit of {max_bytes:,} bytes (raise it with --max-file-size)")
     return data
+
+
+def _open_regular(path: str) -> BinaryIO:
+    """Open ``path`` for reading, refusing anything but a regular file before a byte is read.
+
+    ``O_NONBLOCK``: opening a FIFO that has no writer would otherwise wait forever (open(2)); the flag
+    changes nothing for a regular file.
+
+    Raises:
+        FileReadError: the file cannot be opened, or is a directory, FIFO, device or socket.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        descriptor = os.open(path, flags)
+    except OSError as exc:
+        raise FileReadError(_describe_os_error(exc)) from None
+    try:
+        mode = os.fstat(descriptor).st_mode
+    except OSError as exc:
+        os.close(descriptor)
+        raise FileReadError(_describe_os_error(exc)) from None
+    if not stat.S_ISREG(mode):
+        os.close(descriptor)
+        if stat.S_ISDIR(mode):
+            raise FileReadError("is a directory")
+        raise FileReadError(f"not a regular file ({_file_type(mode)})")
+    return os.fdopen(descriptor, "rb")
+
+
+def _describe_os_error(exc: OSError) -> str:
+    """A short cause for an error of ``open``/``read``, without the path (the caller names the file)."""
+    if isinstance(exc, IsADirectoryError):
+        return "is a directory"
+    if isinstance(exc, FileNotFoundError):
+        return "file not found (deleted or a broken symlink)"
+    if isinstance(exc, PermissionError):
+        return "permission denied"
+    if exc.errno == errno.ELOOP:
+        return "symlink loop"
+    return exc.strerror or type(exc).__name__
+
+
+def _file_type(mode: int) -> str:
+    """What a file that is not regular is, for messages: ``"a FIFO"``, ``"a character device"`` …"""
+    kinds = (
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+    )
+    return next((name for test, name in kinds if test(mode)), "not a file")

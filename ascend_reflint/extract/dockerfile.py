@@ -722,7 +722,8 @@ class _Extractor:
         hold (the argument ``'v1'`` becomes the shell word ``''\''v1'\'''``); what the file holds at the
         ref's span is the ref as written.
         """
-        if not pin.ref_text or not any(first <= pin.span.line <= last for first, last in self.exec_form_lines):
+        from_exec_form = any(first <= pin.span.line <= last for first, last in self.exec_form_lines)
+        if not pin.ref_text or not from_exec_form:
             return pin
         assert self.source.text is not None
         lines = self.source.text.split("\n")
@@ -893,7 +894,8 @@ class _Extractor:
     def _exec_form(self, logical: _Logical, args_start: int, values: list[str]) -> Iterator[_ShellText]:
         if not values:
             return
-        self.exec_form_lines.append((logical.position(args_start)[0], logical.position(len(logical.text) - 1)[0]))
+        last_line = logical.position(len(logical.text) - 1)[0]
+        self.exec_form_lines.append((logical.position(args_start)[0], last_line))
         strings = _json_strings(logical.text, args_start, values)
         script = _shell_c_script(values)
         if script is not None:

@@ -832,7 +832,8 @@ def vcs_parts(display: str, literal: Sequence[bool]) -> VcsParts | None:
         literal: per character of ``display``, whether it is literal (not part of an expansion).
 
     Returns:
-        The parts, or None when the word holds no ``git+`` URL.
+        The parts, or None when the word holds no ``git+`` URL (``git+`` with nothing before ``@``, ``#``
+        or the word's end is none).
     """
     start = _find_literal(display, literal, "git+", 0)
     while start != -1 and start > 0 and not (literal[start - 1] and display[start - 1] in " \t\n@="):
@@ -853,6 +854,8 @@ def vcs_parts(display: str, literal: Sequence[bool]) -> VcsParts | None:
         colon = _find_literal(display, literal, ":", url_start, end)
         path_start = url_start if colon == -1 else colon + 1
     at = _rfind_literal(display, literal, "@", path_start, end)
+    if (end if at == -1 else at) == url_start:
+        return None  # "git+" and no URL: pip refuses it, and it names no remote
     if at == -1:
         return VcsParts((url_start, end), None)
     if at + 1 == end:

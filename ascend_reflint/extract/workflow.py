@@ -22,7 +22,7 @@ style, quotes excluded, including literal and folded block scalars and multi-lin
 
 The file is untrusted: it is read into inert nodes (no tag is constructed), and only the fixed paths above
 are walked. Aliases let a small file name the same step or ``env:`` many times over; the work done is
-bounded by a multiple of the file's size, past which the walk stops with a notice.
+bounded by a multiple of the file's size, past which the walk stops with an error (pins found so far kept).
 """
 
 from __future__ import annotations
@@ -72,11 +72,12 @@ def extract_workflow(source: SourceFile) -> None:
             read as action metadata, any other name as a workflow.
 
     Raises:
-        ExtractError: for malformed YAML (the message names the line and column), or, once every step has
-            been read, for the first ``run:`` script that does not parse as shell (what its well-formed
-            parts and the other steps pin is in ``source.pins`` all the same). A workflow whose parts have
-            unexpected shapes (``jobs`` not a mapping, a step that is a string …) is not an error: those
-            parts pin nothing.
+        ExtractError: for malformed YAML (the message names the line and column); when aliases make the
+            walk pass its budget (an alias bomb: the pins found before that point are kept); or, once
+            every step has been read, for the first ``run:`` script that does not parse as shell (what its
+            well-formed parts and the other steps pin is in ``source.pins`` all the same). A workflow whose
+            parts have unexpected shapes (``jobs`` not a mapping, a step that is a string …) is not an
+            error: those parts pin nothing.
     """
     text = source.text
     assert text is not None
@@ -92,10 +93,11 @@ def extract_workflow(source: SourceFile) -> None:
         else:
             walker.workflow(root)
     except _BudgetSpent as spent:
-        source.notices.append(
+        # The file was not read as a whole: an error (the pins found so far are kept), not a caveat.
+        raise ExtractError(
             f"line {spent.line}: stopped reading: YAML aliases repeat more content than the file holds "
             "(an alias bomb?); refs after this point are not checked"
-        )
+        ) from None
     finally:
         # A step reached again through an alias, in the same env, pins the same refs at the same place.
         unique = dict.fromkeys(source.pins)

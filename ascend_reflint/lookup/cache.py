@@ -68,7 +68,8 @@ class RefCache:
         """
         try:
             data = json.loads(self.entry_path(remote).read_bytes())
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):
+            # RecursionError: garbage nested deeper than the JSON decoder's stack ("[[[[…").
             return None
         refs = _refs_from_entry(data, remote)
         if refs is None or max_age is None:

@@ -16,6 +16,9 @@ The patterns below are the messages that git, curl (through git-remote-http) and
   request for credentials, hence :attr:`~ascend_reflint.model.FailureKind.NOT_FOUND_OR_PRIVATE`.
 - OpenSSH: ``<user>@<host>: Permission denied (publickey).``, ``ssh: Could not resolve hostname <host>: …``,
   ``ssh: connect to host <host> port 22: Connection refused``.
+- A server that closes the connection mid-answer: curl's ``transfer closed with N bytes remaining to
+  read`` (http), git's ``fatal: Could not read from remote repository.`` alone (git://), ``the remote end
+  hung up unexpectedly``, ``early EOF``.
 """
 
 from __future__ import annotations
@@ -55,6 +58,15 @@ _RULES: tuple[tuple[FailureKind, re.Pattern[str]], ...] = (
         re.compile(
             r"could not read Username|could not read Password|terminal prompts disabled"
             r"|Authentication failed|The requested URL returned error: 40[13]|HTTP Basic: Access denied"
+        ),
+    ),
+    # Last: a connection that broke off mid-answer, when nothing above explains it (ssh prints "Could not
+    # read from remote repository" after the line that says why, which an earlier rule matches).
+    (
+        FailureKind.UNREACHABLE,
+        re.compile(
+            r"transfer closed with|remote end hung up unexpectedly|early EOF"
+            r"|unexpected disconnect while reading|Could not read from remote repository"
         ),
     ),
 )

@@ -9,6 +9,11 @@ hangs. Git runs in its own session, so on timeout one ``os.killpg`` ends git and
 
 GitPython is imported inside the functions that need it: importing it runs ``git version`` (25 to
 120 ms by machine), which a scan answered from the cache must not pay.
+
+Git runs in an empty directory of its own (:func:`git_directory`), never in the folder being scanned: a
+folder that is scanned is not trusted, and its ``.git/config`` (which an unpacked archive can carry) could
+otherwise pick the ssh command, a credential helper, or an ``insteadOf`` rewrite to a command-running
+transport. The user's global and system configuration and ``GIT_CONFIG_*`` variables still apply.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ import shlex
 import shutil
 import signal
 import subprocess
+import tempfile
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -100,21 +106,57 @@ def _is_openssh(command: str) -> bool:
     return bool(words) and os.path.basename(words[0]) in _OPENSSH_NAMES
 
 
-def configured_ssh_command() -> str | None:
-    """The value of git's ``core.sshCommand`` as git in the current directory sees it, or None if unset.
+@contextlib.contextmanager
+def git_directory() -> Iterator[str]:
+    """An empty directory for git to run in, outside any repository; removed afterwards.
+
+    Yields:
+        Its absolute path; the file system's root when no temporary directory can be made (git finds no
+        repository above the root either).
+    """
+    try:
+        directory = tempfile.mkdtemp(prefix="reflint-git-")
+    except OSError:
+        yield os.path.abspath(os.sep)
+        return
+    try:
+        yield directory
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+def outside_repository_env(directory: str) -> dict[str, str]:
+    """The variable that keeps git, started in ``directory``, from looking for a repository above it.
+
+    ``GIT_CEILING_DIRECTORIES`` (git(1)) set to the parent: git checks ``directory`` itself (empty) and
+    climbs no further, so a ``.git`` in ``/tmp`` or above is never read.
+    """
+    return {"GIT_CEILING_DIRECTORIES": os.path.dirname(directory.rstrip(os.sep)) or os.sep}
+
+
+def configured_ssh_command(directory: str) -> str | None:
+    """The value of git's ``core.sshCommand`` as git in ``directory`` sees it, or None if unset.
 
     Imports GitPython (which runs ``git version`` once) and runs ``git config --get core.sshCommand``.
+
+    Args:
+        directory: where git runs (see :func:`git_directory`).
     """
     status, value, _ = _execute(
-        ["config", "--get", "core.sshCommand"], with_exceptions=False, with_extended_output=True
+        ["config", "--get", "core.sshCommand"],
+        working_dir=directory,
+        with_exceptions=False,
+        with_extended_output=True,
+        env=outside_repository_env(directory),
     )
     if status != 0:
         return None
     return value.strip() or None
 
 
-def _execute(args: list[str], **kwargs: Any) -> Any:
-    """``git ARGS`` through GitPython's ``Git.execute``, with the git executable GitPython chose.
+def _execute(args: list[str], working_dir: str, **kwargs: Any) -> Any:
+    """``git ARGS`` in ``working_dir`` through GitPython's ``Git.execute`` (no shell: an argument list),
+    with the git executable GitPython chose.
 
     Raises:
         ImportError: GitPython could not run ``git version`` when it was first imported.
@@ -124,7 +166,7 @@ def _execute(args: list[str], **kwargs: Any) -> Any:
 
     command = [str(git.Git.GIT_PYTHON_GIT_EXECUTABLE or "git"), *args]
     try:
-        return git.cmd.Git().execute(command, **kwargs)
+        return git.cmd.Git(working_dir).execute(command, shell=False, **kwargs)
     except git.exc.GitCommandNotFound as error:
         cause = error.__cause__
         raise cause if isinstance(cause, OSError) else OSError(str(error)) from error
@@ -138,11 +180,13 @@ class GitRunner:
     Args:
         env: variables laid over ``os.environ`` for every git (see :func:`noninteractive_env`).
         timeout: seconds each git may run before its process group is killed.
+        directory: where git runs (see :func:`git_directory`); git looks for no repository above it.
     """
 
-    def __init__(self, env: Mapping[str, str], timeout: float) -> None:
-        self._env = dict(env)
+    def __init__(self, env: Mapping[str, str], timeout: float, directory: str) -> None:
+        self._env = {**env, **outside_repository_env(directory)}
         self._timeout = timeout
+        self._directory = directory
         self._running: set[subprocess.Popen[bytes]] = set()
         self._closed = False
         self._lock = threading.Lock()
@@ -162,6 +206,7 @@ class GitRunner:
         """
         handle = _execute(
             ["ls-remote", "--heads", "--tags", "--", url],
+            working_dir=self._directory,
             as_process=True,
             env=self._env,
             start_new_session=True,

@@ -147,7 +147,9 @@ def file_error_annotation(error: FileMessage, root: str, cwd: str | None = None)
 
 
 def _command(name: str, properties: Sequence[tuple[str, str]], message: str) -> str:
-    joined = ",".join(f"{key}={escape_property(value)}" for key, value in properties)
+    """``::name key=value,…::message``; property values (a path can hold anything a file name can) are
+    made safe for the log like the message, then escaped."""
+    joined = ",".join(f"{key}={escape_property(safe_text(value))}" for key, value in properties)
     return f"::{name} {joined}::{escape_data(message)}"
 
 

@@ -179,17 +179,20 @@ def test_python_tags_do_not_run(tmp_path: Path) -> None:
     ]
 
 
-def test_billion_laughs_stops_with_a_notice() -> None:
+def test_billion_laughs_stops_with_an_error_and_keeps_the_pins_before() -> None:
     # 2 000 jobs that each alias 2 000 steps: four million step visits if walked naively.
     steps = ", ".join(["*s"] * 2000)
     jobs = "".join(f"  j{n}: *j\n" for n in range(1, 2000))
     text = f"s: &s {{uses: a/b@v1, env: {{A: b}}}}\nt: &t [{steps}]\njobs:\n  j0: &j {{steps: *t}}\n{jobs}"
-    source = _extract(text)
-    assert [(pin.ref, pin.span) for pin in source.pins] == [("v1", Span(1, 18, 1, 20))]
-    assert source.notices == [
+    source = SourceFile(path=WORKFLOW_PATH, abspath="/repo/" + WORKFLOW_PATH, kind=FileKind.WORKFLOW, text=text)
+    with pytest.raises(ExtractError) as caught:
+        extract_workflow(source)
+    assert str(caught.value) == (
         "line 1: stopped reading: YAML aliases repeat more content than the file holds (an alias bomb?); "
         "refs after this point are not checked"
-    ]
+    )
+    assert [(pin.ref, pin.span) for pin in source.pins] == [("v1", Span(1, 18, 1, 20))]
+    assert source.notices == []
     assert len(source.env) < len(text)
 
 

@@ -1,0 +1,1 @@
+"""Hostile and broken input: URLs, credentials, terminal text, remotes, encodings, files, cache, spans."""

@@ -1,0 +1,143 @@
+"""A password or token written in a URL never leaves reflint: not in any output format, not on stderr or in
+``--debug`` logs, not in the cache (names or content), not in error messages.
+
+Pins keep the real URL (git needs it to authenticate); every formatter masks it (``user:***@``).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from gitfixtures import FakeRemotes
+
+from .support import clean_env, json_output, run_in_terminal, run_reflint, write_tree
+
+TOKEN = "tok3n-5ecret-c4f3b00c"
+
+
+def _project(root: Path, closed_port: int) -> dict[str, str]:
+    github = f"https://alice:{TOKEN}@github.com"
+    files = {
+        "Dockerfile": (
+            "FROM ubuntu:22.04\n"
+            f"RUN git clone --branch core_r0.18.0 {github}/NVIDIA/Megatron-LM.git /opt/m\n"
+            f'RUN git clone --branch v1 "svn://alice:{TOKEN}@svn.example.invalid/r" /opt/s\n'
+            f"RUN git clone https://{TOKEN}@127.0.0.1:{closed_port}\n"
+            f"RUN git clone --branch v1 https://bob:{TOKEN}@127.0.0.1:{closed_port}/o/r.git /opt/r\n"
+        ),
+        "requirements.txt": f"git+https://x-access-token:{TOKEN}@github.com/actions/checkout@v4\n",
+        ".github/workflows/ci.yml": (
+            "on: push\n"
+            "env:\n"
+            f"  MIRROR: https://ci:{TOKEN}@github.com/Ascend/MindSpeed.git\n"
+            "jobs:\n"
+            "  build:\n"
+            "    runs-on: ubuntu-latest\n"
+            "    steps:\n"
+            "      - run: |\n"
+            f'          pip install "git+https://{TOKEN}@github.com/NVIDIA/Megatron-LM.git@core_v0.18.0"\n'
+            '          git clone --branch no-such-branch "$MIRROR"\n'
+        ),
+    }
+    write_tree(root, files)
+    return files
+
+
+def _credential_rewrites(remotes: FakeRemotes) -> dict[str, str]:
+    """The local remotes, also for the credential-bearing prefixes (git matches ``insteadOf`` textually)."""
+    base = f"{(remotes.root / 'github.com').resolve()}/"
+    extra = [
+        (f"url.{base}.insteadOf", f"https://{user}@github.com/")
+        for user in (f"alice:{TOKEN}", f"x-access-token:{TOKEN}", TOKEN, f"ci:{TOKEN}")
+    ]
+    return remotes.env(extra)
+
+
+def test_no_output_log_or_cache_file_holds_the_token(
+    tmp_path: Path, remotes: FakeRemotes, closed_port: int
+) -> None:
+    project = tmp_path / "project"
+    _project(project, closed_port)
+    cache = tmp_path / "cache"
+    reports = tmp_path / "reports"
+    reports.mkdir()
+    summary = reports / "step-summary.md"
+    env = _credential_rewrites(remotes)
+    scan = ["scan", "--cache-dir", str(cache), "--timeout", "20"]
+    runs = [
+        run_reflint(["refs"], project, env),
+        run_reflint(["refs", "--format", "json"], project, env),
+        run_reflint(["refs", "--format", "json", "--output", str(reports / "refs.json")], project, env),
+        run_reflint(["--debug", *scan, "--format", "text"], project, env),
+        run_reflint([*scan, "--format", "json", "--refresh"], project, env),
+        run_reflint([*scan, "--format", "github"], project, {**env, "GITHUB_STEP_SUMMARY": str(summary)}),
+        run_reflint([*scan, "--format", "sarif", "--output", str(reports / "scan.sarif")], project, env),
+        run_reflint(
+            [*scan, "--offline", "--format", "json", "--output", str(reports / "scan.json")], project, env
+        ),
+    ]
+    terminal = [run_in_terminal(["refs"], project, env), run_in_terminal(scan, project, env)]
+
+    texts = [run.stdout + run.stderr for run in runs] + terminal
+    texts += [path.read_text(encoding="utf-8") for path in reports.iterdir()]
+    cache_files = [path for path in cache.rglob("*") if path.is_file()]
+    texts += [path.read_text(encoding="utf-8") for path in cache_files] + [str(path) for path in cache_files]
+    assert [TOKEN in text for text in texts] == [False] * len(texts)
+    # The outputs did show those URLs, masked: the test would see the token if it were there.
+    urls = {pin["url"] for pin in json_output(runs[1])["pins"]}
+    assert {
+        "https://alice:***@github.com/NVIDIA/Megatron-LM.git",
+        "svn://alice:***@svn.example.invalid/r",
+        f"https://***@127.0.0.1:{closed_port}",
+        f"https://bob:***@127.0.0.1:{closed_port}/o/r.git",
+        "https://x-access-token:***@github.com/actions/checkout",
+        "https://***@github.com/NVIDIA/Megatron-LM.git",
+        "https://ci:***@github.com/Ascend/MindSpeed.git",
+    } == urls
+    scanned = json_output(runs[4])
+    messages = " ".join(f["message"] for f in scanned["findings"])
+    assert 'URL "svn://alice:***@svn.example.invalid/r" was refused' in messages
+    assert f'"https://***@127.0.0.1:{closed_port}"' in messages
+    checked = [(f["code"], f["path"]) for f in scanned["findings"] if f["code"] in ("RL001", "RL002")]
+    assert checked == [("RL001", ".github/workflows/ci.yml"), ("RL002", "Dockerfile")]
+    assert "ls-remote" in runs[3].stderr  # --debug did log the git commands
+    assert len(cache_files) == 3  # megatron-lm, checkout and mindspeed, each looked up with the token
+
+
+_FAILING_EXTRACTOR = f"""
+import sys
+import ascend_reflint.extract.shell as shell
+
+def failing(source):
+    raise RuntimeError("cannot read https://alice:{TOKEN}@github.com/a/b.git")
+
+shell.extract_shell_file = failing
+from ascend_reflint.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_debug_tracebacks_and_error_messages_are_masked(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"build.sh": "git clone https://github.com/a/b.git\n"})
+
+    completed = subprocess.run(
+        [sys.executable, "-c", _FAILING_EXTRACTOR, "--debug", "refs", "--format", "json"],
+        cwd=tmp_path,
+        env=clean_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+    assert TOKEN not in completed.stdout + completed.stderr
+    # The traceback and the error entry were written, with the URL masked.
+    assert "RuntimeError: cannot read https://alice:***@github.com/a/b.git\n" in completed.stderr
+    assert json_output(completed)["errors"] == [
+        {
+            "path": "build.sh",
+            "message": "internal error while extracting (RuntimeError: cannot read "
+            "https://alice:***@github.com/a/b.git); run with --debug",
+        }
+    ]

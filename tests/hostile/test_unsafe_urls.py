@@ -1,0 +1,214 @@
+"""URLs from scanned files never become git options, transports or shell text (RL011 ``unsafe-url``).
+
+Each test first shows that the URL is dangerous: given to git as it stands, with the same configuration,
+it runs a program that creates a marker file. Then reflint scans a folder holding it, through the command
+line, and the marker must not appear, the URL must be reported at its exact place, and git must never
+have been asked about it.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+from gitfixtures import FakeRemotes, git_config_env
+
+from .support import (
+    clean_env,
+    evil_script,
+    findings_of,
+    git_recorder,
+    json_output,
+    run_reflint,
+    write_tree,
+)
+
+MEGATRON_LINE = "RUN git clone --branch core_r0.18.0 https://github.com/NVIDIA/Megatron-LM.git /opt/m\n"
+
+
+def _column(line: str, token: str) -> int:
+    """The 1-based column of ``token`` in ``line`` (it must be there once)."""
+    assert line.count(token) == 1, (line, token)
+    return line.index(token) + 1
+
+
+def _git(*args: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["git", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=60)
+
+
+def test_option_and_helper_urls_are_refused_and_never_reach_git(tmp_path: Path, remotes: FakeRemotes) -> None:
+    ext, ext_marker = evil_script(tmp_path, "ext")
+    pack, pack_marker = evil_script(tmp_path, "upload-pack")
+    ssh, ssh_marker = evil_script(tmp_path, "ssh")
+    pairs = [*remotes_pairs(remotes), ("protocol.ext.allow", "always"), ("protocol.fd.allow", "always")]
+    env = clean_env(git_config_env(pairs))
+    # The control: git itself runs these when handed them without reflint's checks.
+    _git("ls-remote", f"ext::{ext}", cwd=tmp_path, env=env)
+    assert ext_marker.exists()
+    ext_marker.unlink()
+    megatron = str(remotes["github.com/NVIDIA/Megatron-LM"].path)
+    _git("ls-remote", f"--upload-pack={pack}", megatron, cwd=tmp_path, env=env)
+    assert pack_marker.exists()
+    pack_marker.unlink()
+
+    dockerfile = [
+        "FROM ubuntu:22.04\n",
+        f'RUN git clone --branch v1 "ext::{ext}" /opt/a\n',
+        f'RUN git clone -- "--upload-pack={pack}" /opt/b\n',
+        f'RUN pip install "git+ext::{ext}@v1"\n',
+        'RUN git clone "fd::17" /opt/c\n',
+        'RUN git clone --branch v1 "svn://svn.example.invalid/r" /opt/d\n',
+        f'RUN git clone "ssh://-oProxyCommand={ssh}/r" /opt/e\n',
+        MEGATRON_LINE,
+    ]
+    requirements = [f"git+ext::{ext}@v1\n", f"git+--upload-pack={pack}@v1\n"]
+    script = ["#!/bin/bash\n", f"git clone 'ext::{ext}' /opt/x && cd x && git checkout v2\n"]
+    project = tmp_path / "project"
+    write_tree(
+        project,
+        {
+            "Dockerfile": "".join(dockerfile),
+            "requirements.txt": "".join(requirements),
+            "build.sh": "".join(script),
+        },
+    )
+    recorder_env, calls = git_recorder(tmp_path)
+
+    completed = run_reflint(
+        ["scan", "--format", "json", "--cache-dir", str(tmp_path / "cache")],
+        cwd=project,
+        env={**env, **recorder_env},
+    )
+
+    assert not ext_marker.exists() and not pack_marker.exists() and not ssh_marker.exists()
+    document = json_output(completed)
+    unsafe = [f for f in findings_of(document) if f[0] == "RL011"]
+    assert unsafe == [
+        ("RL011", "Dockerfile", 2, _column(dockerfile[1], "ext::")),
+        ("RL011", "Dockerfile", 3, _column(dockerfile[2], "--upload-pack")),
+        ("RL011", "Dockerfile", 4, _column(dockerfile[3], "ext::")),
+        ("RL011", "Dockerfile", 5, _column(dockerfile[4], "fd::")),
+        ("RL011", "Dockerfile", 6, _column(dockerfile[5], "svn://")),
+        ("RL011", "Dockerfile", 7, _column(dockerfile[6], "ssh://")),
+        ("RL011", "build.sh", 2, _column(script[1], "ext::")),
+        ("RL011", "requirements.txt", 1, _column(requirements[0], "ext::")),
+        ("RL011", "requirements.txt", 2, _column(requirements[1], "--upload-pack")),
+    ]
+    messages = {(f["path"], f["line"]): f["message"] for f in document["findings"] if f["code"] == "RL011"}
+    assert "transport 'ext::' is not allowed" in messages["Dockerfile", 2]
+    assert "it looks like a command-line option" in messages["Dockerfile", 3]
+    assert "transport 'svn' is not allowed" in messages["Dockerfile", 6]
+    assert "its user or host starts with '-'" in messages["Dockerfile", 7]
+    # The good remote in the same scan is looked up and checked as usual.
+    assert ("RL002", "Dockerfile", 8, _column(MEGATRON_LINE, "core_r0.18.0")) in findings_of(document)
+    looked_up = [call["argv"] for call in calls() if call["argv"][:1] == ["ls-remote"]]
+    assert looked_up == [
+        ["ls-remote", "--heads", "--tags", "--", "https://github.com/NVIDIA/Megatron-LM.git"]
+    ]
+
+
+def remotes_pairs(remotes: FakeRemotes) -> list[tuple[str, str]]:
+    """The ``insteadOf`` pairs that send github.com to the local remotes."""
+    env = remotes.env()
+    count = int(env["GIT_CONFIG_COUNT"])
+    return [(env[f"GIT_CONFIG_KEY_{n}"], env[f"GIT_CONFIG_VALUE_{n}"]) for n in range(count)]
+
+
+def test_a_shell_never_reads_a_url(tmp_path: Path, remotes: FakeRemotes) -> None:
+    evil, marker = evil_script(tmp_path, "shell")
+    env = clean_env(remotes.env())
+    line = f'RUN git clone --branch v1 "https://github.com/NVIDIA/Megatron-LM.git;{evil}" /opt/m\n'
+    pip = f'RUN pip install "git+https://github.com/actions/checkout|{evil}@v4"\n'
+    write_tree(tmp_path / "project", {"Dockerfile": "FROM x\n" + line + pip})
+    recorder_env, calls = git_recorder(tmp_path)
+
+    completed = run_reflint(
+        ["scan", "--format", "json", "--cache-dir", str(tmp_path / "cache")],
+        cwd=tmp_path / "project",
+        env={**env, **recorder_env},
+    )
+
+    assert not marker.exists()
+    # Each URL reached git as one argument after "--", and git found no such repository.
+    looked_up = sorted(call["argv"] for call in calls() if call["argv"][:1] == ["ls-remote"])
+    assert looked_up == [
+        ["ls-remote", "--heads", "--tags", "--", f"https://github.com/NVIDIA/Megatron-LM.git;{evil}"],
+        ["ls-remote", "--heads", "--tags", "--", f"https://github.com/actions/checkout|{evil}"],
+    ]
+    assert [f[:3] for f in findings_of(json_output(completed))] == [
+        ("RL014", "Dockerfile", 2),
+        ("RL014", "Dockerfile", 3),
+    ]
+
+
+def test_git_runs_non_interactively_outside_the_scanned_folder(tmp_path: Path, remotes: FakeRemotes) -> None:
+    project = tmp_path / "project"
+    write_tree(project, {"Dockerfile": "FROM x\n" + MEGATRON_LINE})
+    recorder_env, calls = git_recorder(tmp_path)
+
+    run_reflint(
+        ["scan", "--cache-dir", str(tmp_path / "cache")], cwd=project, env={**remotes.env(), **recorder_env}
+    )
+
+    (call,) = [call for call in calls() if call["argv"][:1] == ["ls-remote"]]
+    assert call["argv"] == [
+        "ls-remote",
+        "--heads",
+        "--tags",
+        "--",
+        "https://github.com/NVIDIA/Megatron-LM.git",
+    ]
+    silent = call["env"]["GIT_ASKPASS"]
+    assert silent is not None and Path(silent).name == "true"
+    assert call["env"]["SSH_ASKPASS"] == silent
+    assert call["env"]["GIT_TERMINAL_PROMPT"] == "0"
+    assert call["env"]["GIT_SSH_COMMAND"] == "ssh -o BatchMode=yes"
+    workdir = Path(call["cwd"])
+    assert workdir.name.startswith("reflint-git-") and not workdir.exists()
+    assert call["env"]["GIT_CEILING_DIRECTORIES"] == str(workdir.parent)
+
+
+def test_the_scanned_folders_own_git_config_runs_nothing(tmp_path: Path, closed_port: int) -> None:
+    # An unpacked archive can carry a .git/config: it must not choose how reflint's git connects.
+    project = tmp_path / "project"
+    project.mkdir()
+    fsmonitor, fsmonitor_marker = evil_script(tmp_path, "fsmonitor")
+    ext, ext_marker = evil_script(tmp_path, "ext")
+    ssh, ssh_marker = evil_script(tmp_path, "ssh")
+    helper, helper_marker = evil_script(tmp_path, "credential")
+    rewritten = f"https://127.0.0.1:{closed_port}/"
+    env = clean_env()
+    _git("init", "--quiet", cwd=project, env=env)
+    for key, value in (
+        ("core.fsmonitor", str(fsmonitor)),
+        ("core.sshCommand", str(ssh)),
+        (f"url.ext::{ext} .insteadOf", rewritten),  # "ext::EVIL o/r.git": the path is an argument
+        ("protocol.ext.allow", "always"),
+        ("credential.helper", f"!{helper}"),
+    ):
+        _git("config", key, value, cwd=project, env=env)
+    # The control: git in that folder runs what its config says.
+    _git("ls-remote", "--", f"{rewritten}o/r.git", cwd=project, env=env)
+    assert ext_marker.exists()
+    ext_marker.unlink()
+    _git("status", cwd=project, env=env)
+    assert fsmonitor_marker.exists()
+    fsmonitor_marker.unlink()
+    write_tree(
+        project,
+        {
+            "Dockerfile": (
+                "FROM x\n"
+                f"RUN git clone --branch v1 {rewritten}o/r.git /opt/r\n"
+                f"RUN git clone --branch v1 ssh://git@127.0.0.1:{closed_port}/o/s.git /opt/s\n"
+            )
+        },
+    )
+
+    completed = run_reflint(["scan", "--format", "json", "--cache-dir", str(tmp_path / "cache")], cwd=project)
+
+    assert [m.exists() for m in (fsmonitor_marker, ext_marker, ssh_marker, helper_marker)] == [False] * 4
+    assert [(f["code"], f["line"]) for f in json_output(completed)["findings"]] == [
+        ("RL010", 2),
+        ("RL010", 3),
+    ]
