@@ -100,8 +100,8 @@ def _parser() -> argparse.ArgumentParser:
                       help="how long a cached ref list stays fresh (default: 3600)")
     scan.add_argument("--timeout", type=_seconds, default=20.0, metavar="SECONDS",
                       help="time limit of one remote's lookup (default: 20)")
-    scan.add_argument("--jobs", "-j", type=_positive_int, default=16, metavar="N",
-                      help="remotes looked up at once (default: 16)")
+    scan.add_argument("--jobs", "-j", type=_positive_int, default=32, metavar="N",
+                      help="remotes looked up at once (default: 32; lookups wait on the network, not the CPU)")
     scan.add_argument("--select", type=_codes, action="extend", default=None, metavar="CODES",
                       help="only these rules (comma-separated codes, e.g. RL001,RL002)")
     scan.add_argument("--ignore", type=_codes, action="extend", default=[], metavar="CODES",

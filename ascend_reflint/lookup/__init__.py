@@ -46,7 +46,7 @@ class LookupOptions:
         ValueError: ``jobs`` below 1, ``timeout`` not above 0, or a negative ``cache_ttl``.
     """
 
-    jobs: int = 16
+    jobs: int = 32
     timeout: float = 20.0
     cache_dir: Path | None = None
     cache_ttl: float = 3600.0
