@@ -250,8 +250,6 @@ def _run_refs(args: argparse.Namespace) -> int:
 
 
 def _run_scan(args: argparse.Namespace) -> int:
-    from ascend_reflint.baseline import BaselineError
-    from ascend_reflint.check.policy import PolicyError
     from ascend_reflint.config import ConfigError, load_config
     from ascend_reflint.scan import ScanOptions, run_scan
 
@@ -287,8 +285,10 @@ def _run_scan(args: argparse.Namespace) -> int:
     inventory = _inventory(args)
     try:
         run = run_scan(inventory, options)
-    except (PolicyError, BaselineError) as exc:
-        raise UsageError(str(exc)) from None
+    except Exception as exc:
+        if isinstance(exc, _input_errors()):
+            raise UsageError(str(exc)) from None
+        raise
     result, timings = run.result, run.timings
     started = time.perf_counter()
     from ascend_reflint.report.text import write_file_messages
@@ -309,6 +309,15 @@ def _run_scan(args: argparse.Namespace) -> int:
 
     threshold = Severity.parse(args.fail_on)
     return EXIT_FINDINGS if any(f.severity >= threshold for f in result.findings) else EXIT_CLEAN
+
+
+def _input_errors() -> tuple[type[Exception], ...]:
+    """The errors of files the user named (rule packs, baselines): usage errors, not bugs. Imported once
+    something has gone wrong, so that a scan without ``--baseline`` does not load the baseline module."""
+    from ascend_reflint.baseline import BaselineError
+    from ascend_reflint.check.policy import PolicyError
+
+    return (PolicyError, BaselineError)
 
 
 def _write_baseline_note(run: ScanRun, baseline: str | None, written: str | None) -> None:

@@ -22,27 +22,13 @@ import os
 import re
 import sys
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import Field, ValidationError
-
-from ascend_reflint.check.globs import matches
-from ascend_reflint.check.located import (
-    InvalidFileError,
-    Loc,
-    Locator,
-    load_yaml,
-    validation_messages,
-    yaml_locator,
-)
-from ascend_reflint.check.policy import Glob, PackSettings, RuleCode
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
+if TYPE_CHECKING:
+    from ascend_reflint.check.located import Loc, Locator
+    from ascend_reflint.check.pack_schema import UserConfig
 
 YAML_NAME = ".reflint.yaml"
 PYPROJECT_NAME = "pyproject.toml"
@@ -53,22 +39,14 @@ class ConfigError(Exception):
     """The config file cannot be read or is not valid; the message names the file, the line and the key."""
 
 
-class UserConfig(PackSettings):
-    """The settings of a config file (kebab-case keys in the file).
+def __getattr__(name: str) -> Any:
+    """``UserConfig``, the pydantic model of a config file (in :mod:`ascend_reflint.check.pack_schema`),
+    imported when first asked for (PEP 562): a scan without a config file does not need pydantic."""
+    if name == "UserConfig":
+        from ascend_reflint.check.pack_schema import UserConfig
 
-    Attributes:
-        select: only these rule codes (None: every rule); ``--select`` replaces it.
-        ignore: never these rule codes; ``--ignore`` adds to it.
-        per_file_ignores: glob → rule codes that are not reported on the files the glob matches.
-        rule_packs: rule pack files to merge after the default ones and before this config's own settings,
-            relative to the config file's folder.
-        (and every key of :class:`~ascend_reflint.check.policy.PackSettings`)
-    """
-
-    select: tuple[RuleCode, ...] | None = None
-    ignore: tuple[RuleCode, ...] = ()
-    per_file_ignores: dict[Glob, tuple[RuleCode, ...]] = Field(default_factory=dict)
-    rule_packs: tuple[str, ...] = ()
+        return UserConfig
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True)
@@ -78,24 +56,48 @@ class Config:
     Attributes:
         root: the absolute project root (see the module docstring).
         path: the config file read, or None when there is none.
-        settings: its settings (empty ones when there is no file).
+        settings: its settings (a :class:`~ascend_reflint.check.pack_schema.UserConfig`), or None when
+            there is no file.
     """
 
     root: str
     path: str | None = None
-    settings: UserConfig = field(default_factory=UserConfig)
+    settings: UserConfig | None = None
+
+    @property
+    def select(self) -> tuple[str, ...] | None:
+        """The config's ``select`` (None: every rule)."""
+        return self.settings.select if self.settings is not None else None
+
+    @property
+    def ignore(self) -> tuple[str, ...]:
+        """The config's ``ignore``."""
+        return self.settings.ignore if self.settings is not None else ()
 
     def rule_pack_paths(self) -> list[Path]:
         """``rule-packs``, each relative to the config file's folder, the root (absolute ones as they are)."""
+        if self.settings is None:
+            return []
         return [Path(self.root) / entry for entry in self.settings.rule_packs]
 
     def relpath(self, abspath: str) -> str:
         """``abspath`` relative to the root, ``/``-separated (as given when it is outside the root)."""
-        relative = os.path.relpath(abspath, self.root)
+        from ascend_reflint.discover import relpath
+
+        relative = relpath(abspath, self.root)
         return abspath if relative.startswith(os.pardir) else relative.replace(os.sep, "/")
+
+    @property
+    def has_per_file_ignores(self) -> bool:
+        """True when ``per-file-ignores`` turns some code off for some files."""
+        return self.settings is not None and bool(self.settings.per_file_ignores)
 
     def ignored_for(self, relpath: str) -> frozenset[str]:
         """The codes that ``per-file-ignores`` turns off for the root-relative ``relpath``."""
+        if self.settings is None:
+            return frozenset()
+        from ascend_reflint.check.globs import matches
+
         return frozenset(
             code
             for glob, codes in self.settings.per_file_ignores.items()
@@ -113,7 +115,7 @@ def load_config(paths: Sequence[str], config_file: str | None = None, cwd: str |
         cwd: the directory that relative paths start from (default: the process's).
 
     Returns:
-        The config; settings are empty when no config file is found.
+        The config; its settings are None when no config file is found.
 
     Raises:
         ConfigError: the file cannot be read or is not valid.
@@ -158,6 +160,9 @@ def parse_yaml_config(text: str, source: str) -> UserConfig:
     Raises:
         ConfigError: the text is not YAML, not a mapping, or not a valid config.
     """
+    from ascend_reflint.check.located import InvalidFileError, load_yaml, yaml_locator
+    from ascend_reflint.check.pack_schema import UserConfig
+
     try:
         data = load_yaml(text, source)
     except InvalidFileError as error:
@@ -187,6 +192,11 @@ def reflint_table(text: str, source: str) -> dict[str, Any] | None:
     Raises:
         ConfigError: the text is not TOML, or ``tool.reflint`` is not a table.
     """
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
+
     try:
         table: Any = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
@@ -212,6 +222,11 @@ def _validate_table(table: dict[str, Any], text: str, source: str) -> UserConfig
 
 
 def _validate(data: Mapping[str, Any], source: str, locate: Locator, prefix: str) -> UserConfig:
+    from pydantic import ValidationError
+
+    from ascend_reflint.check.located import validation_messages
+    from ascend_reflint.check.pack_schema import UserConfig
+
     try:
         return UserConfig.model_validate(data)
     except ValidationError as error:

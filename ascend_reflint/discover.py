@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import subprocess
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
@@ -52,30 +53,29 @@ def discover(paths: Sequence[str], excludes: Sequence[str] = (), cwd: str | None
     Returns:
         A :class:`Discovery`; files are sorted by display path, each path once.
     """
-    import pathspec
-
     cwd = os.path.abspath(cwd or os.getcwd())
-    excluded = pathspec.PathSpec.from_lines("gitignore", excludes)
+    excluded = _exclusions(excludes)
     found: dict[str, SourceFile] = {}
     result = Discovery()
     for given in paths or ["."]:
         absolute = os.path.abspath(os.path.join(cwd, given))
         if os.path.isdir(absolute):
-            listed, unlisted = _list_folder(absolute)
+            names, unlisted = _list_folder(absolute)
             for folder, reason in unlisted:
                 shown = display_path(os.path.join(given, os.path.relpath(folder, absolute)), cwd)
-                if not excluded.match_file(shown + "/"):
+                if not excluded(shown + "/"):
                     result.errors.append(FileMessage(shown, f"cannot list this folder: {reason}"))
-            candidates: Iterable[tuple[str, bool]] = ((p, False) for p in listed)
+            shown_as = _display_namer(given, cwd)
+            candidates: Iterable[tuple[str, str, bool]] = (
+                (os.path.join(absolute, name), shown_as(name), False) for name in names
+            )
         elif os.path.lexists(absolute):
-            candidates = [(absolute, True)]
+            candidates = [(absolute, display_path(given, cwd), True)]
         else:
             result.errors.append(FileMessage(display_path(given, cwd), "no such file or directory"))
             continue
-        for path, explicit in candidates:
-            as_given = os.path.join(given, os.path.relpath(path, absolute)) if not explicit else given
-            shown = display_path(as_given, cwd)
-            if shown in found or excluded.match_file(shown):
+        for path, shown, explicit in candidates:
+            if shown in found or excluded(shown):
                 continue
             kind = classify(path, explicit)
             if kind is None:
@@ -85,6 +85,60 @@ def discover(paths: Sequence[str], excludes: Sequence[str] = (), cwd: str | None
             found[shown] = SourceFile(path=shown, abspath=path, kind=kind, explicit=explicit)
     result.files = [found[key] for key in sorted(found)]
     return result
+
+
+def _exclusions(excludes: Sequence[str]) -> Callable[[str], bool]:
+    """A test of display paths against the ``--exclude`` globs (pathspec is loaded only when some are
+    given)."""
+    if not excludes:
+        return lambda _shown: False
+    import pathspec
+
+    return pathspec.PathSpec.from_lines("gitignore", excludes).match_file
+
+
+def _display_namer(folder: str, cwd: str) -> Callable[[str], str]:
+    """A function from the clean relative name of a file under ``folder`` (``docker/Dockerfile``: no
+    ``.``, ``..`` or empty part, ``os.sep``-separated) to the file's :func:`display_path`.
+
+    :func:`display_path` runs once per folder rather than once per file (``os.path.relpath`` per file took
+    a second of discovery on 90,000 files): every file under a folder is shown as the folder's display path
+    followed by its name, except under a folder that holds the working directory, whose files below the
+    working directory are shown relative to it.
+    """
+    absolute = os.path.abspath(os.path.join(cwd, folder))
+    if relpath(absolute, cwd) == os.curdir:
+        return _with_prefix("")  # a file under the working directory is shown relative to it
+    shown = display_path(folder, cwd)
+    outside = _with_prefix(shown if shown.endswith("/") else shown + "/")
+    below = relpath(cwd, absolute)
+    if below.split(os.sep, 1)[0] == os.pardir:
+        return outside
+    below += os.sep  # the working directory is under the folder
+
+    def name_of(name: str) -> str:
+        if name.startswith(below):
+            return _printable(name[len(below) :].replace(os.sep, "/"))
+        return outside(name)
+
+    return name_of
+
+
+def _with_prefix(prefix: str) -> Callable[[str], str]:
+    return lambda name: prefix + _printable(name.replace(os.sep, "/"))
+
+
+def relpath(path: str, start: str) -> str:
+    """``os.path.relpath(path, start)`` for absolute ``path`` and ``start``, by string operations when
+    ``path`` is ``start`` plus a clean relative name (the usual case, many times faster), else by
+    ``os.path.relpath``."""
+    prefix = start if start.endswith(os.sep) else start + os.sep
+    if path.startswith(prefix):
+        rest = path[len(prefix) :]
+        parts = rest.split(os.sep)
+        if rest and "" not in parts and os.curdir not in parts and os.pardir not in parts:
+            return rest
+    return os.path.relpath(path, start)
 
 
 def display_path(path: str, cwd: str) -> str:
@@ -184,14 +238,14 @@ def _list_folder(folder: str) -> tuple[list[str], list[tuple[str, str]]]:
     """The files under ``folder``: git's view in a work tree, else a walk.
 
     Returns:
-        ``(files, unlisted)``: absolute paths of the files; and the sub-folders that the walk could not
-        list (no permission), each with the reason, so that they are reported rather than left out
-        without a word.
+        ``(names, unlisted)``: the files' paths relative to ``folder`` (clean: no ``.``, ``..`` or empty
+        part); and the sub-folders that the walk could not list (no permission), each with the reason, so
+        that they are reported rather than left out without a word.
     """
     listed = _git_files(folder)
     if listed is not None:
         return listed, []
-    files: list[str] = []
+    names: list[str] = []
     unlisted: list[tuple[str, str]] = []
 
     def unreadable(error: OSError) -> None:
@@ -199,14 +253,17 @@ def _list_folder(folder: str) -> tuple[list[str], list[tuple[str, str]]]:
         reason = "permission denied" if isinstance(error, PermissionError) else error.strerror or str(error)
         unlisted.append((where, reason))
 
-    for root, dirs, names in os.walk(folder, onerror=unreadable):
+    prefix = folder if folder.endswith(os.sep) else folder + os.sep
+    for root, dirs, files in os.walk(folder, onerror=unreadable):
         dirs[:] = sorted(d for d in dirs if d not in _SKIPPED_DIRS)
-        files.extend(os.path.join(root, name) for name in names)
-    return files, unlisted
+        under = "" if root == folder else root[len(prefix) :] + os.sep
+        names.extend(under + name for name in files)
+    return names, unlisted
 
 
 def _git_files(folder: str) -> list[str] | None:
-    """Tracked and untracked-but-not-ignored files under ``folder``, or None outside a git work tree.
+    """Tracked and untracked-but-not-ignored files under ``folder``, relative to it, or None outside a git
+    work tree.
 
     ``core.fsmonitor`` is switched off for this one command: it names a program that git runs while
     reading the index, and a folder that is scanned, not trusted, may carry its own ``.git/config``.
@@ -228,6 +285,19 @@ def _git_files(folder: str) -> list[str] | None:
     if completed.returncode != 0:
         return None
     names = completed.stdout.decode("utf-8", "surrogateescape").split("\0")
-    paths = (os.path.join(folder, name) for name in dict.fromkeys(names) if name)
+    if os.sep != "/":  # git writes "/"; the names are joined and compared with the platform's paths
+        names = [name.replace("/", os.sep) for name in names]
     # ls-files lists deleted-but-tracked files too; they are not there to read.
-    return [path for path in paths if os.path.lexists(path) and not os.path.isdir(path)]
+    return [name for name in dict.fromkeys(names) if name and _is_file(os.path.join(folder, name))]
+
+
+def _is_file(path: str) -> bool:
+    """True when ``path`` exists (a dangling link counts) and is not a folder (nor a link to one): what
+    ``os.path.lexists(path) and not os.path.isdir(path)`` says, with one system call for a plain file."""
+    try:
+        mode = os.lstat(path).st_mode
+    except (OSError, ValueError):
+        return False
+    if stat.S_ISLNK(mode):
+        return not os.path.isdir(path)
+    return not stat.S_ISDIR(mode)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ascend_reflint.discover import discover
@@ -49,6 +49,7 @@ def build_inventory(
     excludes: Sequence[str] = (),
     build_args: Mapping[str, str] | None = None,
     max_bytes: int = DEFAULT_MAX_BYTES,
+    read_already: Collection[str] = (),
 ) -> Inventory:
     """Discover, read and extract the files under ``paths``.
 
@@ -57,13 +58,16 @@ def build_inventory(
         excludes: gitignore-style globs that leave paths out.
         build_args: ``--build-arg NAME=VALUE`` overrides for Dockerfile ``ARG``.
         max_bytes: the largest file read, in bytes.
+        read_already: absolute paths of files that the caller has read and extracted: they are left out
+            (not read twice) when discovery finds them.
 
     Returns:
         The :class:`Inventory`. Never raises for a file's content.
     """
     started = time.perf_counter()
     found = discover(paths, excludes)
-    inventory = Inventory(files=found.files, errors=list(found.errors), notices=list(found.notices))
+    files = [source for source in found.files if source.abspath not in read_already]
+    inventory = Inventory(files=files, errors=list(found.errors), notices=list(found.notices))
     inventory.timings["discover"] = time.perf_counter() - started
     started = time.perf_counter()
     for source in inventory.files:

@@ -117,10 +117,10 @@ class RuleSelection:
     def of(cls, options: ScanOptions, config: Config) -> RuleSelection:
         """The selection that ``options`` and ``config`` make: ``--select`` replaces the config's
         ``select``, ``--ignore`` adds to its ``ignore``."""
-        select = options.select if options.select is not None else config.settings.select
+        select = options.select if options.select is not None else config.select
         return cls(
             select=frozenset(select) if select is not None else None,
-            ignore=frozenset((*config.settings.ignore, *options.ignore)),
+            ignore=frozenset((*config.ignore, *options.ignore)),
             config=config,
         )
 
@@ -130,7 +130,11 @@ class RuleSelection:
 
     def reports(self, code: str, abspath: str) -> bool:
         """True when ``code`` is reported on the file at ``abspath``."""
-        return self.runs(code) and code not in self.config.ignored_for(self.config.relpath(abspath))
+        if not self.runs(code):
+            return False
+        return not self.config.has_per_file_ignores or code not in self.config.ignored_for(
+            self.config.relpath(abspath)
+        )
 
 
 def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
@@ -201,7 +205,7 @@ def build_policy(config: Config, rule_packs: Sequence[Path] = ()) -> Policy:
     policy = Policy.from_packs(bundled_packs())
     for path in config.rule_pack_paths():
         policy = policy.merged_with(load_pack_file(path))
-    if config.path is not None:
+    if config.path is not None and config.settings is not None:
         policy = policy.merged_with(config.settings, name=config.path)
     for path in rule_packs:
         policy = policy.merged_with(load_pack_file(path))
@@ -211,7 +215,8 @@ def build_policy(config: Config, rule_packs: Sequence[Path] = ()) -> Policy:
 def _context_files(
     inventory: Inventory, options: ScanOptions, config: Config, selection: RuleSelection
 ) -> list[SourceFile]:
-    """The rest of the work tree, when explicit file paths were given and a cross-file rule runs."""
+    """The rest of the work tree, when explicit file paths were given and a cross-file rule runs (the files
+    scanned are not read again)."""
     if not any(source.explicit for source in inventory.files):
         return []
     if not any(selection.runs(code) for code in CROSS_FILE_CODES):
@@ -219,14 +224,14 @@ def _context_files(
     from ascend_reflint.discover import display_path
     from ascend_reflint.textfile import DEFAULT_MAX_BYTES
 
-    scanned = {source.abspath for source in inventory.files}
     tree = build_inventory(
         [display_path(config.root, str(Path.cwd()))],
         excludes=options.excludes,
         build_args=options.build_args,
         max_bytes=options.max_bytes or DEFAULT_MAX_BYTES,
+        read_already={source.abspath for source in inventory.files},
     )
-    return [source for source in tree.files if source.abspath not in scanned]
+    return tree.files
 
 
 def _reported(
@@ -267,14 +272,16 @@ def _with_severity(finding: Finding, policy: Policy) -> Finding:
 
 
 def _after_baseline(findings: list[Finding], options: ScanOptions, run: ScanRun) -> list[Finding]:
-    from ascend_reflint.baseline import apply_baseline, write_baseline
-
     if options.write_baseline is not None:
+        from ascend_reflint.baseline import write_baseline
+
         write_baseline(options.write_baseline, findings)
         run.baseline_written = len(findings)
         return []
     if options.baseline is None:
         return findings
+    from ascend_reflint.baseline import apply_baseline
+
     applied = apply_baseline(options.baseline, findings)
     run.baseline_matched = len(findings) - len(applied.findings)
     run.baseline_stale = applied.stale

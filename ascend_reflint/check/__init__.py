@@ -14,9 +14,11 @@ files included. Rule packs are described in ``rules/README.md``.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ascend_reflint.check.context import PinContext, ProjectContext, RuleInfo
 from ascend_reflint.check.engine import all_rules, needs_lookup, remotes_to_look_up, run_checks
-from ascend_reflint.check.policy import Policy, PolicyError, RulePack, load_policy
+from ascend_reflint.check.policy import Policy, PolicyError, load_policy
 
 __all__ = [
     "PinContext",
@@ -31,3 +33,13 @@ __all__ = [
     "remotes_to_look_up",
     "run_checks",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """``RulePack``, a pydantic model, imported when first asked for (PEP 562): a scan with the shipped packs
+    alone does not need pydantic."""
+    if name == "RulePack":
+        from ascend_reflint.check.pack_schema import RulePack
+
+        return RulePack
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -18,6 +18,7 @@ from ascend_reflint.check.policy import Policy
 from ascend_reflint.check.refnames import is_full_commit_id
 from ascend_reflint.check.rules import PIN_RULES, PROJECT_RULES, RULES
 from ascend_reflint.check.variants import find_variants
+from ascend_reflint.discover import relpath
 from ascend_reflint.model import Finding, LookupResult, Pin, SourceFile, Via
 from ascend_reflint.remote import unsafe_reason
 
@@ -125,7 +126,7 @@ def _project_findings(
 def _relpath(source: SourceFile, root: str | None) -> str:
     if root is None:
         return source.path
-    relative = os.path.relpath(source.abspath, root)
+    relative = relpath(source.abspath, root)
     return source.path if relative.startswith(os.pardir) else relative.replace(os.sep, "/")
 
 

@@ -24,8 +24,10 @@ The rules (documented for users in RL001 and RL002):
 from __future__ import annotations
 
 import difflib
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from ascend_reflint.check.versions import RefVersion, parse_version
 from ascend_reflint.model import RemoteRefs
@@ -38,6 +40,14 @@ NAME_CUTOFF = 0.75
 BRANCH_LETTERS_CUTOFF = 0.5
 #: The least ratio for the looser "nearest names" list in messages.
 NEAREST_CUTOFF = 0.6
+#: How many remotes' results are remembered (a scan looks up a few dozen remotes; more just start afresh).
+_MEMO_REMOTES = 256
+
+_T = TypeVar("_T")
+#: ``id(refs)`` → ``(refs, results)``: results computed from one ref list, kept with the list itself so that
+#: its id cannot be reused while it is remembered. A lookup's :class:`RemoteRefs` is never changed after it
+#: is made, so a result stays true.
+_MEMO: dict[int, tuple[RemoteRefs, dict[tuple[Any, ...], Any]]] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +73,10 @@ def same_version_tags(name: str, refs: RemoteRefs) -> list[str]:
         Tag names (``["core_v0.18.0"]``, ``["v2.11"]``); empty when ``name`` has no version or no tag
         matches.
     """
+    return list(_remembered(refs, ("same_version_tags", name), lambda: _same_version_tags(name, refs)))
+
+
+def _same_version_tags(name: str, refs: RemoteRefs) -> list[str]:
     wanted = parse_version(name)
     if wanted is None:
         return []
@@ -84,6 +98,10 @@ def suggest_ref(name: str, refs: RemoteRefs) -> str | None:
     Returns:
         A branch or tag name, or None when nothing is close enough.
     """
+    return _remembered(refs, ("suggest_ref", name), lambda: _suggest_ref(name, refs))
+
+
+def _suggest_ref(name: str, refs: RemoteRefs) -> str | None:
     candidates = [c for c in _candidates(refs) if c.name != name]
     wanted = parse_version(name)
     if wanted is None:
@@ -113,6 +131,10 @@ def nearest_names(name: str, refs: RemoteRefs, limit: int = 3) -> list[str]:
     Returns:
         Up to ``limit`` names; empty when nothing is near.
     """
+    return list(_remembered(refs, ("nearest_names", name, limit), lambda: _nearest_names(name, refs, limit)))
+
+
+def _nearest_names(name: str, refs: RemoteRefs, limit: int) -> list[str]:
     candidates = [c for c in _candidates(refs) if c.name != name]
     wanted = parse_version(name)
     if wanted is None:
@@ -142,6 +164,10 @@ def newest_release_tag(refs: RemoteRefs) -> str | None:
     Returns:
         A tag name, or None when no tag is a final release (``rc``, ``-dev`` and such are not).
     """
+    return _remembered(refs, ("newest_release_tag",), lambda: _newest_release_tag(refs))
+
+
+def _newest_release_tag(refs: RemoteRefs) -> str | None:
     families: dict[str, list[tuple[tuple[tuple[int, ...], ...], str]]] = {}
     for tag in refs.tags:
         version = parse_version(tag)
@@ -153,7 +179,26 @@ def newest_release_tag(refs: RemoteRefs) -> str | None:
     return max(release_line)[1]
 
 
+def _remembered(refs: RemoteRefs, key: tuple[Any, ...], compute: Callable[[], _T]) -> _T:
+    """``compute()``, remembered per ref list (by identity) and ``key``: the rules ask the same questions
+    of a remote for every pin that names the same ref, and each answer compares the name with every ref."""
+    entry = _MEMO.get(id(refs))
+    if entry is None or entry[0] is not refs:
+        if len(_MEMO) >= _MEMO_REMOTES:
+            _MEMO.clear()
+        entry = _MEMO[id(refs)] = (refs, {})
+    results = entry[1]
+    if key not in results:
+        results[key] = compute()
+    result: _T = results[key]
+    return result
+
+
 def _candidates(refs: RemoteRefs) -> list[_Candidate]:
+    return _remembered(refs, ("candidates",), lambda: _all_candidates(refs))
+
+
+def _all_candidates(refs: RemoteRefs) -> list[_Candidate]:
     names = sorted(set(refs.branches) | set(refs.tags))
     return [_Candidate(name, name in refs.tags, parse_version(name)) for name in names]
 
@@ -174,7 +219,7 @@ def _best_of_release(wanted: RefVersion, candidates: Sequence[_Candidate]) -> st
 def _letters_close(wanted: RefVersion, candidate: _Candidate) -> bool:
     assert candidate.version is not None
     ours, theirs = wanted.skeleton, candidate.version.skeleton
-    if difflib.SequenceMatcher(None, ours, theirs).ratio() >= BRANCH_LETTERS_CUTOFF:
+    if _skeleton_ratio(ours, theirs) >= BRANCH_LETTERS_CUTOFF:
         return True
     shorter, longer = sorted((ours, theirs), key=len)
     return any(ch.isalpha() for ch in shorter) and longer.endswith(shorter)
@@ -182,8 +227,14 @@ def _letters_close(wanted: RefVersion, candidate: _Candidate) -> bool:
 
 def _tie_break(wanted: RefVersion, candidate: _Candidate) -> tuple[bool, float, int, str]:
     assert candidate.version is not None
-    letters = difflib.SequenceMatcher(None, wanted.skeleton, candidate.version.skeleton).ratio()
+    letters = _skeleton_ratio(wanted.skeleton, candidate.version.skeleton)
     return (not candidate.is_tag, -letters, len(candidate.name), candidate.name)
+
+
+@functools.lru_cache(maxsize=4096)
+def _skeleton_ratio(ours: str, theirs: str) -> float:
+    """difflib's ratio of two skeletons (few distinct ones: ``core_r#``, ``v#``, ``release_v#``)."""
+    return difflib.SequenceMatcher(None, ours, theirs).ratio()
 
 
 def _closest_spelling(name: str, candidates: Sequence[_Candidate], cutoff: float) -> str | None:

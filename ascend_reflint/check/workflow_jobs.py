@@ -8,10 +8,12 @@ that reports a variable missing from a job (RL006) reads the job ids and the pos
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from ascend_reflint.extract import ExtractError
-from ascend_reflint.extract.yamlpos import LineIndex, YamlMapping, YamlScalar, parse_yaml
 from ascend_reflint.model import Span
+
+if TYPE_CHECKING:
+    from ascend_reflint.extract.yamlpos import LineIndex, YamlScalar
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +40,10 @@ def workflow_jobs(text: str) -> list[WorkflowJob]:
         The jobs; empty when the text is not YAML, or has no ``jobs:`` mapping (extraction reports a
         malformed file already).
     """
+    # The YAML reader (and ruamel.yaml behind it) is loaded only when a rule asks for jobs.
+    from ascend_reflint.extract import ExtractError
+    from ascend_reflint.extract.yamlpos import LineIndex, YamlMapping, YamlScalar, parse_yaml
+
     try:
         root = parse_yaml(text)
     except ExtractError:

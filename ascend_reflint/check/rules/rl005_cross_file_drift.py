@@ -82,10 +82,8 @@ def check_project(context: ProjectContext) -> Iterator[Finding]:
             if not context.policy.may_drift_across_files(pin.remote):
                 compared.setdefault((family, pin.remote), []).append(pin)
     for (family, _), pins in compared.items():
-        for pin in pins:
-            others = [other for other in pins if _compared(context, pin, other)]
-            if others:
-                yield _drift(context, pin, others, family)
+        for pin, others in _drifting(context, pins):
+            yield _drift(context, pin, others, family)
 
 
 def family_of(context: ProjectContext, source: SourceFile) -> str:
@@ -97,13 +95,37 @@ def family_of(context: ProjectContext, source: SourceFile) -> str:
     return f"folder '{posixpath.dirname(relpath) or '.'}'"
 
 
-def _compared(context: ProjectContext, pin: Pin, other: Pin) -> bool:
-    """True when ``other`` is in another file that ``pin``'s file is compared with, at another ref."""
-    if other.path == pin.path or context.variants.are_variants(pin.path, other.path):
-        return False
-    if other.kind is pin.kind and not context.policy.drift_same_kind:
-        return False
-    return not same_ref(pin.ref, other.ref)
+def _drifting(context: ProjectContext, pins: Sequence[Pin]) -> Iterator[tuple[Pin, list[Pin]]]:
+    """Each pin of one family and remote that others differ from, with those others in ``pins`` order.
+
+    The others of a pin are the pins in another file, not a variant of its file, of another kind (unless
+    ``drift-same-kind``), at a ref that is not the same (:func:`same_ref`). Comparing every pin with every
+    other is quadratic in the pins of a family (a folder of 20,000 scripts), so pins are bucketed by
+    ``(ref, kind)``: ``same_ref`` and the kind test run once per pair of buckets, and a pin looks only at
+    the pins of the buckets that differ from its own, which are the others it reports, bar its own file
+    and its variants.
+    """
+    buckets: dict[tuple[str | None, FileKind], list[int]] = {}
+    for index, pin in enumerate(pins):
+        buckets.setdefault((pin.ref, pin.kind), []).append(index)
+    same_kind = context.policy.drift_same_kind
+    differing: dict[tuple[str | None, FileKind], list[int]] = {}
+    for key in buckets:
+        ref, kind = key
+        differing[key] = sorted(
+            index
+            for (other_ref, other_kind), indexes in buckets.items()
+            if (same_kind or other_kind is not kind) and not same_ref(ref, other_ref)
+            for index in indexes
+        )
+    for pin in pins:
+        others = [
+            other
+            for other in (pins[index] for index in differing[(pin.ref, pin.kind)])
+            if other.path != pin.path and not context.variants.are_variants(pin.path, other.path)
+        ]
+        if others:
+            yield pin, others
 
 
 def _drift(context: ProjectContext, pin: Pin, others: Sequence[Pin], family: str) -> Finding:

@@ -76,29 +76,59 @@ def check_project(context: ProjectContext) -> Iterator[Finding]:
     policy = context.policy
     if not policy.shared_env or not policy.env_pairs:
         return
-    dockerfiles = [source for source in context.files if source.kind is FileKind.DOCKERFILE]
+    dockerfiles = _Dockerfiles(context)
     for workflow in context.files:
         if workflow.kind is not FileKind.WORKFLOW or workflow.text is None:
             continue
-        paired = _paired_dockerfiles(context, workflow, dockerfiles)
+        relpath = context.relpath(workflow)
+        pairs = frozenset(
+            index for index, pair in enumerate(policy.env_pairs) if matches(pair.workflows, relpath)
+        )
         for name in policy.shared_env:
-            images = [
-                (dockerfile, setting) for dockerfile in paired for setting in _image_setting(dockerfile, name)
-            ]
+            images = dockerfiles.images(pairs, name)
             if any(setting.value is not None for _, setting in images):
                 yield from _check_workflow(context, workflow, name, images)
 
 
-def _paired_dockerfiles(
-    context: ProjectContext, workflow: SourceFile, dockerfiles: Sequence[SourceFile]
-) -> list[SourceFile]:
-    relpath = context.relpath(workflow)
-    pairs = [pair for pair in context.policy.env_pairs if matches(pair.workflows, relpath)]
-    return [
-        dockerfile
-        for dockerfile in dockerfiles
-        if any(matches(pair.dockerfiles, context.relpath(dockerfile)) for pair in pairs)
-    ]
+class _Dockerfiles:
+    """The Dockerfiles of a scan and what they set, by the env pairs that pair them with a workflow.
+
+    Many workflows match the same pairs, so the Dockerfiles are matched against each pair's globs once, and
+    the images of one set of pairs are gathered once.
+    """
+
+    def __init__(self, context: ProjectContext) -> None:
+        self._context = context
+        self._pairs_of: list[tuple[SourceFile, frozenset[int]]] | None = None
+        self._images: dict[tuple[frozenset[int], str], list[tuple[SourceFile, EnvSetting]]] = {}
+
+    def images(self, pairs: frozenset[int], name: str) -> list[tuple[SourceFile, EnvSetting]]:
+        """The last ``ENV`` of ``name`` in each Dockerfile that one of ``pairs`` (indexes into the policy's
+        env pairs) takes, in file order."""
+        key = (pairs, name)
+        if key not in self._images:
+            self._images[key] = [
+                (dockerfile, setting)
+                for dockerfile, matched in self._pairs()
+                if matched & pairs
+                for setting in _image_setting(dockerfile, name)
+            ]
+        return self._images[key]
+
+    def _pairs(self) -> list[tuple[SourceFile, frozenset[int]]]:
+        """Each Dockerfile, in file order, with the indexes of the env pairs whose globs match it."""
+        if self._pairs_of is None:
+            context = self._context
+            pairs = list(enumerate(context.policy.env_pairs))
+            self._pairs_of = [
+                (
+                    source,
+                    frozenset(i for i, pair in pairs if matches(pair.dockerfiles, context.relpath(source))),
+                )
+                for source in context.files
+                if source.kind is FileKind.DOCKERFILE
+            ]
+        return self._pairs_of
 
 
 def _image_setting(dockerfile: SourceFile, name: str) -> list[EnvSetting]:

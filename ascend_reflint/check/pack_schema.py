@@ -1,0 +1,163 @@
+"""The pydantic models that validate rule packs and config files, so that a misspelt key or a value of the
+wrong type is an error naming the file, the line and the key rather than a silent no-op.
+
+Imported only to read a file a user wrote (a ``--rule-pack``, a pack named under ``rule-packs``, a
+``.reflint.yaml`` or ``[tool.reflint]``): importing pydantic and building these models' schemas costs more
+than the rest of a scan of a small repository. The packs shipped in ``rules/`` are read without them (see
+:func:`ascend_reflint.check.policy.bundled_packs`); a test validates those with :class:`RulePack` too.
+
+Keys are kebab-case in files, snake_case in Python (both are accepted). The checks of single values
+(remotes, rule codes, tokens, variable names, severities, globs) are the plain functions of
+:mod:`ascend_reflint.check.policy` and :mod:`ascend_reflint.check.globs`, shared with the shipped packs'
+reader.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, StrictBool
+
+from ascend_reflint.check.globs import check_glob
+from ascend_reflint.check.policy import (
+    check_code,
+    check_env_name,
+    check_token,
+    normalise_entry,
+    parse_severity,
+    unique,
+)
+from ascend_reflint.model import Severity
+
+RemoteEntry = Annotated[str, AfterValidator(normalise_entry)]
+RemoteList = Annotated[tuple[RemoteEntry, ...], AfterValidator(unique)]
+RuleCode = Annotated[str, AfterValidator(check_code)]
+SeverityValue = Annotated[Severity, BeforeValidator(parse_severity)]
+Glob = Annotated[str, AfterValidator(check_glob)]
+Globs = Annotated[tuple[Glob, ...], Field(min_length=1)]
+EnvName = Annotated[str, AfterValidator(check_env_name)]
+VariantToken = Annotated[str, AfterValidator(check_token)]
+
+
+def _kebab(name: str) -> str:
+    return name.replace("_", "-")
+
+
+class _Strict(BaseModel):
+    """Unknown keys are errors; keys are kebab-case in files, snake_case in Python."""
+
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, alias_generator=_kebab, populate_by_name=True, defer_build=True
+    )
+
+
+class VariantGroupSpec(_Strict):
+    """An explicit group of variants (``variant-groups`` entry, RL004).
+
+    Attributes:
+        name: a name for messages (default: the first glob).
+        files: globs of the files that are variants of one recipe.
+        allowed_drift: remotes that may differ between these files.
+    """
+
+    name: str = ""
+    files: Globs
+    allowed_drift: RemoteList = ()
+
+    @property
+    def label(self) -> str:
+        """The name, else the first glob."""
+        return self.name or self.files[0]
+
+
+class DriftFamily(_Strict):
+    """Files that build one stack, whose pins of one remote are compared (``drift-families`` entry, RL005).
+
+    Attributes:
+        name: a name for messages.
+        files: globs of the family's files.
+    """
+
+    name: str = Field(min_length=1)
+    files: Globs
+
+
+class EnvPair(_Strict):
+    """Dockerfiles and the workflows that run their images or tests (``env-pairs`` entry, RL006).
+
+    Attributes:
+        dockerfiles: globs of the Dockerfiles.
+        workflows: globs of the workflows.
+    """
+
+    dockerfiles: Globs
+    workflows: Globs
+
+
+class PackSettings(_Strict):
+    """What a rule pack, and the user's config, may set (see ``rules/README.md``).
+
+    Attributes:
+        tag_pinned_remotes: remotes that release by tag; a branch pin of one is an error (RL002).
+        branch_release_remotes: remotes whose release line is branches; no RL002 for them.
+        head_tracking_remotes: remotes that are meant to be built at their default branch's head; no
+            RL002 and no RL015.
+        private_remotes: remotes that need credentials; no RL014, and no RL010 for "credentials required".
+        full_history_remotes: remotes whose commits are checked out by id and so need a full clone (RL003).
+        variant_tokens: name parts that mark a variant of a recipe (``a2``, ``openEuler``; RL004), lower case.
+        variant_groups: explicit groups of variants (RL004).
+        variant_allowed_drift: remotes that may differ between the variants of any group (RL004).
+        drift_families: files compared with each other by RL005 (a file in none is compared with the files
+            of its folder).
+        drift_same_kind: RL005 compares files of the same kind too (two Dockerfiles), not only a Dockerfile
+            with a script or a workflow; None leaves an earlier pack's choice (default: False).
+        drift_allowed_remotes: remotes that may be pinned at different refs in different files (RL005).
+        shared_env: environment variables that an image and its CI must set alike (RL006).
+        env_pairs: which Dockerfiles pair with which workflows (RL006).
+        severity: rule code → severity, replacing the rule's own for every finding.
+    """
+
+    tag_pinned_remotes: RemoteList = ()
+    branch_release_remotes: RemoteList = ()
+    head_tracking_remotes: RemoteList = ()
+    private_remotes: RemoteList = ()
+    full_history_remotes: RemoteList = ()
+    variant_tokens: tuple[VariantToken, ...] = ()
+    variant_groups: tuple[VariantGroupSpec, ...] = ()
+    variant_allowed_drift: RemoteList = ()
+    drift_families: tuple[DriftFamily, ...] = ()
+    drift_same_kind: StrictBool | None = None
+    drift_allowed_remotes: RemoteList = ()
+    shared_env: tuple[EnvName, ...] = ()
+    env_pairs: tuple[EnvPair, ...] = ()
+    severity: dict[RuleCode, SeverityValue] = Field(default_factory=dict)
+
+
+class RulePack(PackSettings):
+    """One rule pack file (see ``rules/README.md``): :class:`PackSettings` with a name.
+
+    Attributes:
+        name: a short name for the pack, shown by ``reflint rules`` and in errors.
+        description: what the pack is for.
+    """
+
+    name: str = Field(min_length=1)
+    description: str = ""
+
+
+class UserConfig(PackSettings):
+    """The settings of a config file (kebab-case keys in the file; see :mod:`ascend_reflint.config`).
+
+    Attributes:
+        select: only these rule codes (None: every rule); ``--select`` replaces it.
+        ignore: never these rule codes; ``--ignore`` adds to it.
+        per_file_ignores: glob → rule codes that are not reported on the files the glob matches.
+        rule_packs: rule pack files to merge after the default ones and before this config's own settings,
+            relative to the config file's folder.
+        (and every key of :class:`PackSettings`)
+    """
+
+    select: tuple[RuleCode, ...] | None = None
+    ignore: tuple[RuleCode, ...] = ()
+    per_file_ignores: dict[Glob, tuple[RuleCode, ...]] = Field(default_factory=dict)
+    rule_packs: tuple[str, ...] = ()
