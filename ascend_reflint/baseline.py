@@ -50,9 +50,17 @@ def write_baseline(path: str, findings: Sequence[Finding]) -> None:
         with tempfile.NamedTemporaryFile("w", dir=folder, delete=False, suffix=".tmp", encoding="utf-8") as handle:
             json.dump(document, handle, indent=2)
             handle.write("\n")
+        _chmod_as_umask(handle.name)
         os.replace(handle.name, path)
     except OSError as exc:
         raise BaselineError(f"cannot write baseline {path}: {exc.strerror or exc}") from None
+
+
+def _chmod_as_umask(path: str) -> None:
+    """Give the file the mode a plain ``open()`` would (NamedTemporaryFile makes it owner-only, 0600)."""
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(path, 0o666 & ~umask)
 
 
 def apply_baseline(path: str, findings: Sequence[Finding]) -> BaselineResult:

@@ -202,7 +202,7 @@ def _check_paths(paths: Sequence[str]) -> None:
 
 
 def _open_output(path: str | None) -> TextIO:
-    if path is None:
+    if path is None or path == "-":
         return sys.stdout
     try:
         return open(path, "w", encoding="utf-8")  # noqa: SIM115 - closed by the caller
@@ -295,7 +295,8 @@ def _run_scan(args: argparse.Namespace) -> int:
 
     write_file_messages(result.errors, [n for n in result.notices if n.path == "(cache)"], sys.stderr)
     _write_baseline_note(run, args.baseline, args.write_baseline)
-    for output_format, path in destinations:
+    # Files first: a reader that closes standard output early (`| head`) must not cost the SARIF file.
+    for output_format, path in sorted(destinations, key=lambda destination: destination[1] in (None, "-")):
         stream = _open_output(path)
         try:
             _write_scan(output_format, result, stream)
@@ -375,5 +376,4 @@ def _repository_root() -> str:
 def _run_rules(args: argparse.Namespace) -> int:
     from ascend_reflint.report.rules_doc import write_rules
 
-    wanted = {code.upper() for code in args.code}
-    return write_rules(sys.stdout, wanted, args.format)
+    return write_rules(sys.stdout, set(args.code), args.format)

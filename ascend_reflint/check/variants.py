@@ -127,8 +127,9 @@ def find_variants(files: Sequence[SourceFile], policy: Policy, relpaths: Mapping
 
 
 def compared_ref(pin: Pin) -> str | None:
-    """The ref that drift rules compare: resolved, else as written; None for a pin with no ref."""
-    return pin.ref if pin.ref is not None else pin.ref_text
+    """The ref that RL004 compares, of a resolved pin (it compares no other): None for a pin with no ref
+    (the remote's default branch)."""
+    return pin.ref
 
 
 def shown_ref(pin: Pin) -> str:

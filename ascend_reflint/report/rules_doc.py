@@ -12,7 +12,7 @@ def write_rules(stream: TextIO, codes: Set[str], output_format: str) -> int:
 
     Args:
         stream: where to write.
-        codes: only these codes (empty: all).
+        codes: only these rules, by code (any case) or kebab-case name (empty: all).
         output_format: ``"text"`` or ``"json"``.
 
     Returns:
@@ -20,8 +20,11 @@ def write_rules(stream: TextIO, codes: Set[str], output_format: str) -> int:
     """
     from ascend_reflint.check import all_rules
 
-    rules = [rule for rule in all_rules() if not codes or rule.code in codes]
-    unknown = sorted(codes - {rule.code for rule in rules})
+    wanted = {code.upper() for code in codes} | {code.lower() for code in codes}
+    rules = [rule for rule in all_rules() if not codes or rule.code in wanted or rule.name in wanted]
+    unknown = sorted(
+        code for code in codes if not any(code.upper() == r.code or code.lower() == r.name for r in rules)
+    )
     if unknown:
         import sys
 

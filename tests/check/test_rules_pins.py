@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
-from ascend_reflint.check import load_policy
+from ascend_reflint.check import Policy, load_policy, run_checks
+from ascend_reflint.inventory import build_inventory
 from ascend_reflint.model import FailureKind, Finding, LookupFailure, Resolution, Severity, Span, Via
 
 from .helpers import (
@@ -40,41 +42,142 @@ def expected(
     return Finding(code, rule, severity, PATH, span, message, remote=remote, ref=ref)
 
 
+def extracted(tmp_path: Path, name: str, text: str, code: str) -> list[tuple[int, int, int, str]]:
+    """Write ``text`` to ``tmp_path/name``, extract it for real, run the rules without lookups, and give
+    ``(line, column, end column, message)`` of each finding of ``code``."""
+    path = tmp_path / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    found = run_checks(build_inventory([str(path)]).files, {}, Policy())
+    return [(f.span.line, f.span.column, f.span.end_column, f.message) for f in found if f.code == code]
+
+
 # RL009 unresolved-ref
 
 
 def test_rl009_an_unresolved_ref_says_why_and_is_not_looked_up() -> None:
-    pin = unresolved(make_pin("$MEGATRON_REF"), "MEGATRON_REF is not assigned in this file")
+    pin = unresolved(make_pin("$MEGATRON_REF"), "$MEGATRON_REF is not set in this file")
     assert scan([pin], {MEGATRON: refs_of(MEGATRON)}) == [
         expected(
             "RL009",
             "unresolved-ref",
             Severity.INFO,
             'ref "$MEGATRON_REF" of github.com/nvidia/megatron-lm cannot be resolved statically '
-            "(MEGATRON_REF "
-            "is not assigned in this file), so it was not checked; a default value in the file lets reflint "
-            "check it",
+            "($MEGATRON_REF is not set in this file), so it was not checked; a default value in the file "
+            "lets reflint check it",
             ref="$MEGATRON_REF",
         )
     ]
 
 
-def test_rl009_an_unresolved_url_says_so() -> None:
-    pin = unresolved(
-        make_pin("${SGL_BRANCH}", url="${SGL_REPO}", via=Via.CHECKOUT),
-        "SGL_REPO is not assigned in this file",
+def test_rl009_an_unresolved_url_is_reported_on_the_url_with_its_note() -> None:
+    pin = replace(
+        make_pin("v1", url="${SGL_REPO}", via=Via.CHECKOUT),
+        resolution=Resolution.UNRESOLVED,
+        resolution_note="$SGL_REPO is not set in this file",
     )
     assert scan([pin], {}, code="RL009") == [
         expected(
             "RL009",
             "unresolved-ref",
             Severity.INFO,
-            'URL "${SGL_REPO}" cannot be resolved statically (SGL_REPO is not assigned in this file), so '
-            "this "
-            "pin was not checked",
+            'URL "${SGL_REPO}" cannot be resolved statically ($SGL_REPO is not set in this file), so this '
+            "pin was not checked; a default value in the file lets reflint check it",
+            remote=None,
+            ref="v1",
+            span=URL_SPAN,
+        )
+    ]
+
+
+def test_rl009_an_unresolved_ref_and_url_are_both_named() -> None:
+    pin = unresolved(
+        make_pin("${SGL_BRANCH}", url="${SGL_REPO}", via=Via.CHECKOUT), "GitHub expression ${{ inputs.repo }}"
+    )
+    assert scan([pin], {}, code="RL009") == [
+        expected(
+            "RL009",
+            "unresolved-ref",
+            Severity.INFO,
+            'ref "${SGL_BRANCH}" and URL "${SGL_REPO}" cannot be resolved statically (GitHub expression '
+            "${{ inputs.repo }}), so this pin was not checked",
             remote=None,
             ref="${SGL_BRANCH}",
         )
+    ]
+
+
+def test_rl009_messages_of_extracted_pins_say_what_is_unresolved_and_advise_only_a_default(
+    tmp_path: Path,
+) -> None:
+    script = (
+        "#!/bin/bash\n"
+        'git clone -b ${AIS_BENCH_TAG} --depth 1 "${CLONE_URL}" dir\n'
+        'git clone "$URL" dir\n'
+        "for v in v1 v2; do git clone -b $v https://github.com/o/r.git; done\n"
+    )
+    assert extracted(tmp_path, "build.sh", script, "RL009") == [
+        (
+            2,
+            14,
+            30,
+            'ref "${AIS_BENCH_TAG}" and URL "${CLONE_URL}" cannot be resolved statically ($AIS_BENCH_TAG is '
+            "not set in this file), so this pin was not checked; default values in the file let reflint "
+            "check it",
+        ),
+        (
+            3,
+            12,
+            16,
+            'URL "$URL" cannot be resolved statically ($URL is not set in this file), so this pin was not '
+            "checked; a default value in the file lets reflint check it",
+        ),
+        (
+            4,
+            33,
+            35,
+            'ref "$v" of github.com/o/r cannot be resolved statically ($v takes each value of the loop on '
+            "line 4), so it was not checked",
+        ),
+    ]
+    workflow = (
+        "on: push\njobs:\n  build:\n    runs-on: ubuntu-latest\n    strategy:\n      matrix:\n"
+        "        ref: [v1, v2]\n    steps:\n"
+        "      - run: git clone -b ${{ matrix.ref }} https://github.com/o/r.git\n"
+    )
+    assert extracted(tmp_path, ".github/workflows/ci.yml", workflow, "RL009") == [
+        (
+            9,
+            27,
+            44,
+            'ref "${{ matrix.ref }}" of github.com/o/r cannot be resolved statically (GitHub expression '
+            "${{ matrix.ref }}), so it was not checked",
+        ),
+    ]
+    dockerfile = (
+        "FROM ubuntu\n"
+        "ARG REF\n"
+        "RUN git clone -b $REF https://github.com/o/r.git\n"
+        'ARG COMMIT=""\n'
+        'RUN if [ -n "$COMMIT" ]; then git init /w && git -C /w fetch https://github.com/o/r.git "$COMMIT" '
+        "&& git -C /w checkout FETCH_HEAD; fi\n"
+    )
+    assert extracted(tmp_path, "Dockerfile", dockerfile, "RL009") == [
+        (
+            3,
+            18,
+            22,
+            'ref "$REF" of github.com/o/r cannot be resolved statically (ARG REF has no default and no '
+            "--build-arg), so it was not checked; a default on the ARG, or --build-arg on reflint's command "
+            "line, lets reflint check it",
+        ),
+        (
+            5,
+            121,
+            131,
+            'ref "FETCH_HEAD" of github.com/o/r cannot be resolved statically ($COMMIT is empty here, so it '
+            "must come from outside the file), so it was not checked",
+        ),
     ]
 
 
@@ -137,13 +240,17 @@ def test_rl011_passes_safe_and_unresolved_urls() -> None:
 @pytest.mark.parametrize(
     ("via", "consequence"),
     [
-        (Via.CLONE_BRANCH, '`git clone --branch ""` fails'),
-        (Via.CHECKOUT, "a bare `git checkout` stays on the default branch"),
+        (Via.CLONE_BRANCH, "`git clone --branch` gets no branch name and the clone fails"),
+        (
+            Via.CHECKOUT,
+            "`git checkout` gets an empty ref and fails (unquoted, it gets none and leaves the clone where "
+            "it was)",
+        ),
         (Via.PIP_VCS, 'pip rejects the empty revision after "@"'),
         (Via.ACTION, "the `uses:` has no ref and the workflow is invalid"),
     ],
 )
-def test_rl012_an_empty_ref_says_what_the_command_does_with_it(via: Via, consequence: str) -> None:
+def test_rl012_an_empty_variable_says_what_the_command_does_with_it(via: Via, consequence: str) -> None:
     note = "MEGATRON_REF is assigned only on line 5, after this use"
     pin = unresolved(make_pin("$MEGATRON_REF", via=via), note, Resolution.EMPTY)
     assert scan([pin], {}) == [
@@ -155,6 +262,45 @@ def test_rl012_an_empty_ref_says_what_the_command_does_with_it(via: Via, consequ
             "before this line",
             ref="$MEGATRON_REF",
         )
+    ]
+
+
+WRITTEN_EMPTY = {
+    Via.CLONE_BRANCH: (
+        '`--branch ""` names no branch or tag, so `git clone` fails; name the branch or tag to clone, or '
+        "drop --branch to clone the default branch"
+    ),
+    Via.CHECKOUT: (
+        '`git checkout ""` names no ref, so git refuses it and the build fails; name the branch, tag or '
+        "commit to check out"
+    ),
+    Via.PIP_VCS: (
+        'the revision after "@" is empty, so pip rejects the URL; write the ref after "@", or drop the "@" '
+        "to install the default branch"
+    ),
+    Via.ACTION: (
+        'the `uses:` has no ref after "@", so the workflow is invalid; write a tag or a full commit id'
+    ),
+}
+
+
+@pytest.mark.parametrize("via", list(WRITTEN_EMPTY))
+def test_rl012_a_ref_written_empty_is_told_apart_from_an_empty_variable(via: Via) -> None:
+    pin = replace(make_pin("", via=via), resolution=Resolution.EMPTY, resolution_note="the ref is empty")
+    assert scan([pin], {}) == [expected("RL012", "empty-ref", Severity.ERROR, WRITTEN_EMPTY[via], ref="")]
+
+
+def test_rl012_refs_written_empty_in_a_script(tmp_path: Path) -> None:
+    script = (
+        "#!/bin/bash\n"
+        'git clone --branch "" https://github.com/o/r.git\n'
+        "pip install git+https://github.com/o/r.git@\n"
+        'git clone https://github.com/o/r.git d && cd d && git checkout ""\n'
+    )
+    assert extracted(tmp_path, "a.sh", script, "RL012") == [
+        (2, 20, 22, WRITTEN_EMPTY[Via.CLONE_BRANCH]),
+        (3, 43, 44, WRITTEN_EMPTY[Via.PIP_VCS]),
+        (4, 64, 66, WRITTEN_EMPTY[Via.CHECKOUT]),
     ]
 
 

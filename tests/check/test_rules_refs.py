@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ascend_reflint.check import load_policy
-from ascend_reflint.model import Finding, RemoteRefs, Severity, Span, Via
+from ascend_reflint.model import FailureKind, Finding, LookupFailure, RemoteRefs, Severity, Span, Via
 
 from .helpers import (
     CHECKOUT_ACTION,
@@ -81,7 +81,7 @@ def test_rl001_suggests_the_release_of_a_missing_release_candidate() -> None:
             "ref-not-found",
             Severity.ERROR,
             'ref "v0.11.0rc9" is neither a branch nor a tag of github.com/vllm-project/vllm-ascend, so '
-            '`git clone --branch` fails: did you mean tag "v0.11.0"? (it has 3 branches and 8 tags)',
+            '`git clone --branch` fails; the closest of its 3 branches and 8 tags is tag "v0.11.0"',
             remote=VLLM_ASCEND,
             ref="v0.11.0rc9",
             suggestion="v0.11.0",
@@ -93,8 +93,8 @@ def test_rl001_suggests_a_close_branch_spelling_for_checkout_and_pip() -> None:
     checkout = make_pin("hybrid_ep", url=DEEPEP_URL, via=Via.CHECKOUT)
     pip = replace(checkout, via=Via.PIP_VCS)
     message = (
-        'ref "hybrid_ep" is neither a branch nor a tag of github.com/deepseek-ai/deepep, so {} fails: '
-        'did you mean branch "hybrid-ep"? (it has 2 branches and 1 tag)'
+        'ref "hybrid_ep" is neither a branch nor a tag of github.com/deepseek-ai/deepep, so {} fails; '
+        'the closest of its 2 branches and 1 tag is branch "hybrid-ep"'
     )
     assert scan([checkout], lookups(DEEPEP), code="RL001") == [
         expected(
@@ -120,7 +120,7 @@ def test_rl001_checks_the_branch_of_a_clone_that_a_checkout_follows() -> None:
             "ref-not-found",
             Severity.ERROR,
             'ref "hybrid-epp" is neither a branch nor a tag of github.com/deepseek-ai/deepep, so '
-            '`git clone --branch` fails: did you mean branch "hybrid-ep"? (it has 2 branches and 1 tag)',
+            '`git clone --branch` fails; the closest of its 2 branches and 1 tag is branch "hybrid-ep"',
             remote=DEEPEP,
             ref="hybrid-epp",
             suggestion="hybrid-ep",
@@ -146,8 +146,8 @@ def test_rl001_reads_refs_prefixes_as_git_does() -> None:
     assert [(f.message, f.suggestion) for f in scan([missing_tag], lookups(MEGATRON), code="RL001")] == [
         (
             'ref "refs/tags/core_r0.18.1" names tag "core_r0.18.1", which github.com/nvidia/megatron-lm does '
-            "not have, so pip fails; no ref names that version; the most similar of its 8 branches and 10 tags "
-            'are "core_v0.18.0", "core_v0.18.2", "core_r0.18.0"',
+            "not have, so pip fails; no ref names that version; the most similar of its 8 branches and 10 "
+            'tags are "core_v0.18.0", "core_v0.18.2", "core_r0.18.0"',
             None,
         )
     ]
@@ -306,10 +306,27 @@ def test_rl002_who_gets_the_branch_when_a_tag_shares_its_name() -> None:
         make_pin("refs/tags/core_r0.11.0", via=Via.PIP_VCS),
     ]
     found = scan(pins, lookups(MEGATRON), policy(), code="RL002")
-    assert [(f.ref, f.suggestion) for f in found] == [
-        ("core_r0.11.0", "core_v0.11.0"),
-        ("core_r0.11.0", "core_v0.11.0"),
-        ("origin/core_r0.11.0", "core_v0.11.0"),
+    assert [(f.ref, f.severity, f.suggestion) for f in found] == [
+        ("core_r0.11.0", Severity.ERROR, None),  # RL013 suggests the tag for these two
+        ("core_r0.11.0", Severity.ERROR, None),
+        ("origin/core_r0.11.0", Severity.ERROR, "core_v0.11.0"),  # written as a branch: no ambiguity
+    ]
+    head = (
+        'ref "core_r0.11.0" is a branch of github.com/nvidia/megatron-lm, which moves whenever a commit '
+        "lands on it; "
+    )
+    assert [f.message for f in found[:2]] == [
+        f"{head}`git clone --branch` takes the branch although a tag has the same name: pin a name that is "
+        "only a tag",
+        f"{head}pip takes the branch although a tag has the same name: pin a name that is only a tag",
+    ]
+
+
+def test_rl002_leaves_the_suggestion_of_a_name_shared_with_a_tag_to_rl013() -> None:
+    found = scan([make_pin("core_r0.10.0")], lookups(MEGATRON), policy())
+    assert [(f.code, f.severity, f.span, f.suggestion) for f in found] == [
+        ("RL002", Severity.ERROR, REF_SPAN, None),
+        ("RL013", Severity.WARNING, REF_SPAN, "core_v0.10.0"),
     ]
 
 
@@ -432,6 +449,17 @@ def test_rl008_not_for_refs_clone_branch_or_short_action_ids() -> None:
         make_pin("refs/tags/3f601f7", url=DEEPEP_URL, via=Via.PIP_VCS),
     ]
     assert scan(pins, lookups(SGL_KERNEL_NPU, DEEPEP), code="RL008") == []
+
+
+def test_rl008_not_when_the_lookup_failed() -> None:
+    pin = make_pin(DEEPEP_COMMIT, url=DEEPEP_URL, via=Via.CHECKOUT)
+    said_by = [
+        (FailureKind.NOT_FOUND, "RL014"),
+        (FailureKind.NOT_FOUND_OR_PRIVATE, "RL014"),
+        (FailureKind.UNREACHABLE, "RL010"),
+    ]
+    for kind, code in said_by:
+        assert [f.code for f in scan([pin], {DEEPEP: LookupFailure(DEEPEP, kind)})] == [code]
 
 
 # RL013 ambiguous-ref

@@ -65,3 +65,26 @@ def test_a_closed_pipe_is_not_an_internal_error(recipe: Path) -> None:
     )
     assert completed.stdout.startswith("RL001 ref-not-found [error]")
     assert completed.stderr == ""
+
+
+def test_rules_takes_codes_in_any_case_and_names(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules", "rl002", "ref-not-found", "--format", "json"]) == 0
+    assert [rule["code"] for rule in json.loads(capsys.readouterr().out)] == ["RL001", "RL002"]
+    assert main(["rules", "no-such-rule"]) == 2
+    assert capsys.readouterr().err == "reflint: error: unknown rule code(s): no-such-rule\n"
+
+
+def test_output_dash_is_standard_output(recipe: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["refs", "--output", "-"]) == 0
+    assert capsys.readouterr().out == "install.sh:1:20: github.com/o/r v1 (clone-branch)\n"
+    assert not (recipe / "-").exists()
+
+
+def test_a_closed_stdout_does_not_cost_the_sarif_file(recipe: Path, tmp_path: Path) -> None:
+    sarif = tmp_path / "r.sarif"
+    command = (
+        f"{sys.executable} -m ascend_reflint scan --offline --cache-dir {tmp_path / 'c'} "
+        f"--format text --format sarif --output {sarif} | head -c 1"
+    )
+    subprocess.run(command, shell=True, capture_output=True, check=False)
+    assert json.loads(sarif.read_text())["version"] == "2.1.0"

@@ -203,3 +203,95 @@ def test_only_the_scanned_variant_is_reported_and_its_sibling_is_read_as_context
     files = {A2: dockerfile("core_v0.12.1"), A3: dockerfile("core_v0.13.0")}
     found = findings_in(tmp_path, files, "RL004", scanned=[A3])
     assert [(f.path, f.related[0].path) for f in found] == [(A3, A2)]
+
+
+def vllm_dockerfile(tag: str, *, commit_branch: bool) -> str:
+    """vllm-ascend's Dockerfile shape: a clone at ``VLLM_TAG``, and, in the variants that have it, a fetch
+    of ``VLLM_COMMIT`` (empty by default, so that pin is unresolved) taken only when it is set."""
+    fetch = (
+        'RUN if [ -n "$VLLM_COMMIT" ]; then \\\n'
+        "      git init /w/vllm && \\\n"
+        '      git -C /w/vllm fetch --depth 1 $VLLM_REPO "$VLLM_COMMIT" && \\\n'
+        "      git -C /w/vllm checkout FETCH_HEAD; \\\n"
+        "    else \\\n"
+        "      git clone --depth 1 -b $VLLM_TAG $VLLM_REPO /w/vllm; \\\n"
+        "    fi\n"
+    )
+    clone = "RUN git clone --depth 1 -b $VLLM_TAG $VLLM_REPO /w/vllm\n"
+    recipe = 'ARG VLLM_COMMIT=""\n' + fetch if commit_branch else clone
+    return (
+        f"FROM ubuntu\nARG VLLM_REPO=https://github.com/vllm-project/vllm.git\nARG VLLM_TAG={tag}\n{recipe}"
+    )
+
+
+def test_an_unresolved_pin_takes_no_part_in_the_comparison(tmp_path: Path) -> None:
+    files = {
+        "Dockerfile": vllm_dockerfile("v0.27.1", commit_branch=True),
+        "Dockerfile.a5": vllm_dockerfile("v0.27.1", commit_branch=False),
+    }
+    assert findings_in(tmp_path, files, "RL004") == []
+
+
+def test_a_remote_that_only_an_unresolved_pin_names_is_not_missing_anywhere(tmp_path: Path) -> None:
+    deepep = "RUN pip install git+https://github.com/deepseek-ai/DeepEP.git@{}\n"
+    files = {
+        "Dockerfile.a2": dockerfile("core_v0.12.1", extra="ARG DEEPEP_REF\n" + deepep.format("$DEEPEP_REF")),
+        "Dockerfile.a3": dockerfile("core_v0.12.1", extra=deepep.format("v1.2.1")),
+        "Dockerfile.a5": dockerfile("core_v0.12.1"),
+    }
+    found = findings_in(tmp_path, files, "RL004")
+    # a5 lacks DeepEP next to a3's resolved pin; a2 names it (unresolved): neither lacking nor compared.
+    assert [record(f) for f in found] == [
+        (
+            "RL004",
+            "Dockerfile.a3",
+            3,
+            63,
+            69,
+            "github.com/deepseek-ai/deepep is pinned here but not in Dockerfile.a5, a variant of the same "
+            "recipe; pin it in every variant or in none",
+            (Related("Dockerfile.a5", 1, 1, "Dockerfile.a5 does not pin github.com/deepseek-ai/deepep"),),
+        ),
+        (
+            "RL004",
+            "Dockerfile.a5",
+            1,
+            1,
+            12,
+            'github.com/deepseek-ai/deepep is not pinned in this file but in Dockerfile.a3 at "v1.2.1", a '
+            "variant of the same recipe; pin it in every variant or in none",
+            (Related("Dockerfile.a3", 3, 63, 'github.com/deepseek-ai/deepep is pinned at "v1.2.1" here'),),
+        ),
+    ]
+    without_a3 = {path: text for path, text in files.items() if path != "Dockerfile.a3"}
+    assert findings_in(tmp_path / "x", without_a3, "RL004") == []
+
+
+def test_resolved_drift_beside_an_unresolved_pin_is_still_reported(tmp_path: Path) -> None:
+    files = {
+        "Dockerfile": vllm_dockerfile("v0.27.1", commit_branch=True),
+        "Dockerfile.a5": vllm_dockerfile("v0.27.0", commit_branch=False),
+    }
+    found = findings_in(tmp_path, files, "RL004")
+    assert [record(f) for f in found] == [
+        (
+            "RL004",
+            "Dockerfile",
+            10,
+            30,
+            39,
+            'github.com/vllm-project/vllm is pinned at "v0.27.1" here but at "v0.27.0" in Dockerfile.a5, '
+            f"{SAME_REF}",
+            (Related("Dockerfile.a5", 4, 28, 'github.com/vllm-project/vllm is pinned at "v0.27.0" here'),),
+        ),
+        (
+            "RL004",
+            "Dockerfile.a5",
+            4,
+            28,
+            37,
+            'github.com/vllm-project/vllm is pinned at "v0.27.0" here but at "v0.27.1" in Dockerfile, '
+            f"{SAME_REF}",
+            (Related("Dockerfile", 10, 30, 'github.com/vllm-project/vllm is pinned at "v0.27.1" here'),),
+        ),
+    ]

@@ -126,6 +126,25 @@ def test_unresolved_and_unpinned_refs_and_variants_are_left_to_other_rules(tmp_p
     assert len(findings_in(tmp_path / "x", {**files, "scripts/npu.sh": pip("v1")}, "RL005")) == 3
 
 
+def test_a_fetch_of_an_empty_commit_variable_is_not_compared(tmp_path: Path) -> None:
+    # vllm-ascend's shape: FETCH_HEAD of a `git fetch URL "$VLLM_COMMIT"` with VLLM_COMMIT="" is unresolved.
+    script = (
+        "#!/bin/bash\n"
+        'VLLM_COMMIT=""\n'
+        "git init /w/vllm\n"
+        'git -C /w/vllm fetch --depth 1 https://github.com/vllm-project/vllm.git "$VLLM_COMMIT"\n'
+        "git -C /w/vllm checkout FETCH_HEAD\n"
+    )
+    clone = "FROM ubuntu\nRUN git clone --depth 1 -b {} https://github.com/vllm-project/vllm.git /w/vllm\n"
+    assert findings_in(tmp_path, {DOCKERFILE: clone.format("v0.27.1"), SCRIPT: script}, "RL005") == []
+    tagged = script + "git clone -b v0.27.0 https://github.com/vllm-project/vllm.git /w/other\n"
+    found = findings_in(tmp_path / "x", {DOCKERFILE: clone.format("v0.27.1"), SCRIPT: tagged}, "RL005")
+    assert [(f.path, f.span.line, f.ref, [r.line for r in f.related]) for f in found] == [
+        (DOCKERFILE, 2, "v0.27.1", [6]),
+        (SCRIPT, 6, "v0.27.0", [2]),
+    ]
+
+
 def test_the_scanned_file_is_compared_with_the_whole_tree(tmp_path: Path) -> None:
     files = {DOCKERFILE: "FROM ubuntu\nRUN " + pip("core_v0.12.1"), SCRIPT: pip("core_v0.12.0")}
     found = findings_in(tmp_path, files, "RL005", scanned=[SCRIPT])

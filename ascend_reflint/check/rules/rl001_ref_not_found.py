@@ -16,7 +16,8 @@ version spelt another way comes first (`core_v0.18.0` for `core_r0.18.0`); then 
 candidate or the release of the same version (the oldest at or after the one asked for, else the newest
 before it: `v0.11.0` for `v0.11.0rc9` when 0.11.0 is out, else `v0.11.0rc3`); tags before branches;
 never another version (`core_v0.18.2` is not offered for `core_v0.18.1`). A name without digits gets the
-closest spelling (`hybrid_ep` → `hybrid-ep`). The message also names a few of the nearest refs and how
+closest spelling (`hybrid_ep` → `hybrid-ep`). The message names the suggestion once, as a fact (the
+reports add their own "did you mean" line), or, when there is none, a few of the nearest refs; and how
 many branches and tags the remote has.
 
 ## Why is this bad?
@@ -117,7 +118,7 @@ def _head(ref: NamedRef, refs: RemoteRefs) -> str:
 def _message(ref: NamedRef, refs: RemoteRefs, suggestion: str | None) -> str:
     head, name, counts = _head(ref, refs), ref.name, describe_counts(refs)
     if suggestion is not None:
-        return f'{head}: did you mean {ref_kind(suggestion, refs)} "{suggestion}"? (it has {counts})'
+        return f'{head}; the closest of its {counts} is {ref_kind(suggestion, refs)} "{suggestion}"'
     nearest = nearest_names(name, refs)
     if not nearest:
         return f"{head}; it has {counts}"

@@ -18,6 +18,12 @@ the tag (see RL013).
   `core_r0.18.0` is its release), or under `head-tracking-remotes`, which are meant to be built at
   their head.
 
+When a tag shares the branch's name (Megatron-LM's `core_r0.10.0`) and the pin takes the branch
+(`git clone --branch`, pip), RL013 reports the ambiguity too, on the same ref: it explains who takes
+what and suggests the tag to pin. RL002 still reports the branch pin, as an error (the remote does have
+a tag of that version: that very name), because the build does get a moving branch and RL013 is only a
+warning, which `--fail-on error` lets pass; but it leaves the suggestion to RL013 and does not repeat it.
+
 ## Why is this bad?
 
 A branch moves whenever a commit lands on it, so the same recipe builds different code from one day to
@@ -45,7 +51,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ascend_reflint.check.context import PinContext
-from ascend_reflint.check.refnames import gets_branch, pinned_ref
+from ascend_reflint.check.refnames import COMMAND, gets_branch, pinned_ref
 from ascend_reflint.check.suggest import newest_release_tag, same_version_tags
 from ascend_reflint.model import Finding, Severity, Via
 
@@ -65,6 +71,13 @@ def check(context: PinContext) -> Iterator[Finding]:
         return
     highest = Severity.WARNING if pin.via is Via.ACTION else Severity.ERROR
     head = f'ref "{ref.written}" is a branch of {refs.remote}, which moves whenever a commit lands on it'
+    if ref.kind is None and ref.name in refs.tags:
+        yield context.finding(
+            f"{head}; {COMMAND[ref.via]} takes the branch although a tag has the same name: pin a name that "
+            "is only a tag",
+            severity=highest,
+        )
+        return
     tags = same_version_tags(ref.name, refs)
     if tags:
         yield context.finding(

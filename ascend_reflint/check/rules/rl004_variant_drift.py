@@ -12,9 +12,17 @@ any case, each a whole `.`-, `_`- or `-`-separated part of a name), and the grou
 Every remote that one variant pins must be pinned by the others, at the same ref (two commit ids match
 when one abbreviates the other), cloned shallow in all or in none. Each side that differs is reported,
 with the other side's line as a related location; a variant that does not pin the remote at all is
-reported on its first line. Remotes under `variant-allowed-drift`, or under a group's `allowed-drift`,
-may differ; a single difference is accepted with `# reflint: ignore[RL004]` above the pin (on the first
-line, for the variant that lacks the remote).
+reported on its first line.
+
+Only pins whose ref and URL are resolved are compared. A pin whose ref is unresolved (a
+`git fetch URL "$COMMIT"` with `ARG COMMIT=""`, a `${{ matrix.ref }}`: RL009 reports it) or empty
+(RL012) says nothing that can be compared, so it is left out. A variant whose only pins of a remote are
+such pins is not reported as lacking the remote (it does name it), and does not make the other variants
+lack it either.
+
+Remotes under `variant-allowed-drift`, or under a group's `allowed-drift`, may differ; a single
+difference is accepted with `# reflint: ignore[RL004]` above the pin (on the first line, for the variant
+that lacks the remote).
 
 The other variants are read from disk when only some of them are scanned (pre-commit passes the staged
 files); findings are reported on the files scanned.
@@ -63,16 +71,28 @@ NEEDS_LOOKUP = False
 def check_project(context: ProjectContext) -> Iterator[Finding]:
     """Report every difference between the variants of each group, on each side."""
     for group in context.variants.groups:
-        pins = {source.path: [pin for pin in source.pins if pin.remote is not None] for source in group.files}
-        remotes = dict.fromkeys(pin.remote for listed in pins.values() for pin in listed if pin.remote)
+        named = {source.path: _remotes_named(source) for source in group.files}
+        compared = {source.path: [pin for pin in source.pins if _comparable(pin)] for source in group.files}
+        remotes = dict.fromkeys(pin.remote for listed in compared.values() for pin in listed if pin.remote)
         for remote in remotes:
             if remote in group.allowed_drift:
                 continue
             of_remote = {
-                path: [pin for pin in listed if pin.remote == remote] for path, listed in pins.items()
+                path: [pin for pin in listed if pin.remote == remote] for path, listed in compared.items()
             }
+            naming = {path for path, remotes_named in named.items() if remote in remotes_named}
             for source in group.files:
-                yield from _compare(context, group, source, remote, of_remote)
+                yield from _compare(context, group, source, remote, of_remote, naming)
+
+
+def _comparable(pin: Pin) -> bool:
+    """True for a pin whose remote and ref are known: an unresolved or empty one pins nothing to compare."""
+    return pin.remote is not None and pin.resolved
+
+
+def _remotes_named(source: SourceFile) -> set[str]:
+    """The remotes that ``source`` names, by any pin (resolved or not)."""
+    return {pin.remote for pin in source.pins if pin.remote is not None}
 
 
 def _compare(
@@ -81,12 +101,21 @@ def _compare(
     source: SourceFile,
     remote: str,
     of_remote: dict[str, list[Pin]],
+    naming: set[str],
 ) -> Iterator[Finding]:
+    """Findings on ``source`` for ``remote``.
+
+    Args:
+        of_remote: display path → the comparable pins of ``remote`` in that variant.
+        naming: the display paths of the variants that name ``remote`` by any pin, comparable or not:
+            a variant whose pins of it are all unresolved neither lacks it nor is compared.
+    """
     others = [other for other in group.files if other is not source]
     mine = of_remote[source.path]
     if not mine:
-        pinned_elsewhere = [of_remote[other.path][0] for other in others if of_remote[other.path]]
-        yield _missing_here(context, source, remote, pinned_elsewhere)
+        if source.path not in naming:
+            pinned_elsewhere = [of_remote[other.path][0] for other in others if of_remote[other.path]]
+            yield _missing_here(context, source, remote, pinned_elsewhere)
         return
     for pin in mine:
         missing: list[SourceFile] = []
@@ -97,7 +126,8 @@ def _compare(
             same = [q for q in theirs if same_ref(compared_ref(pin), compared_ref(q))]
             clones = [q for q in same if _is_clone(q)]
             if not theirs:
-                missing.append(other)
+                if other.path not in naming:
+                    missing.append(other)
             elif not same:
                 other_refs.extend(theirs)
             elif _is_clone(pin) and clones and not any(q.shallow == pin.shallow for q in clones):

@@ -7,7 +7,10 @@ the remote has at its tip. `git ls-remote` lists only branch and tag tips (tags 
 commits), so reflint can confirm a commit only when it is one of those; any other commit may exist or
 not. A full id equal to a tip, or an abbreviated id that a tip starts with, is confirmed and not reported:
 `uses: actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683` is the tip of tag `v4.2.2`. When the
-remote could not be looked up, the id is reported as not confirmed (RL010 or RL014 says why).
+lookup of the remote failed, there is no ref list to confirm the id against and nothing is reported here:
+RL010 (unreachable), RL011 (URL refused) or RL014 (no such repository) says why the pin went unchecked,
+unless the remote is listed under `private-remotes`. When the remote was not looked up at all, the id is
+reported as not confirmed.
 
 ## Why is this bad?
 
@@ -53,10 +56,10 @@ _TAKES_COMMITS = (Via.CHECKOUT, Via.PIP_VCS, Via.ACTION)
 
 
 def check(context: PinContext) -> Iterator[Finding]:
-    """Report the pin's commit id when no branch or tag tip confirms it."""
+    """Report the pin's commit id when no branch or tag tip confirms it (nothing when the lookup failed)."""
     pin, refs = context.pin, context.refs
     ref = pinned_ref(pin)
-    if ref is None or ref.kind is not None or ref.via not in _TAKES_COMMITS:
+    if context.failure is not None or ref is None or ref.kind is not None or ref.via not in _TAKES_COMMITS:
         return
     name = ref.name
     if not is_full_commit_id(name):

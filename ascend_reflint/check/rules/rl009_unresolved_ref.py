@@ -4,8 +4,15 @@
 
 Reports, as information, a pin whose ref or URL holds something reflint cannot resolve from the file:
 a variable the file never assigns (the base image or the caller may set it), a workflow expression
-(`${{ matrix.version }}`), a command substitution (`$(cat VERSION)`). The message says why. Nothing is
-looked up for such a pin and no other rule checks its ref.
+(`${{ matrix.version }}`), a command substitution (`$(cat VERSION)`), a loop variable. The message says
+which part is unresolved (the ref, the URL, or both), and why; the finding is on the URL when only the
+URL is unresolved, on the ref otherwise. Nothing is looked up for such a pin and no other rule checks
+its ref.
+
+Where a default value would let reflint check the pin (a variable the file never sets, an `ARG`
+without a default), the message says so. For a loop variable, an expression, a command, or a variable
+that the file sets empty on purpose (`ARG VLLM_COMMIT=""` used only when set), it gives no advice: there
+is no default to add, or one would change what the build does.
 
 ## Why is this bad?
 
@@ -33,28 +40,67 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ascend_reflint.check.context import PinContext
-from ascend_reflint.model import Finding, Resolution, Severity
+from ascend_reflint.model import Finding, Pin, Resolution, Severity
 from ascend_reflint.remote import redact
+from ascend_reflint.resolve import has_expansion
 
 CODE = "RL009"
 NAME = "unresolved-ref"
 SEVERITY = Severity.INFO
 NEEDS_LOOKUP = False
 
+#: The resolution note's phrase (ascend_reflint.resolve) for a variable that the file never sets, which
+#: ``${VAR:-value}`` would give a value. A variable the file sets to "" on purpose (``ARG COMMIT=""``
+#: beside an ``if [ -n "$COMMIT" ]``) gets no such advice: a default would change what the build does.
+_UNSET_VARIABLE = "is not set in this file"
+#: The resolution note's phrase (ascend_reflint.extract.dockerfile) for an ARG without a default.
+_ARG_WITHOUT_DEFAULT = "has no default and no --build-arg"
+
 
 def check(context: PinContext) -> Iterator[Finding]:
-    """Report a pin whose resolution is UNRESOLVED, with the reason resolution gave."""
+    """Report a pin whose resolution is UNRESOLVED: which part (ref, URL or both), why, and what helps."""
     pin = context.pin
     if pin.resolution is not Resolution.UNRESOLVED:
         return
     why = pin.resolution_note or "no value is known"
-    if pin.remote is None:
+    url = f'URL "{redact(pin.url)}"'
+    ref_unresolved = pin.ref is None and pin.ref_text is not None
+    if ref_unresolved and _url_unresolved(pin):
         yield context.finding(
-            f'URL "{redact(pin.url)}" cannot be resolved statically ({why}), so this pin was not checked'
+            f'ref "{pin.ref_text}" and {url} cannot be resolved statically ({why}), so this pin was not '
+            f"checked{_advice(why, 'default values in the file let')}",
+            ref=pin.ref_text,
+        )
+    elif ref_unresolved:
+        yield context.finding(
+            f'ref "{pin.ref_text}" of {pin.remote or redact(pin.url)} cannot be resolved statically ({why}), '
+            f"so it was not checked{_advice(why, 'a default value in the file lets')}",
+            ref=pin.ref_text,
         )
     else:
         yield context.finding(
-            f'ref "{pin.ref_text}" of {pin.remote} cannot be resolved statically ({why}), so it was not '
-            "checked; a default value in the file lets reflint check it",
-            ref=pin.ref_text,
+            f"{url} cannot be resolved statically ({why}), so this pin was not checked"
+            f"{_advice(why, 'a default value in the file lets')}",
+            span=pin.url_span,
         )
+
+
+def _url_unresolved(pin: Pin) -> bool:
+    """True when the URL is what resolution left unknown: no remote, and a variable or command in it."""
+    return pin.remote is None and has_expansion(pin.url)
+
+
+def _advice(why: str, default_helps: str) -> str:
+    """Advice to append to the message: ``; <default_helps> reflint check it`` when the note shows a
+    variable the file never sets (the ARG's own wording for a Dockerfile ARG), else nothing: a loop
+    variable, a workflow expression, a command or a variable set empty on purpose has no default to add.
+
+    Args:
+        why: the pin's resolution note.
+        default_helps: the subject and verb, singular or plural (``a default value in the file lets``).
+    """
+    if _ARG_WITHOUT_DEFAULT in why:
+        return "; a default on the ARG, or --build-arg on reflint's command line, lets reflint check it"
+    if _UNSET_VARIABLE in why:
+        return f"; {default_helps} reflint check it"
+    return ""

@@ -2,15 +2,18 @@
 
 ## What it does
 
-Reports a pin whose ref (or URL) is a variable that the file itself shows is empty at that point: it is
-assigned only further down, only in another Dockerfile build stage (`ARG` and `ENV` do not cross
-`FROM`), or only on a commented-out line. The message says which.
+Reports a pin whose ref (or URL) is empty where it is used: written as nothing (`--branch ""`,
+`git+URL@`), or a variable that the file itself shows is empty at that point, because it is assigned
+only further down, only in another Dockerfile build stage (`ARG` and `ENV` do not cross `FROM`), or only
+on a commented-out line. The message says which, and what the command does with the empty ref.
 
 ## Why is this bad?
 
-`git clone --branch "" URL` fails; a bare `git checkout` silently stays on the default branch, so the
-build takes whatever that branch holds; pip rejects a `git+URL@` with an empty revision. The variable
-was meant to hold a ref, and the recipe does not do what it says.
+git refuses an empty name: `git clone --branch ""` fails ("Remote branch  not found"), and so do
+`git checkout ""`, `git switch ""` and `git reset --hard ""`. Unquoted, an empty variable vanishes from
+the command line: a bare `git checkout` does nothing, so the build takes whatever the clone checked out.
+pip rejects a `git+URL@` with an empty revision. The ref was meant to name something, and the recipe
+does not do what it says.
 
 ## Example
 
@@ -43,16 +46,40 @@ NAME = "empty-ref"
 SEVERITY = Severity.ERROR
 NEEDS_LOOKUP = False
 
-_CONSEQUENCE = {
-    Via.CLONE_BRANCH: '`git clone --branch ""` fails',
-    Via.CHECKOUT: "a bare `git checkout` stays on the default branch",
+#: The message for a ref written as nothing, per command (git 2.39 refuses an empty name: "Remote branch
+#: not found", "empty string is not a valid pathspec"; pip: "has an empty revision (after @)").
+_WRITTEN_EMPTY = {
+    Via.CLONE_BRANCH: (
+        '`--branch ""` names no branch or tag, so `git clone` fails; name the branch or tag to clone, or '
+        "drop --branch to clone the default branch"
+    ),
+    Via.CHECKOUT: (
+        '`git checkout ""` names no ref, so git refuses it and the build fails; name the branch, tag or '
+        "commit to check out"
+    ),
+    Via.PIP_VCS: (
+        'the revision after "@" is empty, so pip rejects the URL; write the ref after "@", or drop the "@" '
+        "to install the default branch"
+    ),
+    Via.ACTION: (
+        'the `uses:` has no ref after "@", so the workflow is invalid; write a tag or a full commit id'
+    ),
+}
+
+#: What each command does with a variable that expands to nothing, quoted or not.
+_EXPANDS_EMPTY = {
+    Via.CLONE_BRANCH: "`git clone --branch` gets no branch name and the clone fails",
+    Via.CHECKOUT: (
+        "`git checkout` gets an empty ref and fails (unquoted, it gets none and leaves the clone where it "
+        "was)"
+    ),
     Via.PIP_VCS: 'pip rejects the empty revision after "@"',
     Via.ACTION: "the `uses:` has no ref and the workflow is invalid",
 }
 
 
 def check(context: PinContext) -> Iterator[Finding]:
-    """Report a pin whose resolution is EMPTY, with the reason resolution gave."""
+    """Report a pin whose resolution is EMPTY: what is empty, why, and what the command does with it."""
     pin = context.pin
     if pin.resolution is not Resolution.EMPTY:
         return
@@ -60,12 +87,16 @@ def check(context: PinContext) -> Iterator[Finding]:
     if pin.remote is None:
         yield context.finding(
             f'URL "{redact(pin.url)}" expands to nothing here ({why}), so {COMMAND[pin.via]} gets no '
-            "repository; assign the variable before this line"
+            "repository; assign the variable before this line",
+            span=pin.url_span,
         )
-        return
-    consequence = _CONSEQUENCE.get(pin.via, f"{COMMAND[pin.via]} gets an empty ref")
-    yield context.finding(
-        f'ref "{pin.ref_text}" expands to nothing here ({why}), so {consequence}; assign the variable '
-        "before this line",
-        ref=pin.ref_text,
-    )
+    elif pin.ref_text == "":
+        fallback = f"the ref is empty, so {COMMAND[pin.via]} fails; name the ref"
+        yield context.finding(_WRITTEN_EMPTY.get(pin.via, fallback), ref="")
+    else:
+        consequence = _EXPANDS_EMPTY.get(pin.via, f"{COMMAND[pin.via]} gets an empty ref")
+        yield context.finding(
+            f'ref "{pin.ref_text}" expands to nothing here ({why}), so {consequence}; assign the variable '
+            "before this line",
+            ref=pin.ref_text,
+        )

@@ -7,7 +7,8 @@ Reports a pin whose ref names both a branch and a tag. Tools disagree on which o
 (gitrevisions(7) looks in `refs/tags/` before `refs/heads/`), and so does GitHub Actions for `uses:`.
 Megatron-LM's `core_r0.8.0` to `core_r0.11.0` are such names. The message says what this pin gets and
 whether the two point at different commits today; the finding suggests a tag that spells the same
-version unambiguously (`core_v0.10.0`) when there is one.
+version unambiguously (`core_v0.10.0`) when there is one. Where the pin takes the branch, RL002 reports
+the branch pin as well, as an error, without repeating the suggestion.
 
 ## Why is this bad?
 
