@@ -88,3 +88,11 @@ def test_a_closed_stdout_does_not_cost_the_sarif_file(recipe: Path, tmp_path: Pa
     )
     subprocess.run(command, shell=True, capture_output=True, check=False)
     assert json.loads(sarif.read_text())["version"] == "2.1.0"
+
+
+def test_a_refused_url_is_only_rl011(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "a.sh").write_text('git clone "ssh://-oProxyCommand=touch%20/tmp/x/y" /opt/a\n')
+    monkeypatch.chdir(tmp_path)
+    assert main(["scan", "--offline", "--cache-dir", str(tmp_path / "c"), "--format", "json"]) == 1
+    findings = json.loads(capsys.readouterr().out)["findings"]
+    assert [(f["code"], f["line"], f["column"], f["end_column"]) for f in findings] == [("RL011", 1, 12, 50)]

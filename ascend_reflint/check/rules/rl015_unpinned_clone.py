@@ -35,7 +35,7 @@ from collections.abc import Iterator
 from ascend_reflint.check.context import PinContext
 from ascend_reflint.check.suggest import newest_release_tag
 from ascend_reflint.model import Finding, Severity, Via
-from ascend_reflint.remote import redact
+from ascend_reflint.remote import redact, unsafe_reason
 
 CODE = "RL015"
 NAME = "unpinned-clone"
@@ -48,8 +48,8 @@ def check(context: PinContext) -> Iterator[Finding]:
     pin = context.pin
     if pin.ref_text is not None or pin.via not in (Via.CLONE, Via.PIP_VCS):
         return
-    if context.policy.is_head_tracking(pin.remote):
-        return
+    if context.policy.is_head_tracking(pin.remote) or unsafe_reason(pin.url) is not None:
+        return  # a refused URL is RL011's finding: its ref is beside the point
     target = pin.remote or f'"{redact(pin.url)}"'
     newest = newest_release_tag(context.refs) if context.refs is not None else None
     release = f' (newest release: "{newest}")' if newest else ""
