@@ -95,4 +95,4 @@ def test_a_refused_url_is_only_rl011(tmp_path: Path, monkeypatch: pytest.MonkeyP
     monkeypatch.chdir(tmp_path)
     assert main(["scan", "--offline", "--cache-dir", str(tmp_path / "c"), "--format", "json"]) == 1
     findings = json.loads(capsys.readouterr().out)["findings"]
-    assert [(f["code"], f["line"], f["column"], f["end_column"]) for f in findings] == [("RL011", 1, 12, 50)]
+    assert [(f["code"], f["line"], f["column"], f["end_column"]) for f in findings] == [("RL011", 1, 12, 49)]
