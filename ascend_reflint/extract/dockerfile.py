@@ -42,7 +42,7 @@ from bisect import bisect_right
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ascend_reflint.extract import ExtractError, shell
 from ascend_reflint.model import EnvSetting, FileKind, Pin, Resolution, SourceFile, Span
@@ -670,8 +670,7 @@ class _Stage:
         return self.session.cwd
 
 
-@dataclass(frozen=True, slots=True)
-class _Mention:
+class _Mention(NamedTuple):
     """A place where the file gives a variable a value.
 
     Attributes:

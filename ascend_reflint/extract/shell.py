@@ -42,12 +42,12 @@ from __future__ import annotations
 import posixpath
 import re
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import tree_sitter_bash
-from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
+from tree_sitter import Language, Node, Parser, Tree
 
 from ascend_reflint.extract import ExtractError
 from ascend_reflint.extract import shell_commands as commands
@@ -72,11 +72,10 @@ _SCP_LIKE_URL = re.compile(r"^[\w.-]+@[\w.-]+:")
 _HELPER_TRANSPORT = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*::")
 #: Characters that make a word more than its literal text (quotes, escapes, expansions).
 _SPECIAL = re.compile(r"[\\'\"$`]")
-_QUERY_SOURCE = """
-(variable_assignment name: (variable_name) @name)
-(for_statement variable: (variable_name) @name)
-(comment) @comment
-"""
+#: The characters that may be more than themselves inside double quotes.
+_DOUBLE_QUOTED_SPECIAL = re.compile(r"[\\\"$`]")
+_ASSIGNMENT_OPERATOR = re.compile(rb"\+?=")
+_LOOP_KEYWORD = re.compile(rb"for|select")
 
 #: Nested scripts (``bash -c`` inside a heredoc inside …) deeper than this are not read.
 _MAX_NESTED_SCRIPTS = 16
@@ -112,13 +111,6 @@ def _parser() -> Parser:
     if parser is None:
         parser = _LOCAL.parser = Parser(_LANGUAGE)
     return parser
-
-
-def _query() -> Query:
-    query: Query | None = getattr(_LOCAL, "query", None)
-    if query is None:
-        query = _LOCAL.query = Query(_LANGUAGE, _QUERY_SOURCE)
-    return query
 
 
 def _mask(text: str) -> str:
@@ -186,21 +178,87 @@ class _Text:
         """
         if self._prescan is None:
             assigned: dict[str, int] = {}
-            commented: dict[str, int] = {}
             assert self.tree is not None, "prescan() needs the parsed tree"
-            captures = QueryCursor(_query()).captures(self.tree.root_node)
-            for node in captures.get("name", []):
+            root = self.tree.root_node
+            for node in _assigned_names(self.data, root):
                 offset = node.start_byte
                 name = self.text[offset : node.end_byte]
                 if offset < assigned.get(name, len(self.text) + 1):
                     assigned[name] = offset
-            for node in captures.get("comment", []):
-                offset = node.start_byte
-                match = _COMMENTED_ASSIGNMENT.match(self.text, offset, node.end_byte)
-                if match:
-                    commented.setdefault(match.group(1), match.start(1))
-            self._prescan = (assigned, commented)
+            self._prescan = (assigned, _commented_assignments(self.text, root))
         return self._prescan
+
+
+def _assigned_names(data: bytes, root: Node) -> Iterator[Node]:
+    """The ``variable_name`` nodes that name an assignment's variable or a ``for``/``select`` loop's.
+
+    Found from the text and checked against the tree (microseconds; a tree-sitter query for the same
+    nodes takes milliseconds to compile in each process): an assignment from its ``=`` or ``+=`` token
+    (``for ((i = 0; …))`` has blanks around it), a loop from its keyword.
+    """
+    for match in _ASSIGNMENT_OPERATOR.finditer(data):
+        operator = root.descendant_for_byte_range(match.start(), match.end())
+        if operator is not None and operator.type in ("=", "+="):
+            name = _assignment_name(operator.parent)
+            if name is not None:
+                yield name
+    for match in _LOOP_KEYWORD.finditer(data):
+        keyword = root.descendant_for_byte_range(match.start(), match.end())
+        loop = keyword.parent if keyword is not None and keyword.type == match.group().decode() else None
+        if loop is not None and loop.type == "for_statement":
+            variable = loop.child_by_field_name("variable")
+            if variable is not None and variable.type == "variable_name":
+                yield variable
+
+
+def _assignment_name(node: Node | None) -> Node | None:
+    """The name of the assignment ``node`` when it is a ``variable_name`` (not ``a[1]``), else None."""
+    if node is None or node.type != "variable_assignment":
+        return None
+    name = node.child_by_field_name("name")
+    return name if name is not None and name.type == "variable_name" else None
+
+
+def _commented_assignments(text: str, root: Node) -> dict[str, int]:
+    """Variables assigned on commented-out lines (``# REF=v1``): name → offset of the name, from the first
+    such comment for each name.
+
+    Each ``#`` is looked up in the tree (a comment starts at one); the text inside a leaf that is not a
+    comment holds no comment, so the search goes on after it.
+    """
+    commented: dict[str, int] = {}
+    offset = text.find("#")
+    while offset != -1:
+        node = root.descendant_for_byte_range(offset, offset + 1)
+        resume = offset + 1
+        if node is not None and node.type == "comment" and node.start_byte == offset:
+            match = _COMMENTED_ASSIGNMENT.match(text, offset, node.end_byte)
+            if match:
+                commented.setdefault(match.group(1), match.start(1))
+            resume = max(node.end_byte, resume)
+        elif node is not None and node.child_count == 0:
+            resume = max(node.end_byte, resume)
+        offset = text.find("#", resume)
+    return commented
+
+
+def _code_mentions_git(text: str, root: Node) -> bool:
+    """Whether ``text`` (parsed into ``root``) holds ``git`` outside its comments.
+
+    Every pin is a ``git`` command or a ``git+`` URL, written in the script's code or held by a variable
+    (see :meth:`ShellSession.may_pin`), and the walk never reads a comment: a script that mentions git only in
+    comments (``# pip install git+…``, most training scripts) gives what it gives with the comments blanked,
+    which is nothing, so it need not be walked. A comment is a leaf, so the smallest node around an
+    occurrence is the comment itself when the occurrence is in one (a comment runs to the end of its line
+    and starts with ``#``, so ``git`` is either wholly inside it or wholly outside).
+    """
+    offset = text.find("git")
+    while offset != -1:
+        node = root.descendant_for_byte_range(offset, offset + 3)
+        if node is None or node.type != "comment":
+            return True
+        offset = text.find("git", offset + 3)
+    return False
 
 
 def _offending(error: Node) -> Node:
@@ -268,20 +326,24 @@ class _Word:
             literal.append(is_literal)
             offsets.append(offset)
 
+        def add_run(begin: int, end: int, is_literal: bool) -> None:
+            """Add the characters ``raw[begin:end]``, each at its own offset."""
+            chars.append(raw[begin:end])
+            literal.extend([is_literal] * (end - begin))
+            offsets.extend(range(begin, end))
+
         index, size, in_double = 0, len(raw), False
         while index < size:
             char = raw[index]
             if raw.startswith("${{", index):
                 end = raw.find("}}", index + 3)
                 end = size if end == -1 else end + 2
-                for position in range(index, end):
-                    add(raw[position], position, False)
+                add_run(index, end, False)
                 index = end
             elif char == "'" and not in_double:
                 end = raw.find("'", index + 1)
                 end = size if end == -1 else end
-                for position in range(index + 1, end):
-                    add(raw[position], position, True)
+                add_run(index + 1, end, True)
                 index = end + 1
             elif char == "$" and raw.startswith("'", index + 1) and not in_double:
                 index = _ansi_c_string(raw, index + 2, add)
@@ -305,12 +367,13 @@ class _Word:
                 if end == index + 1 and char == "$":
                     add("$", index, True)
                 else:
-                    for position in range(index, end):
-                        add(raw[position], position, False)
+                    add_run(index, end, False)
                 index = end
-            else:
-                add(char, index, True)
-                index += 1
+            else:  # a literal character, and those after it up to the next that may be special
+                special = (_DOUBLE_QUOTED_SPECIAL if in_double else _SPECIAL).search(raw, index + 1)
+                end = size if special is None else special.start()
+                add_run(index, end, True)
+                index = end
         return cls(raw, start, "".join(chars), literal, offsets)
 
     @classmethod
@@ -495,8 +558,7 @@ class _Env:
         return _Env(self.scope.child(), self.cwd, self.oldpwd, self.stack)
 
 
-@dataclass(frozen=True, slots=True)
-class _Checkout:
+class _Checkout(NamedTuple):
     """A checkout in a clone, with the clone's state at that point (later fetches do not change it)."""
 
     ref: _Value
@@ -614,9 +676,14 @@ class ShellSession:
             ExtractError: when ``text`` does not parse; the message names the file line of the first error.
                 What the well-formed parts hold is extracted first (and :meth:`finish` returns it).
         """
-        if "git" not in text and not self._variables_mention_git(text):
-            return  # every pin is a `git …` command or a `git+` URL, written here or held by a variable
-        _Runner(self, source_map).run(text)
+        if self.may_pin(text):
+            _Runner(self, source_map).run(text)
+
+    def may_pin(self, text: str) -> bool:
+        """Whether :meth:`run` can find anything in ``text`` (a cheap test: when False, a caller need not
+        build the source map). Every pin is a ``git …`` command or a ``git+`` URL, written in the text or
+        held by a variable that it uses."""
+        return "git" in text or self._variables_mention_git(text)
 
     def _variables_mention_git(self, text: str) -> bool:
         """True when a variable that ``text`` uses has a value (from the caller) that mentions git."""
@@ -749,11 +816,12 @@ class _Runner:
         top = _Text(text, 0, 0)
         root = self._parse(top)
         error = self._first_error(top, root) if root.has_error else None
-        self._push_children(_VISIT, root, top)
-        self._drain()
-        for name in reversed(list(self.functions)):
-            self.stack.append((_CALL, name, None, None))
-        self._drain()
+        if _code_mentions_git(text, root) or self.session._variables_mention_git(text):
+            self._push_children(_VISIT, root, top)
+            self._drain()
+            for name in reversed(list(self.functions)):
+                self.stack.append((_CALL, name, None, None))
+            self._drain()
         if error is not None:
             raise ExtractError(error)
 
@@ -783,6 +851,14 @@ class _Runner:
         if node.child_count:
             self.stack.extend((operation, child, text, None) for child in reversed(node.children))
 
+    def _push_substitutions(self, node: Node, text: _Text) -> None:
+        """Look for command substitutions in the children of ``node`` (a leaf holds none: the words of
+        most commands are leaves)."""
+        if node.child_count:
+            self.stack.extend(
+                (_SUBST, child, text, None) for child in reversed(node.children) if child.child_count
+            )
+
     def _first_error(self, text: _Text, root: Node) -> str:
         """Describe the first syntax error under ``root``: its file line and what is there."""
         first: Node | None = None
@@ -810,13 +886,13 @@ class _Runner:
         stack = self.stack
         if kind == "command":
             stack.append((_COMMAND, node, text, extra))
-            self._push_children(_SUBST, node, text)
+            self._push_substitutions(node, text)
         elif kind in ("variable_assignment", "variable_assignments"):
             stack.append((_ASSIGN, node, text, None))
-            self._push_children(_SUBST, node, text)
+            self._push_substitutions(node, text)
         elif kind == "declaration_command":
             stack.append((_DECLARE, node, text, None))
-            self._push_children(_SUBST, node, text)
+            self._push_substitutions(node, text)
         elif kind == "unset_command":
             self._unset(node, text)
         elif kind == "function_definition":
@@ -849,7 +925,7 @@ class _Runner:
         if node.type in ("command_substitution", "process_substitution") or node.type in _STATEMENTS:
             self._visit(node, text, None)
         else:
-            self._push_children(_SUBST, node, text)
+            self._push_substitutions(node, text)
 
     def _redirected(self, node: Node, text: _Text) -> None:
         """A statement with redirections; a heredoc's body is the standard input of a command body."""
@@ -1396,6 +1472,8 @@ class _Runner:
 
     def _pip(self, word: _Word, text: _Text) -> None:
         """A pip requirement word: a pin when it holds ``git+URL[@REF]``, as written or once expanded."""
+        if "git+" not in word.display and word.is_literal:
+            return  # nothing to expand, so vcs_parts would look for "git+" in the display
         expanded = _Expanded(self, word, text)
         parts = commands.vcs_parts(expanded.text, expanded.known)
         if parts is None:
@@ -1435,13 +1513,25 @@ class _Expanded:
     as written and never count as separators).
     """
 
+    pieces: list[tuple[int, int, bool]]
+    text: str
+    known: list[bool]
+    owner: list[int]
+    starts: list[int]
+
     def __init__(self, runner: _Runner, word: _Word, text: _Text) -> None:
         self.runner, self.word, self.source = runner, word, text
+        if word.is_literal:  # most requirements: each character is a piece of its own, and known
+            size = len(word.literal)
+            self.pieces = [(index, index + 1, True) for index in range(size)]
+            self.text = word.display[:size]
+            self.known = [True] * size
+            self.owner = list(range(size))
+            self.starts = list(range(size + 1))
+            return
         self.pieces = word.pieces()
         chars: list[str] = []
-        self.known: list[bool] = []
-        self.owner: list[int] = []
-        self.starts: list[int] = []
+        self.known, self.owner, self.starts = [], [], []
         for index, (start, end, literal) in enumerate(self.pieces):
             self.starts.append(len(chars))
             if literal:
@@ -1487,7 +1577,7 @@ def extract_shell_file(source: SourceFile) -> None:
             of its well-formed parts are in ``source.pins`` all the same.
     """
     text = source.text or ""
-    if "git" not in text:  # as in ShellSession.run, without building a source map
+    if "git" not in text:  # as ShellSession.may_pin says, before building a source map
         return
     session = ShellSession(source.path, source.kind, Scope())
     try:

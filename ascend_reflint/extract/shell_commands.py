@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 
 class CommandWord(Protocol):
@@ -436,8 +436,7 @@ _FETCH = OptionTable(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class GitCommand:
+class GitCommand(NamedTuple):
     """``git [global options] SUBCOMMAND args…``.
 
     Attributes:
@@ -484,8 +483,7 @@ def parse_git(words: Sequence[CommandWord], start: int) -> GitCommand | None:
     return None
 
 
-@dataclass(frozen=True, slots=True)
-class CloneCommand:
+class CloneCommand(NamedTuple):
     """What ``git clone`` was asked to do (git-clone(1)).
 
     Attributes:
@@ -599,8 +597,7 @@ def is_path_like(text: str) -> bool:
     return text in (".", "..") or text.startswith(("./", "../", "/"))
 
 
-@dataclass(frozen=True, slots=True)
-class FetchCommand:
+class FetchCommand(NamedTuple):
     """What ``git fetch`` was asked to do.
 
     Attributes:
@@ -799,8 +796,7 @@ def _after_python_module(words: Sequence[CommandWord], start: int, module: str) 
     return None
 
 
-@dataclass(frozen=True, slots=True)
-class VcsParts:
+class VcsParts(NamedTuple):
     """Where the parts of a ``git+URL[@REF][#FRAGMENT]`` requirement are in a word's ``display``.
 
     Attributes:
@@ -884,8 +880,7 @@ SHELLS = frozenset({"bash", "sh", "dash", "zsh", "ksh", "ash", "mksh"})
 _SHELL_WITH_VALUE = frozenset({"-o", "+o", "-O", "+O", "--rcfile", "--init-file"})
 
 
-@dataclass(frozen=True, slots=True)
-class ShellScript:
+class ShellScript(NamedTuple):
     """Where a shell invocation takes its script from.
 
     Attributes:
@@ -932,8 +927,7 @@ def shell_script(words: Sequence[CommandWord], start: int) -> ShellScript | None
     return ShellScript(None) if index >= len(words) else None
 
 
-@dataclass(frozen=True, slots=True)
-class Wrapped:
+class Wrapped(NamedTuple):
     """A command run by a wrapper (``sudo git clone …``).
 
     Attributes:

@@ -28,7 +28,7 @@ bounded by a multiple of the file's size, past which the walk stops with an erro
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ascend_reflint.extract import ExtractError
 from ascend_reflint.extract.shell import ShellSession
@@ -106,8 +106,7 @@ def extract_workflow(source: SourceFile) -> None:
         raise ExtractError(walker.shell_errors[0])
 
 
-@dataclass(frozen=True, slots=True)
-class _Shell:
+class _Shell(NamedTuple):
     """The shell a ``run:`` runs in: its command as written and where that choice came from."""
 
     command: str
@@ -250,17 +249,18 @@ class _Walker:
     def _run(self, node: YamlScalar, scope: Scope, shell: _Shell, where: str) -> None:
         """Hand a ``run:`` script to a shell session of its own, or say why it is skipped."""
         self._spend(len(node.value), node)
-        source_map = self._map(node)
-        line = source_map.position(0)[0]
         if not shell.is_posix():
+            line = self._map(node).position(0)[0]
             self.source.notices.append(
                 f"line {line}: skipped the run: script of {where}: its shell is '{shell.command}' "
                 f"({shell.origin}); reflint reads bash and sh scripts only"
             )
             return
         session = ShellSession(self.source.path, FileKind.WORKFLOW, scope)
+        if not session.may_pin(node.value):
+            return  # most scripts: their source map is not worth building
         try:
-            session.run(node.value, source_map)
+            session.run(node.value, self._map(node))
         except ExtractError as exc:
             self.shell_errors.append(f"{exc} (in the run: script of {where})")
         self.source.pins.extend(session.finish())

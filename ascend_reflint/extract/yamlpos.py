@@ -33,19 +33,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ruamel.yaml import YAML
-from ruamel.yaml.error import YAMLError as RuamelYAMLError
-from ruamel.yaml.scanner import Scanner
-
 from ascend_reflint.extract import ExtractError
 from ascend_reflint.sourcemap import SourceMap
 
 try:  # PyYAML's binding of libyaml, when installed with it: the same events, about 25 times faster.
     from yaml import CSafeLoader as LibyamlLoader
-    from yaml import YAMLError as LibyamlError
-except ImportError:
+except ImportError:  # ruamel.yaml's parser is used instead (imported only then: it is slow to import)
     LibyamlLoader = None
-    LibyamlError = RuamelYAMLError
 
 #: Collections nest at most this deep. Workflows nest about ten levels; ruamel.yaml's scanner takes time
 #: quadratic in the nesting depth (50 000 nested ``[`` take minutes), so deeper text is refused early.
@@ -143,25 +137,47 @@ def parse_yaml(text: str) -> YamlNode | None:
             :data:`MAX_DEPTH`; the message names the 1-based line and column.
     """
     builder = _TreeBuilder(text)
-    try:
-        for event in _events(text):
-            builder.feed(event)
-    except (RuamelYAMLError, LibyamlError) as exc:
-        raise ExtractError(_describe(text, exc)) from None
+    for event in _events(text):
+        builder.feed(event)
     return builder.root
 
 
 def _events(text: str) -> Iterator[Any]:
-    """The parser events of ``text``: libyaml's when available, else ruamel.yaml's (same names and marks)."""
+    """The parser events of ``text``: libyaml's when available, else ruamel.yaml's (same names and marks).
+
+    Raises:
+        ExtractError: for malformed YAML (see :func:`_describe`).
+    """
     if LibyamlLoader is None:
-        yield from YAML(typ="safe", pure=True).parse(text)
+        yield from _ruamel_events(text)
         return
-    loader = LibyamlLoader(text)
+    from yaml import YAMLError
+
     try:
-        while loader.check_event():
-            yield loader.get_event()
-    finally:
-        loader.dispose()
+        loader = LibyamlLoader(text)
+        try:
+            while loader.check_event():
+                yield loader.get_event()
+        finally:
+            loader.dispose()
+    except YAMLError as exc:
+        raise ExtractError(_describe(text, exc)) from None
+
+
+def _ruamel_events(text: str) -> Iterator[Any]:
+    """ruamel.yaml's parser events of ``text`` (ruamel.yaml is imported here, on first use: importing it
+    takes several milliseconds, and it is needed only when PyYAML lacks libyaml).
+
+    Raises:
+        ExtractError: for malformed YAML (see :func:`_describe`).
+    """
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import YAMLError
+
+    try:
+        yield from YAML(typ="safe", pure=True).parse(text)
+    except YAMLError as exc:
+        raise ExtractError(_describe(text, exc)) from None
 
 
 def _describe(text: str, error: Exception) -> str:
@@ -362,15 +378,41 @@ def _file_unit(text: str, j: int, end: int, style: str | None) -> tuple[str, int
         escaped = text[j + 1]
         if escaped in "\r\n":
             return "", _escaped_break_width(text, j + 1, end)
-        if escaped in Scanner.ESCAPE_REPLACEMENTS:
-            return Scanner.ESCAPE_REPLACEMENTS[escaped], 2
-        digits = Scanner.ESCAPE_CODES.get(escaped)
+        if escaped in _ESCAPES:
+            return _ESCAPES[escaped], 2
+        digits = _ESCAPE_CODES.get(escaped)
         if digits is not None:
             try:
                 return chr(int(text[j + 2 : j + 2 + digits], 16)), 2 + digits
             except ValueError:
                 return char, 1
     return char, 1
+
+
+#: Double-quoted escapes (YAML 1.2.2, 5.7 "Escaped Characters"; the same table as libyaml's and
+#: ruamel.yaml's scanners): the character after the backslash and what the pair stands for.
+_ESCAPES = {
+    "0": "\0",
+    "a": "\x07",
+    "b": "\x08",
+    "t": "\x09",
+    "\t": "\x09",
+    "n": "\x0a",
+    "v": "\x0b",
+    "f": "\x0c",
+    "r": "\x0d",
+    "e": "\x1b",
+    " ": " ",
+    '"': '"',
+    "/": "/",
+    "\\": "\\",
+    "N": "\x85",
+    "_": "\xa0",
+    "L": "\u2028",
+    "P": "\u2029",
+}
+#: Escapes followed by hexadecimal digits: how many (``\x41``, ``\u00e9``, ``\U0001F600``).
+_ESCAPE_CODES = {"x": 2, "u": 4, "U": 8}
 
 
 def _escaped_break_width(text: str, j: int, end: int) -> int:

@@ -1034,3 +1034,66 @@ def test_text_without_git_is_not_parsed_even_when_invalid() -> None:
     source = SourceFile(path=PATH, abspath="/x/build.sh", kind=FileKind.SHELL, text="if then (((\n")
     extract_shell_file(source)
     assert (source.pins, source.notices) == ([], [])
+
+
+def test_git_only_in_comments_reads_no_code_but_syntax_errors_still_raise() -> None:
+    """Comments never count: the script reads as if they were blank (here, no notice for the heredoc
+    that bash could not parse), while the same script with git in its code is read."""
+    body = "bash <<EOF\nif then\nEOF\n"
+    commented = SourceFile(
+        path=PATH, abspath="/x/build.sh", kind=FileKind.SHELL, text=f"# pip install git+{URL}\n{body}"
+    )
+    extract_shell_file(commented)
+    assert (commented.pins, commented.notices) == ([], [])
+    in_code = SourceFile(path=PATH, abspath="/x/build.sh", kind=FileKind.SHELL, text=f"echo git\n{body}")
+    extract_shell_file(in_code)
+    assert in_code.notices == ["line 3: the script given to bash does not parse; reflint read what it could"]
+    broken = SourceFile(
+        path=PATH, abspath="/x/build.sh", kind=FileKind.SHELL, text=f"# git clone {URL}\nif then fi )\n"
+    )
+    with pytest.raises(ExtractError, match=r"^line 2: shell syntax error"):
+        extract_shell_file(broken)
+
+
+def test_git_only_in_comments_is_read_when_a_variable_of_the_caller_mentions_git() -> None:
+    scope = Scope()
+    scope.set("GIT", Binding("git"))
+    url = "https://example.com/o/r"
+    assert [(pin.via, pin.url) for pin in extract(f"$GIT clone {url}  # git\n", scope)] == [(Via.CLONE, url)]
+
+
+def test_may_pin_needs_git_in_the_text_or_in_a_variable_it_uses() -> None:
+    scope = Scope()
+    scope.set("REQ", Binding(f"git+{URL}@v1"))
+    session = ShellSession(PATH, FileKind.SHELL, scope)
+    assert session.may_pin("git clone x")
+    assert session.may_pin("pip install $REQ")
+    assert not session.may_pin("pip install $OTHER")
+    assert not session.may_pin("echo hi")
+
+
+@pytest.mark.parametrize(
+    ("text", "note"),
+    [
+        (
+            f"git clone -b $i {URL}\nfor ((i = 0; i < 3; i++)); do :; done\n",
+            "$i is used before it is assigned on line 2",
+        ),
+        (f"git clone -b $V {URL}\nfor V in a; do :; done\n", "$V is used before it is assigned on line 2"),
+        (f"git clone -b $V {URL}\nselect V in a; do :; done\n", "$V is used before it is assigned on line 2"),
+        (f"git clone -b $R {URL}\nR+=v1\n", "$R is used before it is assigned on line 2"),
+        (
+            f'git clone -b $R {URL}\necho "# R=v0"\n# R=v1\n# R=v2\n',
+            "$R is only assigned on a commented-out line (line 3)",
+        ),
+        (
+            f"git clone -b $R {URL}\n$(true # R=v1\n)\n",
+            "$R is only assigned on a commented-out line (line 2)",
+        ),
+    ],
+)
+def test_where_a_variable_is_assigned_later_or_only_in_comments(text: str, note: str) -> None:
+    pins = extract(text)
+    assert [(pin.ref, pin.resolution, pin.resolution_note) for pin in pins] == [
+        (None, Resolution.EMPTY, note)
+    ]

@@ -184,7 +184,9 @@ def test_billion_laughs_stops_with_an_error_and_keeps_the_pins_before() -> None:
     steps = ", ".join(["*s"] * 2000)
     jobs = "".join(f"  j{n}: *j\n" for n in range(1, 2000))
     text = f"s: &s {{uses: a/b@v1, env: {{A: b}}}}\nt: &t [{steps}]\njobs:\n  j0: &j {{steps: *t}}\n{jobs}"
-    source = SourceFile(path=WORKFLOW_PATH, abspath="/repo/" + WORKFLOW_PATH, kind=FileKind.WORKFLOW, text=text)
+    source = SourceFile(
+        path=WORKFLOW_PATH, abspath="/repo/" + WORKFLOW_PATH, kind=FileKind.WORKFLOW, text=text
+    )
     with pytest.raises(ExtractError) as caught:
         extract_workflow(source)
     assert str(caught.value) == (

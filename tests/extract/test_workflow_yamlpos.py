@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -100,6 +102,28 @@ def test_double_quoted_escapes_and_line_continuation() -> None:
     assert _scalar(text).value == 'a"b git clone -b v5\tu'
     assert _span_of(text, "v5") == Span(2, 18, 2, 20)
     assert _span_of(text, 'a"b') == Span(1, 7, 1, 11)  # the escape's two characters count
+
+
+def test_every_yaml_escape_is_as_wide_as_written() -> None:
+    escapes = '\\0\\a\\b\\t\\\t\\n\\v\\f\\r\\e\\ \\"\\/\\\\\\N\\_\\L\\P\\x41\\u00e9\\U0001F600'
+    text = f'run: "{escapes} v9"\n'
+    assert _scalar(text).value == '\0\a\b\t\t\n\v\f\r\x1b "/\\\x85\xa0\u2028\u2029A\u00e9\U0001f600 v9'
+    assert _span_of(text, "v9") == Span(1, 7 + len(escapes) + 1, 1, 7 + len(escapes) + 3)
+
+
+def test_ruamel_yaml_is_not_imported_while_libyaml_parses(yaml_backend: str) -> None:
+    if yaml_backend != "libyaml":
+        pytest.skip("ruamel.yaml is the parser here")
+    code = (
+        "import sys\n"
+        "from ascend_reflint.extract.yamlpos import parse_yaml\n"
+        "parse_yaml('a: [1, \"\\\\x41\"]')\n"
+        "print(sorted(name for name in sys.modules if name.startswith('ruamel')))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert done.stdout == "[]\n"
 
 
 def test_escaped_tab_after_a_folded_line_break() -> None:
