@@ -47,7 +47,9 @@ def write_baseline(path: str, findings: Sequence[Finding]) -> None:
     document = {"reflint-baseline": FORMAT_VERSION, "findings": entries}
     folder = os.path.dirname(os.path.abspath(path))
     try:
-        with tempfile.NamedTemporaryFile("w", dir=folder, delete=False, suffix=".tmp", encoding="utf-8") as handle:
+        with tempfile.NamedTemporaryFile(
+            "w", dir=folder, delete=False, suffix=".tmp", encoding="utf-8"
+        ) as handle:
             json.dump(document, handle, indent=2)
             handle.write("\n")
         _chmod_as_umask(handle.name)
@@ -89,10 +91,12 @@ def _read_fingerprints(path: str) -> list[str]:
     except ValueError as exc:
         raise BaselineError(f"baseline {path} is not valid JSON: {exc}") from None
     if not isinstance(document, dict) or document.get("reflint-baseline") != FORMAT_VERSION:
-        raise BaselineError(f"{path} is not a reflint baseline (expected \"reflint-baseline\": {FORMAT_VERSION})")
+        raise BaselineError(
+            f'{path} is not a reflint baseline (expected "reflint-baseline": {FORMAT_VERSION})'
+        )
     entries = document.get("findings")
     if not isinstance(entries, list) or not all(
         isinstance(e, dict) and isinstance(e.get("fingerprint"), str) for e in entries
     ):
-        raise BaselineError(f"baseline {path}: \"findings\" must be a list of entries with a \"fingerprint\"")
+        raise BaselineError(f'baseline {path}: "findings" must be a list of entries with a "fingerprint"')
     return [e["fingerprint"] for e in entries]

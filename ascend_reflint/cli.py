@@ -55,7 +55,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_ERROR
     except BrokenPipeError:
         # The reader went away (`reflint refs | head`): stop quietly, as the Python docs advise
-        # (library/signal.html, "Note on SIGPIPE"), with stdout pointed at devnull so exit does not fail again.
+        # (library/signal.html, "Note on SIGPIPE"), with stdout on devnull so that exit does not fail again.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_FINDINGS
     except Exception as exc:
@@ -70,7 +70,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="reflint",
-        description="Lint the git refs that build recipes pin (Dockerfiles, shell scripts, GitHub workflows, pip).",
+        description="Lint the git refs that build recipes pin "
+        "(Dockerfiles, shell scripts, GitHub workflows, pip requirements).",
     )
     parser.add_argument("--version", action="version", version=f"reflint {__version__}")
     parser.add_argument("--debug", action="store_true", help="show tracebacks and debug logs")
@@ -79,50 +80,114 @@ def _parser() -> argparse.ArgumentParser:
 
     refs = commands.add_parser("refs", help="list every pinned git ref, at its exact position")
     _add_input_options(refs)
-    refs.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    refs.add_argument(
+        "--format", choices=("text", "json"), default="text", help="output format (default: text)"
+    )
     refs.add_argument("--output", "-o", metavar="FILE", help="write the output to FILE instead of stdout")
     refs.set_defaults(handler=_run_refs)
 
     scan = commands.add_parser("scan", help="check every pinned ref against its remote and the rules")
     _add_input_options(scan)
     scan.add_argument(
-        "--format", action="append", choices=FORMATS, default=None, metavar="FORMAT",
+        "--format",
+        action="append",
+        choices=FORMATS,
+        default=None,
+        metavar="FORMAT",
         help="text, json, github (workflow-command annotations) or sarif; repeatable (default: text)",
     )
     scan.add_argument(
-        "--output", "-o", action="append", default=[], metavar="FILE",
+        "--output",
+        "-o",
+        action="append",
+        default=[],
+        metavar="FILE",
         help="write a format to FILE; outputs pair with the last formats in order, the others go to stdout",
     )
-    scan.add_argument("--offline", action="store_true", help="answer from the cache only; never use the network")
-    scan.add_argument("--refresh", action="store_true", help="ignore cached ref lists and ask every remote again")
-    scan.add_argument("--cache-dir", metavar="DIR", help="where ref lists are cached (default: user cache dir)")
-    scan.add_argument("--cache-ttl", type=_seconds, default=3600.0, metavar="SECONDS",
-                      help="how long a cached ref list stays fresh (default: 3600)")
-    scan.add_argument("--timeout", type=_seconds, default=20.0, metavar="SECONDS",
-                      help="time limit of one remote's lookup (default: 20)")
-    scan.add_argument("--jobs", "-j", type=_positive_int, default=32, metavar="N",
-                      help="remotes looked up at once (default: 32; lookups wait on the network, not the CPU)")
-    scan.add_argument("--select", type=_codes, action="extend", default=None, metavar="CODES",
-                      help="only these rules (comma-separated codes, e.g. RL001,RL002)")
-    scan.add_argument("--ignore", type=_codes, action="extend", default=[], metavar="CODES",
-                      help="skip these rules (comma-separated codes; repeatable)")
-    scan.add_argument("--fail-on", choices=("error", "warning", "info"), default="error",
-                      help="lowest severity that makes the exit code 1 (default: error)")
-    scan.add_argument("--rule-pack", action="append", default=[], metavar="FILE",
-                      help="an extra rule pack (YAML), on top of the shipped ones and the config (repeatable)")
-    scan.add_argument("--config", metavar="FILE",
-                      help="the config file: a .reflint.yaml, or a pyproject.toml with [tool.reflint] (default: "
-                           "the one at the project root)")
-    scan.add_argument("--report-unused-ignores", action="store_true",
-                      help="report `# reflint: ignore` comments that suppress nothing (RL099)")
+    scan.add_argument(
+        "--offline", action="store_true", help="answer from the cache only; never use the network"
+    )
+    scan.add_argument(
+        "--refresh", action="store_true", help="ignore cached ref lists and ask every remote again"
+    )
+    scan.add_argument(
+        "--cache-dir", metavar="DIR", help="where ref lists are cached (default: user cache dir)"
+    )
+    scan.add_argument(
+        "--cache-ttl",
+        type=_seconds,
+        default=3600.0,
+        metavar="SECONDS",
+        help="how long a cached ref list stays fresh (default: 3600)",
+    )
+    scan.add_argument(
+        "--timeout",
+        type=_seconds,
+        default=20.0,
+        metavar="SECONDS",
+        help="time limit of one remote's lookup (default: 20)",
+    )
+    scan.add_argument(
+        "--jobs",
+        "-j",
+        type=_positive_int,
+        default=32,
+        metavar="N",
+        help="remotes looked up at once (default: 32; lookups wait on the network, not the CPU)",
+    )
+    scan.add_argument(
+        "--select",
+        type=_codes,
+        action="extend",
+        default=None,
+        metavar="CODES",
+        help="only these rules (comma-separated codes, e.g. RL001,RL002)",
+    )
+    scan.add_argument(
+        "--ignore",
+        type=_codes,
+        action="extend",
+        default=[],
+        metavar="CODES",
+        help="skip these rules (comma-separated codes; repeatable)",
+    )
+    scan.add_argument(
+        "--fail-on",
+        choices=("error", "warning", "info"),
+        default="error",
+        help="lowest severity that makes the exit code 1 (default: error)",
+    )
+    scan.add_argument(
+        "--rule-pack",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="an extra rule pack (YAML), on top of the shipped ones and the config (repeatable)",
+    )
+    scan.add_argument(
+        "--config",
+        metavar="FILE",
+        help="the config file: a .reflint.yaml, or a pyproject.toml with [tool.reflint] (default: "
+        "the one at the project root)",
+    )
+    scan.add_argument(
+        "--report-unused-ignores",
+        action="store_true",
+        help="report `# reflint: ignore` comments that suppress nothing (RL099)",
+    )
     baseline = scan.add_mutually_exclusive_group()
     baseline.add_argument("--baseline", metavar="FILE", help="do not report the findings that FILE records")
-    baseline.add_argument("--write-baseline", metavar="FILE",
-                          help="record every finding in FILE (then report none), for --baseline later")
+    baseline.add_argument(
+        "--write-baseline",
+        metavar="FILE",
+        help="record every finding in FILE (then report none), for --baseline later",
+    )
     scan.add_argument("--profile", action="store_true", help="print the time each stage took to stderr")
     scan.set_defaults(handler=_run_scan)
 
-    rules = commands.add_parser("rules", help="list every rule with its code, name, severity and documentation")
+    rules = commands.add_parser(
+        "rules", help="list every rule with its code, name, severity and documentation"
+    )
     rules.add_argument("code", nargs="*", help="show only these codes")
     rules.add_argument("--format", choices=("text", "json"), default="text")
     rules.set_defaults(handler=_run_rules)
@@ -131,14 +196,31 @@ def _parser() -> argparse.ArgumentParser:
 
 def _add_input_options(command: argparse.ArgumentParser) -> None:
     command.add_argument("paths", nargs="*", metavar="PATH", help="files and folders to read (default: .)")
-    command.add_argument("--exclude", action="append", default=[], metavar="GLOB",
-                         help="leave out paths matching GLOB (gitignore syntax; repeatable)")
-    command.add_argument("--build-arg", action="append", default=[], metavar="NAME=VALUE", type=_build_arg,
-                         help="a Dockerfile ARG value, as docker build --build-arg takes it (repeatable)")
-    command.add_argument("--max-file-size", type=_positive_int, default=None, metavar="BYTES",
-                         help="skip files larger than this (default: 10 MiB)")
-    command.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
-                         help="show tracebacks and debug logs")
+    command.add_argument(
+        "--exclude",
+        action="append",
+        default=[],
+        metavar="GLOB",
+        help="leave out paths matching GLOB (gitignore syntax; repeatable)",
+    )
+    command.add_argument(
+        "--build-arg",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        type=_build_arg,
+        help="a Dockerfile ARG value, as docker build --build-arg takes it (repeatable)",
+    )
+    command.add_argument(
+        "--max-file-size",
+        type=_positive_int,
+        default=None,
+        metavar="BYTES",
+        help="skip files larger than this (default: 10 MiB)",
+    )
+    command.add_argument(
+        "--debug", action="store_true", default=argparse.SUPPRESS, help="show tracebacks and debug logs"
+    )
 
 
 def _seconds(text: str) -> float:
@@ -205,7 +287,7 @@ def _open_output(path: str | None) -> TextIO:
     if path is None or path == "-":
         return sys.stdout
     try:
-        return open(path, "w", encoding="utf-8")  # noqa: SIM115 - closed by the caller
+        return open(path, "w", encoding="utf-8")
     except OSError as exc:
         raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
 
@@ -305,7 +387,9 @@ def _run_scan(args: argparse.Namespace) -> int:
                 stream.close()
     timings["report"] = time.perf_counter() - started
     if args.profile:
-        sys.stderr.write("".join(f"{stage:>10}: {seconds * 1000:8.1f} ms\n" for stage, seconds in timings.items()))
+        sys.stderr.write(
+            "".join(f"{stage:>10}: {seconds * 1000:8.1f} ms\n" for stage, seconds in timings.items())
+        )
     from ascend_reflint.model import Severity
 
     threshold = Severity.parse(args.fail_on)
@@ -341,8 +425,10 @@ def _destinations(formats: Sequence[str], outputs: Sequence[str]) -> list[tuple[
     on_stdout = len(formats) - len(outputs)
     documents = [f for f in formats[:on_stdout] if f in ("json", "sarif")]
     if len(documents) > 1:
-        raise UsageError(f"{' and '.join(documents)} cannot share standard output: give each one an --output FILE")
-    return [(f, None) for f in formats[:on_stdout]] + list(zip(formats[on_stdout:], outputs))
+        raise UsageError(
+            f"{' and '.join(documents)} cannot share standard output: give each one an --output FILE"
+        )
+    return [(f, None) for f in formats[:on_stdout]] + list(zip(formats[on_stdout:], outputs, strict=True))
 
 
 def _write_scan(output_format: str, result: ScanResult, stream: TextIO) -> None:

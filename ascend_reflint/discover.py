@@ -26,8 +26,30 @@ _SHELL_INTERPRETERS = frozenset({"sh", "bash", "dash", "ksh", "zsh", "ash"})
 _YAML_SUFFIXES = (".yml", ".yaml")
 #: ``Dockerfile*`` names that are documents, templates or backups about a Dockerfile, not one.
 _NOT_RECIPE_SUFFIXES = (
-    ".md", ".rst", ".txt", ".adoc", ".html", ".py", ".sh", ".json", ".yml", ".yaml", ".toml", ".cfg", ".ini",
-    ".j2", ".jinja", ".jinja2", ".tmpl", ".tpl", ".template", ".bak", ".orig", ".rej", ".swp", ".lock",
+    ".md",
+    ".rst",
+    ".txt",
+    ".adoc",
+    ".html",
+    ".py",
+    ".sh",
+    ".json",
+    ".yml",
+    ".yaml",
+    ".toml",
+    ".cfg",
+    ".ini",
+    ".j2",
+    ".jinja",
+    ".jinja2",
+    ".tmpl",
+    ".tpl",
+    ".template",
+    ".bak",
+    ".orig",
+    ".rej",
+    ".swp",
+    ".lock",
 )
 _SURROGATE = re.compile("[\udc80-\udcff]")
 
@@ -271,8 +293,18 @@ def _git_files(folder: str) -> list[str] | None:
     try:
         completed = subprocess.run(
             [
-                "git", "-c", "core.fsmonitor=false", "-C", folder,
-                "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", ".",
+                "git",
+                "-c",
+                "core.fsmonitor=false",
+                "-C",
+                folder,
+                "ls-files",
+                "-z",
+                "--cached",
+                "--others",
+                "--exclude-standard",
+                "--",
+                ".",
             ],
             capture_output=True,
             stdin=subprocess.DEVNULL,

@@ -1,7 +1,7 @@
 """Inline suppression: ``# reflint: ignore[RL001,RL002] optional reason`` on a pin's line or the line above.
 
-A bare ``# reflint: ignore`` suppresses every rule there. The comment works in every kind of file reflint reads
-(Dockerfiles, also inside a continued RUN; shell; YAML), since all of them use ``#`` comments.
+A bare ``# reflint: ignore`` suppresses every rule there. The comment works in every kind of file that
+reflint reads (Dockerfiles, also inside a continued RUN; shell; YAML), since all of them use ``#`` comments.
 """
 
 from __future__ import annotations
@@ -62,9 +62,7 @@ def find_suppressions(source: SourceFile) -> list[Suppression]:
     return found
 
 
-def apply_suppressions(
-    findings: Iterable[Finding], suppressions: Sequence[Suppression]
-) -> list[Finding]:
+def apply_suppressions(findings: Iterable[Finding], suppressions: Sequence[Suppression]) -> list[Finding]:
     """The findings that no suppression covers; marks each suppression's ``used`` codes.
 
     Args:

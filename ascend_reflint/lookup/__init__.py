@@ -141,7 +141,9 @@ def _answer_locally(
             stats.cached += 1
             return cached
     if options.offline:
-        return LookupFailure(remote=remote, kind=FailureKind.OFFLINE, detail="unknown (offline): not in the cache")
+        return LookupFailure(
+            remote=remote, kind=FailureKind.OFFLINE, detail="unknown (offline): not in the cache"
+        )
     return None
 
 

@@ -63,7 +63,8 @@ def finding_record(finding: Finding) -> dict[str, Any]:
         "ref": finding.ref,
         "suggestion": finding.suggestion,
         "related": [
-            {"path": r.path, "line": r.line, "column": r.column, "message": r.message} for r in finding.related
+            {"path": r.path, "line": r.line, "column": r.column, "message": r.message}
+            for r in finding.related
         ],
     }
 

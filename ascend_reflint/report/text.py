@@ -26,7 +26,8 @@ def write_refs(inventory: Inventory, stream: TextIO, rich_output: bool) -> None:
         target = pin.remote or pin.url
         ref = pin.ref if pin.ref is not None else (pin.ref_text or "-")
         stream.write(
-            safe_text(f"{pin.path}:{pin.span.line}:{pin.span.column}: {target} {ref} ({pin.via.value})") + "\n"
+            safe_text(f"{pin.path}:{pin.span.line}:{pin.span.column}: {target} {ref} ({pin.via.value})")
+            + "\n"
         )
 
 
@@ -40,12 +41,17 @@ def _refs_table(inventory: Inventory, stream: TextIO) -> None:
         # The location stays on one line so that terminals keep it clickable (path:line:column).
         table.add_column(column, no_wrap=column == "location", overflow="fold")
     for pin in inventory.pins:
-        ref = Text(safe_text(pin.ref if pin.ref is not None else "-"), style="green") if pin.resolved else Text(
-            safe_text(pin.ref_text or "-"), style="yellow"
+        ref = (
+            Text(safe_text(pin.ref if pin.ref is not None else "-"), style="green")
+            if pin.resolved
+            else Text(safe_text(pin.ref_text or "-"), style="yellow")
         )
         clone = " ".join(
             part
-            for part in (f"depth {pin.depth}" if pin.depth else "", "shallow" if pin.shallow and not pin.depth else "")
+            for part in (
+                f"depth {pin.depth}" if pin.depth else "",
+                "shallow" if pin.shallow and not pin.depth else "",
+            )
             if part
         )
         table.add_row(
@@ -84,16 +90,16 @@ def _write_finding(finding: Finding, stream: TextIO, console: object) -> None:
     lines = [f"{location} {safe_text(f'{finding.code} [{severity}] {finding.message}')}"]
     if finding.suggestion is not None:
         lines.append(safe_text(f"  did you mean '{finding.suggestion}'?"))
-    lines.extend(
-        safe_text(f"  {r.path}:{r.line}:{r.column}: {r.message}") for r in finding.related
-    )
+    lines.extend(safe_text(f"  {r.path}:{r.line}:{r.column}: {r.message}") for r in finding.related)
     if console is None:
         stream.write("\n".join(lines) + "\n")
         return
     from rich.text import Text
 
     head = Text(lines[0])
-    head.stylize(_STYLE[finding.severity], len(location) + 1, len(location) + 1 + len(finding.code) + len(severity) + 3)
+    head.stylize(
+        _STYLE[finding.severity], len(location) + 1, len(location) + 1 + len(finding.code) + len(severity) + 3
+    )
     console.print(head)  # type: ignore[attr-defined]
     for line in lines[1:]:
         console.print(Text(line, style="dim"))  # type: ignore[attr-defined]

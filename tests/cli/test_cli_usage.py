@@ -20,12 +20,24 @@ def recipe(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["scan", "--offline", "--select", "RL999"], "reflint: error: --select: unknown rule code(s) RL999 (see `reflint rules`)\n"),
-        (["scan", "--offline", "--ignore", "RL001,branch-pin"], "reflint: error: --ignore: unknown rule code(s) BRANCH-PIN (see `reflint rules`)\n"),
+        (
+            ["scan", "--offline", "--select", "RL999"],
+            "reflint: error: --select: unknown rule code(s) RL999 (see `reflint rules`)\n",
+        ),
+        (
+            ["scan", "--offline", "--ignore", "RL001,branch-pin"],
+            "reflint: error: --ignore: unknown rule code(s) BRANCH-PIN (see `reflint rules`)\n",
+        ),
         (["scan", "--offline", "dockr/"], "reflint: error: no such file or directory: dockr/\n"),
         (["refs", "dockr/"], "reflint: error: no such file or directory: dockr/\n"),
-        (["scan", "--offline", "--refresh"], "reflint: error: --offline and --refresh contradict each other: --refresh asks every remote again\n"),
-        (["scan", "--offline", "--format", "json", "--format", "sarif"], "reflint: error: json and sarif cannot share standard output: give each one an --output FILE\n"),
+        (
+            ["scan", "--offline", "--refresh"],
+            "reflint: error: --offline and --refresh contradict each other: --refresh asks every remote again\n",
+        ),
+        (
+            ["scan", "--offline", "--format", "json", "--format", "sarif"],
+            "reflint: error: json and sarif cannot share standard output: give each one an --output FILE\n",
+        ),
     ],
 )
 def test_usage_errors_exit_2_with_one_clear_line(
@@ -36,10 +48,26 @@ def test_usage_errors_exit_2_with_one_clear_line(
     assert (captured.out, captured.err) == ("", message)
 
 
-def test_select_accumulates_across_repeats(recipe: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_select_accumulates_across_repeats(
+    recipe: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     (recipe / "more.sh").write_text("git clone https://github.com/o/unpinned.git\n")
-    code = main(["scan", "--offline", "--cache-dir", str(tmp_path / "c"), "--select", "RL010", "--select", "RL015",
-                 "--format", "json", "--fail-on", "warning"])
+    code = main(
+        [
+            "scan",
+            "--offline",
+            "--cache-dir",
+            str(tmp_path / "c"),
+            "--select",
+            "RL010",
+            "--select",
+            "RL015",
+            "--format",
+            "json",
+            "--fail-on",
+            "warning",
+        ]
+    )
     document = json.loads(capsys.readouterr().out)
     assert code == 1
     assert sorted({(f["code"], f["path"]) for f in document["findings"]}) == [
@@ -52,7 +80,9 @@ def test_select_accumulates_across_repeats(recipe: Path, capsys: pytest.CaptureF
 def test_build_arg_without_value_takes_the_environment(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    (tmp_path / "Dockerfile").write_text("FROM x\nARG REF\nRUN git clone -b $REF https://github.com/o/r.git\n")
+    (tmp_path / "Dockerfile").write_text(
+        "FROM x\nARG REF\nRUN git clone -b $REF https://github.com/o/r.git\n"
+    )
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("REF", "v2.0")
     assert main(["refs", "--build-arg", "REF"]) == 0
@@ -61,7 +91,11 @@ def test_build_arg_without_value_takes_the_environment(
 
 def test_a_closed_pipe_is_not_an_internal_error(recipe: Path) -> None:
     completed = subprocess.run(
-        f"{sys.executable} -m ascend_reflint rules | head -1", shell=True, capture_output=True, text=True, check=False
+        f"{sys.executable} -m ascend_reflint rules | head -1",
+        shell=True,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert completed.stdout.startswith("RL001 ref-not-found [error]")
     assert completed.stderr == ""
@@ -90,7 +124,9 @@ def test_a_closed_stdout_does_not_cost_the_sarif_file(recipe: Path, tmp_path: Pa
     assert json.loads(sarif.read_text())["version"] == "2.1.0"
 
 
-def test_a_refused_url_is_only_rl011(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_refused_url_is_only_rl011(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     (tmp_path / "a.sh").write_text('git clone "ssh://-oProxyCommand=touch%20/tmp/x/y" /opt/a\n')
     monkeypatch.chdir(tmp_path)
     assert main(["scan", "--offline", "--cache-dir", str(tmp_path / "c"), "--format", "json"]) == 1

@@ -42,7 +42,9 @@ def test_refs_text_is_one_plain_line_per_pin(tree: Path, capsys: pytest.CaptureF
 
 
 def test_build_arg_overrides_the_stage_arg(tree: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["refs", "docker", "--build-arg", "MCORE_REF=core_v0.13.0", "--build-arg", "TE_REF=v2.10"]) == 0
+    assert (
+        main(["refs", "docker", "--build-arg", "MCORE_REF=core_v0.13.0", "--build-arg", "TE_REF=v2.10"]) == 0
+    )
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "docker/Dockerfile.npu:8:34: github.com/nvidia/megatron-lm core_v0.13.0 (clone-branch)"
     assert lines[2] == "docker/Dockerfile.npu:12:70: github.com/nvidia/transformerengine v2.10 (pip-vcs)"

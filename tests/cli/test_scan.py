@@ -75,7 +75,11 @@ def test_megatron_release_branch_and_missing_refs(
     ]
     # the existing tag core_v0.12.1 (line 4) and MindSpeed's release branch (line 5) are not findings
     assert document["summary"] == {
-        "files": 1, "pins": 5, "remotes": 3, "lookups": 3, "cached": 0,
+        "files": 1,
+        "pins": 5,
+        "remotes": 3,
+        "lookups": 3,
+        "cached": 0,
         "findings": {"error": 3, "warning": 0, "info": 0},
     }
     assert document["findings"][0]["message"] == (
@@ -84,7 +88,9 @@ def test_megatron_release_branch_and_missing_refs(
     )
 
 
-def test_text_output_says_did_you_mean(project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_text_output_says_did_you_mean(
+    project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["scan", "--cache-dir", str(tmp_path / "cache"), "--select", "RL002"]) == 1
     assert capsys.readouterr().out.splitlines() == [
         'Dockerfile:2:34: RL002 [error] ref "core_r0.18.0" is a branch of github.com/nvidia/megatron-lm, which '
@@ -134,14 +140,21 @@ def test_offline_with_an_empty_cache_is_unknown_not_missing(
 def test_many_pins_of_one_remote_make_one_lookup(
     project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    lines = [f"git clone --branch core_v0.12.1 https://github.com/NVIDIA/Megatron-LM.git /opt/m{i}" for i in range(40)]
+    lines = [
+        f"git clone --branch core_v0.12.1 https://github.com/NVIDIA/Megatron-LM.git /opt/m{i}"
+        for i in range(40)
+    ]
     lines.append("git clone --branch core_v0.12.1 https://github.com/nvidia/megatron-lm /opt/lower")
     (project / "many.sh").write_text("\n".join(lines) + "\n")
     # RL005 would compare many.sh with the Dockerfile beside it; this test is about lookups only.
     code, document = scan_json(capsys, "many.sh", "--cache-dir", str(tmp_path / "cache"), "--ignore", "RL005")
     assert code == 0
     assert document["summary"] == {
-        "files": 1, "pins": 41, "remotes": 1, "lookups": 1, "cached": 0,
+        "files": 1,
+        "pins": 41,
+        "remotes": 1,
+        "lookups": 1,
+        "cached": 0,
         "findings": {"error": 0, "warning": 0, "info": 0},
     }
 

@@ -113,7 +113,13 @@ def test_classify_by_name(name: str, kind: FileKind | None) -> None:
 
 @pytest.mark.parametrize(
     "name",
-    ["docs/dockerfile_build_guidance.rst", "Dockerfile.md", "Dockerfile.j2", "dockerfile.py", "Dockerfile.orig"],
+    [
+        "docs/dockerfile_build_guidance.rst",
+        "Dockerfile.md",
+        "Dockerfile.j2",
+        "dockerfile.py",
+        "Dockerfile.orig",
+    ],
 )
 def test_documents_about_dockerfiles_are_not_dockerfiles(name: str) -> None:
     assert classify(name) is None

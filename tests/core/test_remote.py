@@ -47,8 +47,13 @@ def test_unsafe_reason(url: str, reason: str | None) -> None:
 
 
 def test_redact_replaces_password_and_token_user() -> None:
-    text = "clone https://user:ghp_SECRET@github.com/o/r and https://ghp_TOKEN@github.com/o/r, ssh://git@h/o/r"
-    assert redact(text) == "clone https://user:***@github.com/o/r and https://***@github.com/o/r, ssh://git@h/o/r"
+    text = (
+        "clone https://user:ghp_SECRET@github.com/o/r and https://ghp_TOKEN@github.com/o/r, ssh://git@h/o/r"
+    )
+    assert (
+        redact(text)
+        == "clone https://user:***@github.com/o/r and https://***@github.com/o/r, ssh://git@h/o/r"
+    )
 
 
 @pytest.mark.parametrize(

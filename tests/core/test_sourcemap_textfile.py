@@ -51,7 +51,10 @@ def test_latin1_comment_is_read_with_a_notice(tmp_path: Path) -> None:
     ("setup", "message"),
     [
         (lambda p: p.write_bytes(b"\x7fELF\0\0"), "binary file (holds NUL bytes)"),
-        (lambda p: p.write_bytes(b"x" * 11), "file is 11 bytes, over the limit of 10 (raise it with --max-file-size)"),
+        (
+            lambda p: p.write_bytes(b"x" * 11),
+            "file is 11 bytes, over the limit of 10 (raise it with --max-file-size)",
+        ),
         (lambda p: p.mkdir(), "is a directory"),
         (lambda p: None, "file not found (deleted or a broken symlink)"),
         (lambda p: os.symlink(p, p), "symlink loop"),

@@ -46,7 +46,11 @@ def test_baseline_drops_known_findings_and_counts_stale_entries(tmp_path: Path) 
     old = [_finding("RL002", 2), _finding("RL001", 9, ref="gone")]
     write_baseline(path, old)
     assert json.loads(Path(path).read_text())["findings"][1] == {
-        "fingerprint": old[0].fingerprint(), "code": "RL002", "path": "Dockerfile", "remote": "github.com/o/r", "ref": "x",
+        "fingerprint": old[0].fingerprint(),
+        "code": "RL002",
+        "path": "Dockerfile",
+        "remote": "github.com/o/r",
+        "ref": "x",
     }
     moved = _finding("RL002", 20)  # same code, path, remote, ref: a line moved down is not new
     new = _finding("RL002", 3, ref="changed-arg")

@@ -61,7 +61,9 @@ def test_offline_with_an_empty_cache_gives_offline_failures(
         {CHECKOUT: REQUESTS[CHECKOUT]}, LookupOptions(cache_dir=cache_dir, offline=True)
     )
 
-    assert results == {CHECKOUT: LookupFailure(CHECKOUT, FailureKind.OFFLINE, "unknown (offline): not in the cache")}
+    assert results == {
+        CHECKOUT: LookupFailure(CHECKOUT, FailureKind.OFFLINE, "unknown (offline): not in the cache")
+    }
     assert (stats.lookups, stats.cached) == (0, 0)
     assert git_calls() == []
 
