@@ -1,4 +1,4 @@
-"""A shallow clone that the recipe then needs history from.
+r"""A shallow clone that the recipe then needs history from.
 
 ## What it does
 

@@ -1,4 +1,4 @@
-"""`git clone --branch` is given a commit id.
+r"""`git clone --branch` is given a commit id.
 
 ## What it does
 

@@ -1,4 +1,4 @@
-"""A pinned commit id that `git ls-remote` cannot confirm.
+r"""A pinned commit id that `git ls-remote` cannot confirm.
 
 ## What it does
 
