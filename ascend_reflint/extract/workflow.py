@@ -7,6 +7,14 @@ Actions"):
 - ``uses: owner/repo[/path]@REF`` on a step (an action) or on a job (a reusable workflow) fetches
   ``https://github.com/owner/repo`` at REF. ``./local`` actions and ``docker://`` images pin no git ref.
   GitHub does not evaluate ``${{ }}`` in ``uses:``; a ref written so is reported unresolved.
+- ``uses: actions/checkout@…`` with ``with: repository: OWNER/NAME`` also fetches that repository (from
+  ``github-server-url:``, default ``https://github.com``). With ``ref: REF`` it is a CHECKOUT pin of REF;
+  without a ref (or an empty one) a CLONE pin of the default branch. ``fetch-depth`` (default 1; 0 is the
+  whole history) sets ``depth``/``shallow``; the action fetches the ref itself (``git fetch --depth=N
+  origin REF``), so ``fetched_ref`` is REF. ``${{ env.NAME }}`` in ``ref:`` and ``repository:`` takes the
+  value of the step's ``env`` scope; any other expression leaves the pin unresolved. Without
+  ``repository:`` the action checks out the workflow's own repository: no pin. (actions/checkout's
+  ``action.yml`` and README: inputs ``repository``, ``ref``, ``fetch-depth``, ``github-server-url``.)
 - ``run:`` is a script for the step's shell. Each step runs in its own shell process, so each ``run:`` is
   its own :class:`~ascend_reflint.extract.shell.ShellSession`, whose variables are the ``env:`` of the
   workflow, then the job, then the step (a value holding ``${{ }}`` is unresolved). A step whose shell
@@ -28,6 +36,7 @@ bounded by a multiple of the file's size, past which the walk stops with an erro
 from __future__ import annotations
 
 import os
+import re
 from typing import NamedTuple
 
 from ascend_reflint.extract import ExtractError
@@ -41,7 +50,7 @@ from ascend_reflint.extract.yamlpos import (
     parse_yaml,
     scalar_source_map,
 )
-from ascend_reflint.model import EnvSetting, FileKind, Pin, Resolution, SourceFile, Via
+from ascend_reflint.model import EnvSetting, FileKind, Pin, Resolution, SourceFile, Span, Via
 from ascend_reflint.remote import github_action_url, normalise_remote
 from ascend_reflint.resolve import Binding, Scope
 from ascend_reflint.sourcemap import SourceMap
@@ -61,6 +70,13 @@ _BUDGET_FLOOR = 50_000
 #: Work units of reading one job or step, and one env entry, besides the characters of the values read.
 _COST_OF_ITEM = 32
 _COST_OF_ENTRY = 8
+#: The action whose ``with: repository:`` fetches another repository (owner and name case-insensitive).
+_CHECKOUT_ACTION = "actions/checkout"
+_GITHUB_SERVER = "https://github.com"
+#: actions/checkout's ``fetch-depth`` default: one commit.
+_CHECKOUT_DEFAULT_DEPTH = 1
+_ENV_EXPRESSION = re.compile(r"\$\{\{\s*env\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
+_ANY_EXPRESSION = re.compile(r"\$\{\{.*?(?:\}\}|$)", re.DOTALL)
 
 
 def extract_workflow(source: SourceFile) -> None:
@@ -188,6 +204,8 @@ class _Walker:
         uses = step.get("uses")
         if isinstance(uses, YamlScalar):
             self._uses(uses)
+            if _is_checkout(uses.value):
+                self._checkout(step.get("with"), scope)
         run = step.get("run")
         if isinstance(run, YamlScalar):
             step_shell = step.get("shell")
@@ -226,6 +244,60 @@ class _Walker:
                 url_span=source_map.span(lead, lead + at),
             )
         )
+
+    def _checkout(self, inputs: YamlNode | None, scope: Scope) -> None:
+        """Record the repository that ``actions/checkout`` fetches when ``with: repository:`` names one.
+
+        A CHECKOUT pin spanning the ``ref:`` value, or a CLONE pin spanning the ``repository:`` value when
+        no ref is given; ``url_span`` is the ``repository:`` value's span either way.
+        """
+        if not isinstance(inputs, YamlMapping):
+            return
+        repository = _input(inputs, "repository")
+        if repository is None:
+            return  # the workflow's own repository
+        ref = _input(inputs, "ref")
+        server = _input(inputs, "github-server-url")
+        self._spend(sum(len(node.value) for node in (repository, ref, server) if node is not None), inputs)
+        repo_value = _with_env(repository.value.strip(), scope)
+        server_value = _with_env(server.value.strip(), scope) if server is not None else _Value(_GITHUB_SERVER)
+        url, remote, url_note = repository.value.strip(), None, repo_value.note or server_value.note
+        if url_note is None:
+            assert repo_value.text is not None and server_value.text is not None
+            parts = repo_value.text.split("/")
+            if len(parts) != 2 or not all(parts):
+                return  # actions/checkout refuses anything but OWNER/NAME
+            url = f"{server_value.text.rstrip('/')}/{repo_value.text}"
+            remote = normalise_remote(url)
+        ref_text = ref.value.strip() if ref is not None else ""
+        ref_value = _with_env(ref_text, scope) if ref_text else _Value(None)
+        note = url_note or ref_value.note
+        depth = _fetch_depth(inputs.get("fetch-depth"))
+        ref_node = ref if ref_text else repository
+        self.source.pins.append(
+            Pin(
+                path=self.source.path,
+                kind=FileKind.WORKFLOW,
+                via=Via.CHECKOUT if ref_text else Via.CLONE,
+                span=self._stripped_span(ref_node),
+                url=url,
+                remote=remote,
+                ref=ref_value.text,
+                ref_text=ref_text or None,
+                resolution=Resolution.UNRESOLVED if note else Resolution.RESOLVED,
+                resolution_note=note,
+                depth=depth,
+                shallow=depth is not None,
+                url_span=self._stripped_span(repository),
+                fetched_ref=ref_value.text,
+            )
+        )
+
+    def _stripped_span(self, node: YamlScalar) -> Span:
+        """The span of ``node``'s value without leading or trailing blanks (actions trim their inputs)."""
+        written = node.value.strip()
+        lead = node.value.find(written[:1]) if written else 0
+        return self._map(node).span(lead, lead + max(1, len(written)))
 
     def _env(self, node: YamlNode | None, scope_name: str, scope: Scope) -> None:
         """Record each ``NAME: value`` of an ``env:`` mapping and bind it in ``scope``."""
@@ -293,6 +365,60 @@ def _defaults_shell(node: YamlMapping) -> _Shell | None:
     run = defaults.get("run") if isinstance(defaults, YamlMapping) else None
     shell = run.get("shell") if isinstance(run, YamlMapping) else None
     return _Shell(shell.value, "set by defaults.run.shell") if isinstance(shell, YamlScalar) else None
+
+
+class _Value(NamedTuple):
+    """An action input's value after ``${{ env.NAME }}`` substitution: ``text``, or None and why not."""
+
+    text: str | None
+    note: str | None = None
+
+
+def _is_checkout(uses: str) -> bool:
+    """True for ``actions/checkout@ANY`` (a version, a branch or a commit id; owner and name any case)."""
+    target, at, ref = uses.strip().partition("@")
+    return bool(at and ref) and target.lower() == _CHECKOUT_ACTION
+
+
+def _input(inputs: YamlMapping, name: str) -> YamlScalar | None:
+    """The ``with:`` input ``name`` when it is a scalar holding more than blanks, else None."""
+    node = inputs.get(name)
+    if not isinstance(node, YamlScalar) or not node.value.strip():
+        return None
+    if node.style is None and node.value in _NULLS:
+        return None
+    return node
+
+
+def _with_env(text: str, scope: Scope) -> _Value:
+    """``text`` with each ``${{ env.NAME }}`` replaced by NAME's value in ``scope``.
+
+    GitHub evaluates ``${{ }}`` in ``with:`` values (and never ``$NAME``); only the ``env`` context is
+    known statically, so any other expression, or an env variable the file does not set, leaves the value
+    unresolved.
+    """
+    pieces: list[str] = []
+    last = 0
+    for match in _ANY_EXPRESSION.finditer(text):
+        env_name = _ENV_EXPRESSION.fullmatch(match.group(0))
+        binding = scope.get(env_name.group(1)) if env_name else None
+        if binding is None or binding.value is None:
+            note = binding.note if binding is not None and binding.note else _expression_note(match.group(0))
+            return _Value(None, note)
+        pieces += [text[last : match.start()], binding.value]
+        last = match.end()
+    return _Value("".join(pieces) + text[last:])
+
+
+def _fetch_depth(node: YamlNode | None) -> int | None:
+    """The depth that actions/checkout's ``fetch-depth`` asks for: None for 0 (all history), the default
+    (1) when unset or empty, and None when it is not a whole number (an expression: not known statically)."""
+    written = node.value.strip() if isinstance(node, YamlScalar) else None
+    if node is None or written == "" or (written in _NULLS and node.style is None):
+        return _CHECKOUT_DEFAULT_DEPTH
+    if written is None or not written.isdigit():
+        return None
+    return int(written) or None
 
 
 def _expression_note(text: str) -> str | None:
