@@ -1,7 +1,12 @@
 """Inline suppression: ``# reflint: ignore[RL001,RL002] optional reason`` on a pin's line or the line above.
 
-A bare ``# reflint: ignore`` suppresses every rule there. The comment works in every kind of file that
-reflint reads (Dockerfiles, also inside a continued RUN; shell; YAML), since all of them use ``#`` comments.
+A bare ``# reflint: ignore`` suppresses every rule there. A finding that stands for several places of
+its own file (RL010 and RL014 report all pins of one remote in a file once, listing the others as
+``related``) is suppressed by a comment at any of those places; ``related`` entries in other files (RL004,
+RL005, RL006 point at the other variant, file or image) never suppress it: a comment belongs to its file.
+
+The comment works in every kind of file that reflint reads (Dockerfiles, also inside a continued RUN;
+shell; YAML), since all of them use ``#`` comments.
 """
 
 from __future__ import annotations
@@ -32,10 +37,20 @@ class Suppression:
     used: set[str] = field(default_factory=set)
 
     def covers(self, finding: Finding) -> bool:
-        """True when this comment sits on the finding's line or the line above and names its code."""
-        if finding.span.line not in (self.span.line, self.span.line + 1):
+        """True when this comment names the finding's code (or none) and sits on, or on the line above, the
+        finding's line or the line of one of its ``related`` entries in the finding's own file.
+
+        The caller matches ``self.path`` with ``finding.path``; this only compares lines.
+        """
+        if self.codes is not None and finding.code not in self.codes:
             return False
-        return self.codes is None or finding.code in self.codes
+        return any(line in (self.span.line, self.span.line + 1) for line in _own_file_lines(finding))
+
+
+def _own_file_lines(finding: Finding) -> list[int]:
+    """The finding's line, then the lines of its related entries that are in the same file."""
+    own = [related.line for related in finding.related if related.path == finding.path]
+    return [finding.span.line, *own]
 
 
 def find_suppressions(source: SourceFile) -> list[Suppression]:

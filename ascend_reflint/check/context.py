@@ -108,6 +108,17 @@ class PinContext:
         """True when this pin is the first in its file that needed ``pin.remote``'s lookup."""
         return bool(self.remote_pins) and self.remote_pins[0] is self.pin
 
+    def other_pins_of_remote(self) -> tuple[Related, ...]:
+        """``related`` entries for the file's other pins in ``remote_pins``, at their URL tokens (else their
+        spans), for a finding that stands for all of them; a suppression comment at any of them then
+        suppresses it (see :mod:`ascend_reflint.suppress`). Empty when this pin is the only one."""
+        return tuple(
+            Related(other.path, at.line, at.column, f"another pin of {other.remote}")
+            for other in self.remote_pins
+            if other is not self.pin
+            for at in (other.url_span or other.span,)
+        )
+
     def finding(
         self,
         message: str,

@@ -89,17 +89,19 @@ def parse_severity(value: object) -> Severity:
 
 
 def check_code(code: str) -> str:
-    """Return ``code`` when it is a known rule code.
+    """Return ``code`` in upper case when it is a known rule code in any case (``rl002`` → ``RL002``), as
+    ``--select`` and ``# reflint: ignore[...]`` read codes.
 
     Raises:
         ValueError: for text that is not ``RL`` and three digits, or a code no rule has.
     """
     known = {rule.CODE for rule in RULES}
-    if not _RULE_CODE.fullmatch(code):
+    upper = code.upper()
+    if not _RULE_CODE.fullmatch(upper):
         raise ValueError(f"{code!r} is not a rule code (expected RL followed by three digits)")
-    if code not in known:
-        raise ValueError(f"unknown rule code {code} (known: {', '.join(sorted(known))})")
-    return code
+    if upper not in known:
+        raise ValueError(f"unknown rule code {upper} (known: {', '.join(sorted(known))})")
+    return upper
 
 
 def check_env_name(name: str) -> str:

@@ -260,7 +260,9 @@ class _Walker:
         server = _input(inputs, "github-server-url")
         self._spend(sum(len(node.value) for node in (repository, ref, server) if node is not None), inputs)
         repo_value = _with_env(repository.value.strip(), scope)
-        server_value = _with_env(server.value.strip(), scope) if server is not None else _Value(_GITHUB_SERVER)
+        server_value = (
+            _with_env(server.value.strip(), scope) if server is not None else _Value(_GITHUB_SERVER)
+        )
         url, remote, url_note = repository.value.strip(), None, repo_value.note or server_value.note
         if url_note is None:
             assert repo_value.text is not None and server_value.text is not None

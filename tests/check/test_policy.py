@@ -63,6 +63,12 @@ def test_remotes_in_a_pack_are_normalised_from_any_url_form() -> None:
     )
 
 
+def test_rule_codes_in_a_pack_are_read_in_any_case() -> None:
+    assert parse_pack("name: x\nseverity: {rl002: warning}\n", "p.yaml").severity == {
+        "RL002": Severity.WARNING
+    }
+
+
 def test_later_packs_concatenate_lists_and_override_severities(tmp_path: Path) -> None:
     first = tmp_path / "first.yaml"
     first.write_text(
@@ -117,8 +123,8 @@ def test_policy_is_frozen_and_forbids_extra_fields() -> None:
         ),
         ("name: x\nseverity: {RL002: 3}\n", "p.yaml:2:12: severity.RL002: expected error, warning or info"),
         (
-            "name: x\nseverity: {rl002: warning}\n",
-            "p.yaml:2:12: severity: 'rl002' is not a rule code (expected RL followed by three digits)",
+            "name: x\nseverity: {rl02: warning}\n",
+            "p.yaml:2:12: severity: 'rl02' is not a rule code (expected RL followed by three digits)",
         ),
         (
             "name: x\nseverity: {RL999: warning}\n",

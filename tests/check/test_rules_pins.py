@@ -9,7 +9,16 @@ import pytest
 
 from ascend_reflint.check import Policy, load_policy, run_checks
 from ascend_reflint.inventory import build_inventory
-from ascend_reflint.model import FailureKind, Finding, LookupFailure, Resolution, Severity, Span, Via
+from ascend_reflint.model import (
+    FailureKind,
+    Finding,
+    LookupFailure,
+    Related,
+    Resolution,
+    Severity,
+    Span,
+    Via,
+)
 
 from .helpers import (
     DEEPEP,
@@ -38,8 +47,9 @@ def expected(
     remote: str | None = MEGATRON,
     ref: str | None,
     span: Span = REF_SPAN,
+    related: tuple[Related, ...] = (),
 ) -> Finding:
-    return Finding(code, rule, severity, PATH, span, message, remote=remote, ref=ref)
+    return Finding(code, rule, severity, PATH, span, message, remote=remote, ref=ref, related=related)
 
 
 def extracted(tmp_path: Path, name: str, text: str, code: str) -> list[tuple[int, int, int, str]]:
@@ -360,6 +370,9 @@ def test_rl015_not_for_head_tracking_remotes_nor_pinned_clones() -> None:
 
 # RL010 remote-unreachable and RL014 repo-not-found: once per file and remote
 
+#: The second pin of two_pins(), at its URL token: the related place of the one finding for both.
+SECOND_PIN = (Related(PATH, 7, 53, "another pin of github.com/nvidia/megatron-lm"),)
+
 
 def two_pins() -> list:
     return [
@@ -402,6 +415,7 @@ def test_rl010_a_failed_lookup_is_reported_once_at_the_first_pin(
             "went unchecked",
             ref="core_v0.18.0",
             span=URL_SPAN,
+            related=SECOND_PIN,
         )
     ]
 
@@ -452,6 +466,7 @@ def test_rl014_not_found_or_private() -> None:
             "private-remotes (2 pins in this file)",
             ref="core_v0.18.0",
             span=URL_SPAN,
+            related=SECOND_PIN,
         )
     ]
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
 from dataclasses import replace
+from pathlib import Path
 
 from ascend_reflint.check import load_policy
 from ascend_reflint.model import FailureKind, Finding, LookupFailure, RemoteRefs, Severity, Span, Via
@@ -484,10 +487,9 @@ def test_rl013_a_name_that_is_both_branch_and_tag_suggests_the_unambiguous_tag()
 def test_rl013_says_what_each_way_of_pinning_takes() -> None:
     pins = [make_pin("core_r0.11.0", via=via) for via in (Via.CHECKOUT, Via.PIP_VCS, Via.ACTION)]
     assert [f.message for f in scan(pins, lookups(MEGATRON), code="RL013")] == [
-        '"core_r0.11.0" is both a branch and a tag of github.com/nvidia/megatron-lm: `git checkout` takes '
-        "the "
-        "tag, while `git clone --branch` and pip take the branch (today they point at different commits); "
-        "pin "
+        '"core_r0.11.0" is both a branch and a tag of github.com/nvidia/megatron-lm: after a clone, `git '
+        "checkout` and `git reset` take the tag and `git switch` refuses it (a branch is expected, got tag), "
+        "while `git clone --branch` and pip take the branch (today they point at different commits); pin "
         '"core_v0.11.0", which names only a tag',
         '"core_r0.11.0" is both a branch and a tag of github.com/nvidia/megatron-lm: pip takes the branch, '
         "while `git checkout` takes the tag (today they point at different commits); pin "
@@ -522,3 +524,34 @@ def test_rl013_passes_explicit_forms_and_plain_names() -> None:
         make_pin("core_v0.18.0"),
     ]
     assert scan(pins, lookups(MEGATRON), code="RL013") == []
+
+
+def test_rl013_checkout_wording_holds_for_checkout_switch_and_reset(tmp_path: Path) -> None:
+    """What RL013 says of a checkout pin, tried with git on a remote whose "core_r1" is a branch and a tag."""
+    isolation = {"GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1", "GIT_TERMINAL_PROMPT": "0"}
+    env = {**os.environ, **isolation}
+    identity = ["-c", "user.name=t", "-c", "user.email=t@example.invalid"]
+
+    def git(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+        command = ["git", *identity, *args]
+        return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=30)
+
+    upstream = tmp_path / "up"
+    upstream.mkdir()
+    git("init", "-q", "-b", "main", cwd=upstream)
+    git("commit", "-q", "--allow-empty", "-m", "tagged", cwd=upstream)
+    git("tag", "core_r1", cwd=upstream)
+    git("commit", "-q", "--allow-empty", "-m", "branch tip", cwd=upstream)
+    git("branch", "core_r1", cwd=upstream)
+    tag = git("rev-parse", "core_r1^{commit}", cwd=upstream).stdout.strip()
+    git("clone", "-q", "--", str(upstream), "clone", cwd=tmp_path)
+    clone = tmp_path / "clone"
+
+    switch = git("switch", "core_r1", cwd=clone)
+    refused = (128, "fatal: a branch is expected, got tag 'core_r1'")
+    assert (switch.returncode, switch.stderr.splitlines()[0]) == refused
+    assert git("checkout", "-q", "core_r1", cwd=clone).returncode == 0
+    assert git("rev-parse", "HEAD", cwd=clone).stdout.strip() == tag
+    git("checkout", "-q", "main", cwd=clone)
+    assert git("reset", "-q", "--hard", "core_r1", cwd=clone).returncode == 0
+    assert git("rev-parse", "HEAD", cwd=clone).stdout.strip() == tag

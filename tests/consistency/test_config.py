@@ -210,6 +210,30 @@ def test_toml_key_lines_follow_tables_arrays_of_tables_and_dotted_keys() -> None
     assert ("tool", "other", "fake") not in lines
 
 
+def test_rule_codes_in_a_config_are_read_in_any_case_as_on_the_command_line() -> None:
+    text = (
+        "select: [rl002, Rl013]\n"
+        "ignore: [rL015]\n"
+        "severity: {rl013: error}\n"
+        "per-file-ignores:\n"
+        "  docker/*: [rl004]\n"
+    )
+    settings = parse_yaml_config(text, "c.yaml")
+    assert (settings.select, settings.ignore, settings.severity, settings.per_file_ignores) == (
+        ("RL002", "RL013"),
+        ("RL015",),
+        {"RL013": Severity.ERROR},
+        {"docker/*": ("RL004",)},
+    )
+    toml = '[tool.reflint]\nselect = ["rl005"]\n'
+    assert parse_toml_config(toml, "pyproject.toml").select == ("RL005",)
+    with pytest.raises(ConfigError) as raised:
+        parse_yaml_config("select: [rl1]\n", "c.yaml")
+    assert str(raised.value) == (
+        "c.yaml:1:10: select[0]: 'rl1' is not a rule code (expected RL followed by three digits)"
+    )
+
+
 def test_an_empty_yaml_config_is_empty() -> None:
     assert parse_yaml_config("# nothing yet\n", "c.yaml") == UserConfig()
 

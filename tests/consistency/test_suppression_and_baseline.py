@@ -191,3 +191,35 @@ def test_a_missing_baseline_is_exit_2_and_both_options_together_are_refused(
     code, _, err = scan_json(capsys, "--baseline", "a.json", "--write-baseline", "b.json")
     assert code == 2
     assert "argument --write-baseline: not allowed with argument --baseline" in err
+
+
+GROUPED = """\
+FROM ubuntu
+RUN git clone -b v1 https://github.com/o/grouped.git
+RUN git clone -b v2 https://github.com/o/grouped.git  # reflint: ignore[RL010] mirror only
+RUN git clone -b v3 https://github.com/o/grouped.git
+"""
+
+
+def test_a_finding_for_all_pins_of_a_remote_is_suppressed_at_any_of_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    write_tree(tmp_path, {"Dockerfile": GROUPED.replace("  # reflint: ignore[RL010] mirror only", "")})
+    args = ("--offline", "--cache-dir", "cache", "--select", "RL010,RL099", "--report-unused-ignores")
+    _, document, _ = scan_json(capsys, *args)
+    another = "another pin of github.com/o/grouped"
+    assert [(f["line"], f["column"], f["code"], f["related"]) for f in document["findings"]] == [
+        (
+            2,
+            21,
+            "RL010",
+            [
+                {"path": "Dockerfile", "line": 3, "column": 21, "message": another},
+                {"path": "Dockerfile", "line": 4, "column": 21, "message": another},
+            ],
+        )
+    ]
+    write_tree(tmp_path, {"Dockerfile": GROUPED})
+    code, document, _ = scan_json(capsys, *args)
+    assert (code, document["findings"]) == (0, [])

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from ascend_reflint.baseline import BaselineError, apply_baseline, write_baseline
-from ascend_reflint.model import FileKind, Finding, Severity, SourceFile, Span
+from ascend_reflint.model import FileKind, Finding, Related, Severity, SourceFile, Span
 from ascend_reflint.suppress import Suppression, apply_suppressions, find_suppressions, unused
 
 DOCKERFILE = """FROM ubuntu
@@ -39,6 +39,29 @@ def test_pragma_covers_its_line_and_the_next_only_for_named_codes() -> None:
     findings = [_finding("RL002", 2), _finding("RL002", 4), _finding("RL001", 4), _finding("RL015", 5)]
     assert apply_suppressions(findings, suppressions) == [_finding("RL002", 2), _finding("RL001", 4)]
     assert [(s.span.line, what) for s, what in unused(suppressions)] == [(3, "RL013"), (6, "RL001")]
+
+
+GROUPED = """FROM ubuntu
+RUN git clone -b v1 https://github.com/o/r.git
+RUN git clone -b v2 https://github.com/o/r.git  # reflint: ignore[RL014]
+# reflint: ignore[RL004]
+RUN git clone -b v3 https://github.com/o/r.git
+"""
+
+
+def _grouped(code: str, related: tuple[Related, ...]) -> Finding:
+    at = Span(2, 21, 2, 47)
+    return Finding(code, "rule", Severity.ERROR, "Dockerfile", at, "m", "github.com/o/r", "v1", None, related)
+
+
+def test_a_comment_at_a_related_line_of_the_same_file_suppresses_the_finding() -> None:
+    source = SourceFile("Dockerfile", "/x/Dockerfile", FileKind.DOCKERFILE, text=GROUPED)
+    suppressions = find_suppressions(source)
+    other_pins = (Related("Dockerfile", 3, 21, "another pin"), Related("Dockerfile", 5, 21, "another pin"))
+    elsewhere = (Related("Dockerfile.a3", 3, 21, "pinned at v9 here"), Related("Dockerfile.a3", 5, 21, "x"))
+    grouped, drift = _grouped("RL014", other_pins), _grouped("RL004", elsewhere)
+    assert apply_suppressions([grouped, drift], suppressions) == [drift]
+    assert [(s.span.line, what) for s, what in unused(suppressions)] == [(4, "RL004")]
 
 
 def test_baseline_drops_known_findings_and_counts_stale_entries(tmp_path: Path) -> None:

@@ -3,10 +3,11 @@
 ## What it does
 
 Reports, once per file and remote (at the first pin that needed the remote, with the count of such pins
-in the message), a `git ls-remote` that gave no answer: the remote was unreachable (DNS, connection,
-TLS), did not answer within `--timeout`, asked for credentials, or was not in the cache under
-`--offline`. The message quotes git's first error line. A remote listed under `private-remotes` is not
-reported for asking for credentials.
+in the message and the other pins as related places), a `git ls-remote` that gave no answer: the remote
+was unreachable (DNS, connection, TLS), did not answer within `--timeout`, asked for credentials, or was
+not in the cache under `--offline`. The message quotes git's first error line. A remote listed under
+`private-remotes` is not reported for asking for credentials. A `# reflint: ignore[RL010]` comment at any
+of the file's pins of that remote suppresses the finding.
 
 ## Why is this bad?
 
@@ -60,7 +61,8 @@ def check(context: PinContext) -> Iterator[Finding]:
     message = f"{failure.remote} could not be looked up: {_reason(failure)}, so {unchecked}"
     if failure.kind is FailureKind.AUTH_REQUIRED:
         message += "; if it is private, list it under private-remotes in a rule pack"
-    yield context.finding(message, span=context.pin.url_span or context.pin.span)
+    span = context.pin.url_span or context.pin.span
+    yield context.finding(message, span=span, related=context.other_pins_of_remote())
 
 
 def _reason(failure: LookupFailure) -> str:

@@ -3,8 +3,9 @@
 ## What it does
 
 Reports a pin whose ref names both a branch and a tag. Tools disagree on which one they take:
-`git clone --branch` and pip take the branch; `git checkout` after a clone takes the tag
-(gitrevisions(7) looks in `refs/tags/` before `refs/heads/`), and so does GitHub Actions for `uses:`.
+`git clone --branch` and pip take the branch; `git checkout` and `git reset` after a clone take the tag
+(gitrevisions(7) looks in `refs/tags/` before `refs/heads/`), and so does GitHub Actions for `uses:`;
+`git switch` stops with "a branch is expected, got tag" (it takes a tag only with `--detach`).
 Megatron-LM's `core_r0.8.0` to `core_r0.11.0` are such names. The message says what this pin gets and
 whether the two point at different commits today; the finding suggests a tag that spells the same
 version unambiguously (`core_v0.10.0`) when there is one. Where the pin takes the branch, RL002 reports
@@ -46,7 +47,11 @@ NEEDS_LOOKUP = True
 _WHO_TAKES_WHAT = {
     Via.CLONE_BRANCH: "`git clone --branch` takes the branch, while `git checkout` takes the tag",
     Via.PIP_VCS: "pip takes the branch, while `git checkout` takes the tag",
-    Via.CHECKOUT: "`git checkout` takes the tag, while `git clone --branch` and pip take the branch",
+    # Via.CHECKOUT stands for checkout, switch and reset --hard alike, so the wording must hold for all three.
+    Via.CHECKOUT: (
+        "after a clone, `git checkout` and `git reset` take the tag and `git switch` refuses it (a branch is "
+        "expected, got tag), while `git clone --branch` and pip take the branch"
+    ),
     Via.ACTION: "GitHub Actions takes the tag, while `git clone --branch` and pip take the branch",
 }
 

@@ -3,9 +3,11 @@
 ## What it does
 
 Reports, once per file and remote (at the first pin that needed the remote, with the count of such pins
-in the message), a `git ls-remote` that the server answered with "no such repository", or, over
-https, with a request for credentials: GitHub answers so for a repository that does not exist and for a
-private one alike. Remotes listed under `private-remotes` in a rule pack are not reported.
+in the message and the other pins as related places), a `git ls-remote` that the server answered with "no
+such repository", or, over https, with a request for credentials: GitHub answers so for a repository that
+does not exist and for a private one alike. Remotes listed under `private-remotes` in a rule pack are not
+reported. A `# reflint: ignore[RL014]` comment at any of the file's pins of that remote suppresses the
+finding.
 
 ## Why is this bad?
 
@@ -52,6 +54,7 @@ def check(context: PinContext) -> Iterator[Finding]:
             f"{failure.remote} does not exist{detail}, so the build fails here; check the owner and name in "
             f"the URL{pins}",
             span=span,
+            related=context.other_pins_of_remote(),
         )
     elif failure.kind is FailureKind.NOT_FOUND_OR_PRIVATE:
         yield context.finding(
@@ -59,4 +62,5 @@ def check(context: PinContext) -> Iterator[Finding]:
             "way; a private one needs credentials in git's config, or its remote listed under "
             f"private-remotes{pins}",
             span=span,
+            related=context.other_pins_of_remote(),
         )
