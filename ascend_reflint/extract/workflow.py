@@ -258,7 +258,8 @@ class _Walker:
             return  # the workflow's own repository
         ref = _input(inputs, "ref")
         server = _input(inputs, "github-server-url")
-        self._spend(sum(len(node.value) for node in (repository, ref, server) if node is not None), inputs)
+        written = (repository, ref, server)
+        self._spend(sum(len(node.value) for node in written if node is not None), inputs)
         repo_value = _with_env(repository.value.strip(), scope)
         server_value = (
             _with_env(server.value.strip(), scope) if server is not None else _Value(_GITHUB_SERVER)
@@ -275,7 +276,7 @@ class _Walker:
         ref_value = _with_env(ref_text, scope) if ref_text else _Value(None)
         note = url_note or ref_value.note
         depth = _fetch_depth(inputs.get("fetch-depth"))
-        ref_node = ref if ref_text else repository
+        ref_node = ref if ref_text and ref is not None else repository
         self.source.pins.append(
             Pin(
                 path=self.source.path,
@@ -416,7 +417,11 @@ def _fetch_depth(node: YamlNode | None) -> int | None:
     """The depth that actions/checkout's ``fetch-depth`` asks for: None for 0 (all history), the default
     (1) when unset or empty, and None when it is not a whole number (an expression: not known statically)."""
     written = node.value.strip() if isinstance(node, YamlScalar) else None
-    if node is None or written == "" or (written in _NULLS and node.style is None):
+    if (
+        node is None
+        or written == ""
+        or (written in _NULLS and isinstance(node, YamlScalar) and node.style is None)
+    ):
         return _CHECKOUT_DEFAULT_DEPTH
     if written is None or not written.isdigit():
         return None
