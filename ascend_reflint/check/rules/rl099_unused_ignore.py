@@ -3,7 +3,8 @@
 ## What it does
 
 With `reflint scan --report-unused-ignores`, reports each `# reflint: ignore[...]` comment, and each code
-in one, that suppressed no finding on its own line or the line below, and each code in one that is not
+in one, that suppressed no finding on its own line or the line below (a finding that groups several pins
+of one remote, RL010 and RL014, counts on the line of each of its pins), and each code in one that is not
 a rule code at all. A bare `# reflint: ignore` is reported when nothing on those lines was reported.
 Codes of rules that the run does not enable (`--select`, `--ignore`, `select`, `ignore` and
 `per-file-ignores` in the config) are not reported: the comment may be needed when they run.
