@@ -126,13 +126,8 @@ def find_variants(files: Sequence[SourceFile], policy: Policy, relpaths: Mapping
     return VariantIndex(tuple(groups), {source.path: group for group in groups for source in group.files})
 
 
-def compared_ref(pin: Pin) -> str | None:
-    """The ref that RL004 compares, of a resolved pin (it compares no other): None for a pin with no ref
-    (the remote's default branch)."""
-    return pin.ref
-
-
 def shown_ref(pin: Pin) -> str:
-    """The ref for messages: ``"v1"`` quoted, or ``no ref`` (the default branch)."""
-    ref = compared_ref(pin)
-    return f'"{ref}"' if ref is not None else "no ref"
+    """The ref for messages: ``"v1"`` quoted, or ``no ref`` (the default branch).
+
+    RL004 compares resolved pins only, so ``pin.ref`` is the ref the build uses."""
+    return f'"{pin.ref}"' if pin.ref is not None else "no ref"

@@ -59,7 +59,7 @@ from collections.abc import Iterator, Sequence
 
 from ascend_reflint.check.context import ProjectContext
 from ascend_reflint.check.refnames import same_ref
-from ascend_reflint.check.variants import VariantGroup, compared_ref, shown_ref
+from ascend_reflint.check.variants import VariantGroup, shown_ref
 from ascend_reflint.model import Finding, Pin, Related, Severity, SourceFile, Span, Via
 
 CODE = "RL004"
@@ -123,7 +123,7 @@ def _compare(
         other_depths: list[Pin] = []
         for other in others:
             theirs = of_remote[other.path]
-            same = [q for q in theirs if same_ref(compared_ref(pin), compared_ref(q))]
+            same = [q for q in theirs if same_ref(pin.ref, q.ref)]
             clones = [q for q in same if _is_clone(q)]
             if not theirs:
                 if other.path not in naming:
@@ -153,7 +153,7 @@ def _different_ref(context: ProjectContext, pin: Pin, others: Sequence[Pin]) -> 
         f"{pin.remote} is pinned at {shown_ref(pin)} here but at {elsewhere}, a variant of the same recipe; "
         "pin the same ref in every variant (or list the remote under the group's allowed-drift)",
         remote=pin.remote,
-        ref=compared_ref(pin),
+        ref=pin.ref,
         related=[_at(other, f"{other.remote} is pinned at {shown_ref(other)} here") for other in others],
     )
 
@@ -166,7 +166,7 @@ def _different_depth(context: ProjectContext, pin: Pin, others: Sequence[Pin]) -
         f"{pin.remote} is cloned {_depth(pin)} here but {elsewhere}, a variant of the same recipe; clone it "
         "the same way in every variant",
         remote=pin.remote,
-        ref=compared_ref(pin),
+        ref=pin.ref,
         related=[_at(other, f"{other.remote} is cloned {_depth(other)} here") for other in others],
     )
 
@@ -179,7 +179,7 @@ def _missing_there(context: ProjectContext, pin: Pin, others: Sequence[SourceFil
         f"{pin.remote} is pinned here but not in {names}, a variant of the same recipe; pin it in every "
         "variant or in none",
         remote=pin.remote,
-        ref=compared_ref(pin),
+        ref=pin.ref,
         related=[Related(other.path, 1, 1, f"{other.path} does not pin {pin.remote}") for other in others],
     )
 
