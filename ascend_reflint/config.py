@@ -82,10 +82,10 @@ class Config:
 
     def relpath(self, abspath: str) -> str:
         """``abspath`` relative to the root, ``/``-separated (as given when it is outside the root)."""
-        from ascend_reflint.discover import relpath
+        from ascend_reflint.discover import under_root
 
-        relative = relpath(abspath, self.root)
-        return abspath if relative.startswith(os.pardir) else relative.replace(os.sep, "/")
+        relative = under_root(abspath, self.root)
+        return abspath if relative is None else relative
 
     @property
     def has_per_file_ignores(self) -> bool:

@@ -163,6 +163,12 @@ def relpath(path: str, start: str) -> str:
     return os.path.relpath(path, start)
 
 
+def under_root(path: str, root: str) -> str | None:
+    """Absolute ``path`` relative to ``root``, ``/``-separated, or None when it is outside ``root``."""
+    relative = relpath(path, root)
+    return None if relative.startswith(os.pardir) else relative.replace(os.sep, "/")
+
+
 def display_path(path: str, cwd: str) -> str:
     """``path`` relative to ``cwd`` when under it (``/``-separated, no leading ``./``), else as given.
 

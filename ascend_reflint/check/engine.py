@@ -10,7 +10,6 @@ severities to them.
 from __future__ import annotations
 
 import dataclasses
-import os
 from collections.abc import Mapping, Sequence
 
 from ascend_reflint.check.context import PinContext, ProjectContext, RuleInfo, RuleModule
@@ -18,7 +17,7 @@ from ascend_reflint.check.policy import Policy
 from ascend_reflint.check.refnames import is_full_commit_id
 from ascend_reflint.check.rules import PIN_RULES, PROJECT_RULES, RULES
 from ascend_reflint.check.variants import find_variants
-from ascend_reflint.discover import relpath
+from ascend_reflint.discover import under_root
 from ascend_reflint.model import Finding, LookupResult, Pin, SourceFile, Via
 from ascend_reflint.remote import unsafe_reason
 
@@ -124,10 +123,8 @@ def _project_findings(
 
 
 def _relpath(source: SourceFile, root: str | None) -> str:
-    if root is None:
-        return source.path
-    relative = relpath(source.abspath, root)
-    return source.path if relative.startswith(os.pardir) else relative.replace(os.sep, "/")
+    relative = under_root(source.abspath, root) if root is not None else None
+    return source.path if relative is None else relative
 
 
 def _pins_by_remote(pins: Sequence[Pin]) -> dict[str, tuple[Pin, ...]]:
