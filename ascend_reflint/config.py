@@ -127,23 +127,47 @@ def load_config(paths: Sequence[str], config_file: str | None = None, cwd: str |
         if path.endswith(".toml"):
             return Config(os.path.dirname(path), config_file, parse_toml_config(text, config_file))
         return Config(os.path.dirname(path), config_file, parse_yaml_config(text, config_file))
+    root = project_root(paths, cwd)
+    yaml_path = os.path.join(root, YAML_NAME)
+    if os.path.isfile(yaml_path):
+        shown = _shown(yaml_path, cwd)
+        return Config(root, shown, parse_yaml_config(_read(yaml_path, shown), shown))
+    pyproject = os.path.join(root, PYPROJECT_NAME)
+    if os.path.isfile(pyproject):
+        shown = _shown(pyproject, cwd)
+        text = _read(pyproject, shown)
+        table = reflint_table(text, shown)
+        if table is not None:
+            return Config(root, shown, _validate_table(table, text, shown))
+    return Config(root)
+
+
+def project_root(paths: Sequence[str], cwd: str | None = None) -> str:
+    """The project root of a scan of ``paths`` (see the module docstring), found without validating a
+    config: a folder whose ``pyproject.toml`` cannot be read as TOML is the root too (its config is then
+    an error for :func:`load_config`).
+
+    Args:
+        paths: files and folders as given on the command line (none: the current directory).
+        cwd: the directory that relative paths start from (default: the process's).
+
+    Returns:
+        The absolute root.
+    """
+    cwd = os.path.abspath(cwd or os.getcwd())
     start = _common_folder(paths, cwd)
     for folder in _upwards(start):
-        yaml_path = os.path.join(folder, YAML_NAME)
-        if os.path.isfile(yaml_path):
-            shown = _shown(yaml_path, cwd)
-            return Config(folder, shown, parse_yaml_config(_read(yaml_path, shown), shown))
+        if os.path.isfile(os.path.join(folder, YAML_NAME)) or os.path.exists(os.path.join(folder, ".git")):
+            return folder
         pyproject = os.path.join(folder, PYPROJECT_NAME)
         if os.path.isfile(pyproject):
-            shown = _shown(pyproject, cwd)
-            text = _read(pyproject, shown)
-            table = reflint_table(text, shown)
-            if table is not None:
-                return Config(folder, shown, _validate_table(table, text, shown))
-        if os.path.exists(os.path.join(folder, ".git")):
-            return Config(folder)
+            try:
+                if reflint_table(_read(pyproject, pyproject), pyproject) is not None:
+                    return folder
+            except ConfigError:
+                return folder
     inside_cwd = start == cwd or start.startswith(cwd + os.sep)
-    return Config(cwd if inside_cwd else start)
+    return cwd if inside_cwd else start
 
 
 def _read(path: str, shown: str) -> str:

@@ -42,7 +42,23 @@ def extract_file(source: SourceFile, build_args: Mapping[str, str] | None = None
         from ascend_reflint.extract.workflow import extract_workflow
 
         extract_workflow(source)
-    else:
+    elif source.kind is FileKind.REQUIREMENTS:
         from ascend_reflint.extract.requirements import extract_requirements
 
         extract_requirements(source)
+    elif source.kind is FileKind.PYPROJECT:
+        from ascend_reflint.extract.pyproject import extract_pyproject
+
+        extract_pyproject(source)
+    elif source.kind is FileKind.CONDA:
+        from ascend_reflint.extract.conda import extract_conda
+
+        extract_conda(source)
+    elif source.kind is FileKind.SUBMODULE:
+        from ascend_reflint.extract.submodule import extract_submodules
+
+        extract_submodules(source)
+    elif source.kind is FileKind.PRE_COMMIT:
+        from ascend_reflint.extract.precommit import extract_pre_commit
+
+        extract_pre_commit(source)

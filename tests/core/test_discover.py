@@ -47,7 +47,7 @@ def test_walk_outside_git_classifies_by_name_and_shebang(tmp_path: Path) -> None
         ("docker/Dockerfile.ascend_a2", FileKind.DOCKERFILE),
         ("docker/build.dockerfile", FileKind.DOCKERFILE),
         ("docs/extra.requirements.txt", FileKind.REQUIREMENTS),
-        ("pyproject.toml", FileKind.REQUIREMENTS),
+        ("pyproject.toml", FileKind.PYPROJECT),
         ("requirements-npu.txt", FileKind.REQUIREMENTS),
         ("scripts/install.sh", FileKind.SHELL),
         ("scripts/setup", FileKind.SHELL),

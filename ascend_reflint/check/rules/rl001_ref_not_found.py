@@ -4,7 +4,9 @@
 
 Looks every pinned ref up in its remote's branches and tags (one `git ls-remote` per remote) and reports
 a ref that is neither. The `--branch` of a clone that a `git checkout` follows is checked too: git looks
-that one up first.
+that one up first; so is the `branch` of a git submodule, which `git submodule update --remote` follows.
+Where a recipe says which kind of ref it names (uv's `tag =` and `branch =`, Poetry's `tag =`), only that
+kind counts.
 
 Commit ids are left to other rules: `git checkout` and pip take them, and `ls-remote` cannot list them
 (RL008); `git clone --branch` never takes them (RL007). A name of 7 to 39 hex digits counts as an
@@ -68,6 +70,11 @@ _FAILS = {
     Via.CHECKOUT: "`git checkout` fails",
     Via.PIP_VCS: "pip fails",
     Via.ACTION: "the workflow fails",
+    # A submodule's commit is never looked up by name: the ref RL001 checks is its `branch`.
+    Via.SUBMODULE: "`git submodule update --remote` fails",
+    Via.UV_SOURCE: "uv fails",
+    Via.POETRY: "Poetry fails",
+    Via.PRE_COMMIT: "pre-commit cannot install the hooks",
 }
 
 

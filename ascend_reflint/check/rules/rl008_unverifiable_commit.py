@@ -2,8 +2,9 @@ r"""A pinned commit id that `git ls-remote` cannot confirm.
 
 ## What it does
 
-Reports, as information, a `git checkout`, pip or `uses:` pin of a commit id that no branch or tag of
-the remote has at its tip. `git ls-remote` lists only branch and tag tips (tags peeled to their
+Reports, as information, a `git checkout`, pip, `uses:`, uv, Poetry or pre-commit pin of a commit id that
+no branch or tag of the remote has at its tip (not a submodule's commit, which the superproject records
+and git fetches by id). `git ls-remote` lists only branch and tag tips (tags peeled to their
 commits), so reflint can confirm a commit only when it is one of those; any other commit may exist or
 not. A full id equal to a tip, or an abbreviated id that a tip starts with, is confirmed and not reported:
 `uses: actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683` is the tip of tag `v4.2.2`. When the
@@ -51,8 +52,9 @@ NAME = "unverifiable-commit"
 SEVERITY = Severity.INFO
 NEEDS_LOOKUP = False
 
-#: Ways of pinning that take a commit id (GitHub Actions only a full one: RL001 reports short ones).
-_TAKES_COMMITS = (Via.CHECKOUT, Via.PIP_VCS, Via.ACTION)
+#: Ways of pinning that take a commit id (GitHub Actions only a full one: RL001 reports short ones). A
+#: submodule's commit is not here: it is what the superproject records, the normal state of a submodule.
+_TAKES_COMMITS = (Via.CHECKOUT, Via.PIP_VCS, Via.ACTION, Via.UV_SOURCE, Via.POETRY, Via.PRE_COMMIT)
 
 
 def check(context: PinContext) -> Iterator[Finding]:
