@@ -137,28 +137,30 @@ class _Parser:
 
     def key_value(self) -> None:
         start = self.pos
-        key = self.take(_NAME_CHARS)
+        key = self.take(_NAME_CHARS).lower()
         text = self.text
         while self.pos < len(text) and text[self.pos] in " \t":
             self.pos += 1
-        if self.section is None:
-            self.fail("key does not contain a section", start)
-        if self.pos >= len(text) or text[self.pos] in "\n#;":
-            self.values.append(
-                ConfigValue(self.section, self.subsection, key.lower(), None, (), (), self.pos)
-            )
-            self.skip_line()
-            return
-        if text[self.pos] != "=":
-            self.fail("bad config line", start)
-        self.pos += 1
+        value: str | None = None  # a key alone: true
+        starts: list[int] = []
+        ends: list[int] = []
         after_equals = self.pos
-        value, starts, ends = self.value()
-        self.values.append(
-            ConfigValue(
-                self.section, self.subsection, key.lower(), value, tuple(starts), tuple(ends), after_equals
+        if self.pos >= len(text) or text[self.pos] in "\n#;":
+            self.skip_line()
+        elif text[self.pos] == "=":
+            self.pos += 1
+            after_equals = self.pos
+            value, starts, ends = self.value()
+        else:
+            self.fail("bad config line", start)
+        # A key before any section header names nothing git uses (`git config --get` refuses "a key without
+        # a section"): it is read, and dropped.
+        if self.section is not None:
+            self.values.append(
+                ConfigValue(
+                    self.section, self.subsection, key, value, tuple(starts), tuple(ends), after_equals
+                )
             )
-        )
 
     def value(self) -> tuple[str, list[int], list[int]]:
         """git's ``parse_value``: the value up to the end of its (last continued) line."""
