@@ -72,10 +72,6 @@ _KIND_NAMES = {
     FileKind.CONDA: "the conda environment",
     FileKind.SUBMODULE: "the submodule file",
     FileKind.PRE_COMMIT: "the pre-commit config",
-    FileKind.PYPROJECT: "the pyproject.toml",
-    FileKind.CONDA: "the conda environment",
-    FileKind.SUBMODULE: "the submodule of",
-    FileKind.PRE_COMMIT: "the pre-commit config",
 }
 
 
