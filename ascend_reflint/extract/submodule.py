@@ -16,7 +16,9 @@ Facts used here (gitmodules(5), git-submodule(1), git-config(1)):
   ``origin``, read from the repository's config as data (:func:`ascend_reflint.worktree.origin_url`).
 
 Outside a git work tree (an unpacked archive) there is no index, so the pins have no commit: their URLs
-and branches are still checked, and a notice says that the commits could not be read.
+and branches are still checked, and a notice says that the commits could not be read. Git reads only the
+``.gitmodules`` at the root of a work tree; one in a folder of a work tree without its own ``.git`` (a
+vendored copy) gives a notice and no pins.
 """
 
 from __future__ import annotations
@@ -32,6 +34,10 @@ from ascend_reflint.worktree import gitlinks, origin_url
 
 _TRUE = frozenset({"true", "yes", "on", "1"})
 _NO_ORIGIN = "a relative URL is relative to the superproject's remote origin, and no origin URL is known here"
+_NOT_AT_ROOT = (
+    "not at the root of a git work tree (a copy inside another repository?), so git does not read it: no "
+    "submodule pins"
+)
 _NO_INDEX = (
     "no git index could be read here (not a git work tree, or git refused it), so the commits that the "
     "submodules are pinned at are unknown; their URLs and branches were checked"
@@ -59,6 +65,9 @@ def extract_submodules(source: SourceFile) -> None:
     submodules = _submodules(parse_git_config(source.text))
     folder = os.path.dirname(source.abspath)
     recorded = gitlinks(folder)
+    if recorded is not None and not os.path.lexists(os.path.join(folder, ".git")):
+        source.notices.append(_NOT_AT_ROOT)
+        return
     lines = LineIndex(source.text)
     origin: list[str | None] = []  # read once, when a relative URL needs it
     named: set[str] = set()

@@ -163,6 +163,21 @@ def test_outside_a_work_tree_the_pins_have_no_commit(tmp_path: Path) -> None:
     ]
 
 
+def test_a_gitmodules_below_the_work_tree_root_is_not_read_by_git(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    superproject(repo, GITMODULES, {"3rdparty/MindSpeed": MINDSPEED})
+    (repo / "vendor" / "copy").mkdir(parents=True)
+    source = gitmodules_file(repo / "vendor" / "copy", GITMODULES)
+    extract_submodules(source)
+    assert (source.pins, source.notices) == (
+        [],
+        [
+            "not at the root of a git work tree (a copy inside another repository?), so git does not read "
+            "it: no submodule pins"
+        ],
+    )
+
+
 def test_the_last_value_counts_and_entries_without_url_or_path_are_skipped(tmp_path: Path) -> None:
     text = (
         '[submodule "a"]\n\tpath = a\n\turl = https://github.com/o/old\n'
