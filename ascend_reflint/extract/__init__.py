@@ -7,6 +7,7 @@ back to the file, so that positions are always the file's own.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping
 
 from ascend_reflint.model import FileKind, SourceFile
@@ -42,23 +43,16 @@ def extract_file(source: SourceFile, build_args: Mapping[str, str] | None = None
         from ascend_reflint.extract.workflow import extract_workflow
 
         extract_workflow(source)
-    elif source.kind is FileKind.REQUIREMENTS:
-        from ascend_reflint.extract.requirements import extract_requirements
+    else:
+        module, function = _EXTRACTORS[source.kind]
+        getattr(importlib.import_module(f"ascend_reflint.extract.{module}"), function)(source)
 
-        extract_requirements(source)
-    elif source.kind is FileKind.PYPROJECT:
-        from ascend_reflint.extract.pyproject import extract_pyproject
 
-        extract_pyproject(source)
-    elif source.kind is FileKind.CONDA:
-        from ascend_reflint.extract.conda import extract_conda
-
-        extract_conda(source)
-    elif source.kind is FileKind.SUBMODULE:
-        from ascend_reflint.extract.submodule import extract_submodules
-
-        extract_submodules(source)
-    elif source.kind is FileKind.PRE_COMMIT:
-        from ascend_reflint.extract.precommit import extract_pre_commit
-
-        extract_pre_commit(source)
+#: The extractors of the kinds that need nothing but the file: module and function, imported on first use.
+_EXTRACTORS = {
+    FileKind.REQUIREMENTS: ("requirements", "extract_requirements"),
+    FileKind.PYPROJECT: ("pyproject", "extract_pyproject"),
+    FileKind.CONDA: ("conda", "extract_conda"),
+    FileKind.SUBMODULE: ("submodule", "extract_submodules"),
+    FileKind.PRE_COMMIT: ("precommit", "extract_pre_commit"),
+}
