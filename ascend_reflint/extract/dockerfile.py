@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from ascend_reflint.extract import ExtractError, shell
 from ascend_reflint.model import EnvSetting, FileKind, Pin, Resolution, SourceFile, Span
 from ascend_reflint.resolve import Binding, Scope, expand
-from ascend_reflint.sourcemap import SourceMap
+from ascend_reflint.sourcemap import SourceMapBuilder
 
 if TYPE_CHECKING:
     from ascend_reflint.extract.shell import ShellSession
@@ -150,7 +150,7 @@ class _Logical:
         end_line, last_column = self.position(end - 1)
         return Span(line, column, end_line, last_column + 1)
 
-    def copy_to(self, out: _ShellText, start: int, end: int) -> None:
+    def copy_to(self, out: SourceMapBuilder, start: int, end: int) -> None:
         """Append ``text[start:end]`` to ``out``, split where the file's lines split it."""
         index = max(bisect_right(self._offsets, start) - 1, 0)
         while start < end and index < len(self._offsets):
@@ -161,34 +161,6 @@ class _Logical:
                 out.copy(self.text[start:stop], self._lines[index], column)
                 start = stop
             index += 1
-
-
-class _ShellText:
-    """Shell text being assembled for the shell extractor, with its :class:`SourceMap`."""
-
-    def __init__(self) -> None:
-        self._parts: list[str] = []
-        self._length = 0
-        self.source_map = SourceMap()
-
-    def copy(self, text: str, line: int, column: int) -> None:
-        """Append ``text``, which the file holds on ``line`` from ``column`` on."""
-        if text:
-            self.source_map.add(self._length, line, column)
-            self._parts.append(text)
-            self._length += len(text)
-
-    def insert(self, text: str, line: int, column: int) -> None:
-        """Append ``text`` that the file does not hold as such; every character maps to (line, column)."""
-        for char in text:
-            self.source_map.add(self._length, line, column)
-            self._parts.append(char)
-            self._length += 1
-
-    @property
-    def text(self) -> str:
-        """The text assembled so far."""
-        return "".join(self._parts)
 
 
 @dataclass(slots=True)
@@ -870,7 +842,9 @@ class _Extractor:
             name in stage.git_names for text in texts for name in _VARIABLE_USE.findall(text)
         )
 
-    def _shell_texts(self, instruction: _Instruction, stage: _Stage, args_start: int) -> Iterator[_ShellText]:
+    def _shell_texts(
+        self, instruction: _Instruction, stage: _Stage, args_start: int
+    ) -> Iterator[SourceMapBuilder]:
         """The shell texts that a RUN executes, each mapped back to the file (none for a non-shell RUN)."""
         logical = instruction.logical
         rest = logical.text[args_start:]
@@ -884,13 +858,13 @@ class _Extractor:
             self._skip_notice(instruction, f"runs in {stage.shell[0]} (SHELL on line {stage.shell[1]})")
             return
         if not instruction.heredocs:
-            out = _ShellText()
+            out = SourceMapBuilder()
             logical.copy_to(out, start, start + len(command))
             yield out
             return
         yield from self._heredoc_run(instruction, start, command)
 
-    def _exec_form(self, logical: _Logical, args_start: int, values: list[str]) -> Iterator[_ShellText]:
+    def _exec_form(self, logical: _Logical, args_start: int, values: list[str]) -> Iterator[SourceMapBuilder]:
         if not values:
             return
         last_line = logical.position(len(logical.text) - 1)[0]
@@ -898,18 +872,18 @@ class _Extractor:
         strings = _json_strings(logical.text, args_start, values)
         script = _shell_c_script(values)
         if script is not None:
-            out = _ShellText()
+            out = SourceMapBuilder()
             _emit_json_string(out, logical, strings[script], quoted=False)
             yield out
             return
-        out = _ShellText()
+        out = SourceMapBuilder()
         for index, string in enumerate(strings):
             if index:
                 out.insert(" ", *logical.position(string.open_offset))
             _emit_json_string(out, logical, string, quoted=_PLAIN_WORD.fullmatch(string.value) is None)
         yield out
 
-    def _heredoc_run(self, instruction: _Instruction, start: int, command: str) -> Iterator[_ShellText]:
+    def _heredoc_run(self, instruction: _Instruction, start: int, command: str) -> Iterator[SourceMapBuilder]:
         """A RUN with heredocs, as BuildKit's ``dispatchRun`` runs it."""
         logical = instruction.logical
         heredocs = instruction.heredocs
@@ -928,7 +902,7 @@ class _Extractor:
             if interpreter is not None and interpreter not in _SHELLS:
                 self._skip_notice(instruction, f"heredoc is run by {interpreter}, not a shell", heredoc.body)
                 return
-            out = _ShellText()
+            out = SourceMapBuilder()
             _copy_body(out, heredoc)
             yield out
             return
@@ -936,7 +910,7 @@ class _Extractor:
         if laid_out is not None:
             yield laid_out
             return
-        out = _ShellText()
+        out = SourceMapBuilder()
         logical.copy_to(out, start, start + len(command))
         for heredoc in heredocs:
             out.insert("\n", *logical.position(len(logical.text)))
@@ -1076,7 +1050,7 @@ def _shell_c_script(values: list[str]) -> int | None:
     return index if command_mode and index < len(values) else None
 
 
-def _emit_json_string(out: _ShellText, logical: _Logical, string: _JsonString, *, quoted: bool) -> None:
+def _emit_json_string(out: SourceMapBuilder, logical: _Logical, string: _JsonString, *, quoted: bool) -> None:
     """Append a JSON string's value to ``out``; ``quoted`` wraps it in single quotes for the shell.
 
     The opening and closing single quotes map to the JSON string's own quotes, so that a quoted word's span
@@ -1098,14 +1072,14 @@ def _emit_json_string(out: _ShellText, logical: _Logical, string: _JsonString, *
         out.insert("'", *logical.position(string.close_offset))
 
 
-def _emit_piece(out: _ShellText, logical: _Logical, text: str, offset: int, copied: bool) -> None:
+def _emit_piece(out: SourceMapBuilder, logical: _Logical, text: str, offset: int, copied: bool) -> None:
     if copied:
         logical.copy_to(out, offset, offset + len(text))
     else:
         out.insert(text, *logical.position(offset))
 
 
-def _copy_body(out: _ShellText, heredoc: _Heredoc) -> None:
+def _copy_body(out: SourceMapBuilder, heredoc: _Heredoc) -> None:
     """Append a heredoc's body, line by line at column 1 of its own lines."""
     for index, body_line in enumerate(heredoc.body.split("\n")[:-1]):
         out.copy(body_line + "\n", heredoc.first_line + index, 1)
@@ -1215,7 +1189,7 @@ def _in_redirection(command: str, position: int) -> bool:
 
 def _heredoc_command(
     logical: _Logical, start: int, command: str, heredocs: list[_Heredoc]
-) -> _ShellText | None:
+) -> SourceMapBuilder | None:
     """A RUN's command line (``logical.text[start:]``) and its heredocs, laid out for tree-sitter-bash.
 
     BuildKit hands the shell ``COMMAND⏎BODY1⏎NAME1⏎BODY2⏎NAME2``. tree-sitter-bash cannot read two heredocs
@@ -1244,7 +1218,7 @@ def _heredoc_command(
     if len(heredoc_words) != len(heredocs):
         return None
     body_of = dict(zip(heredoc_words, heredocs, strict=True))
-    out = _ShellText()
+    out = SourceMapBuilder()
     cursor = 0
     after_line: list[_Heredoc] = []
 
