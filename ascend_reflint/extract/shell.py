@@ -49,8 +49,7 @@ from typing import Any, NamedTuple
 import tree_sitter_bash
 from tree_sitter import Language, Node, Parser, Tree
 
-from ascend_reflint.extract import ExtractError
-from ascend_reflint.extract import shell_commands as commands
+from ascend_reflint.extract import ExtractError, commands
 from ascend_reflint.model import FileKind, Pin, Resolution, SourceFile, Span, Via
 from ascend_reflint.remote import normalise_remote, repo_dir_name
 from ascend_reflint.resolve import Binding, Scope, expand
