@@ -50,6 +50,7 @@ import tree_sitter_bash
 from tree_sitter import Language, Node, Parser, Tree
 
 from ascend_reflint.extract import ExtractError, commands
+from ascend_reflint.extract.shell.words import Word, word_runs
 from ascend_reflint.model import FileKind, Pin, Resolution, SourceFile, Span, Via
 from ascend_reflint.remote import normalise_remote, repo_dir_name
 from ascend_reflint.resolve import Binding, Scope, expand
@@ -69,10 +70,6 @@ _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 _SCP_LIKE_URL = re.compile(r"^[\w.-]+@[\w.-]+:")
 #: git's ``<transport>::<address>`` form for remote helpers (git-remote-helpers(7)).
 _HELPER_TRANSPORT = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*::")
-#: Characters that make a word more than its literal text (quotes, escapes, expansions).
-_SPECIAL = re.compile(r"[\\'\"$`]")
-#: The characters that may be more than themselves inside double quotes.
-_DOUBLE_QUOTED_SPECIAL = re.compile(r"[\\\"$`]")
 _ASSIGNMENT_OPERATOR = re.compile(rb"\+?=")
 _LOOP_KEYWORD = re.compile(rb"for|select")
 
@@ -277,224 +274,6 @@ def _offending(error: Node) -> Node:
             return node
         node = inner
     return node
-
-
-def _runs(nodes: list[Node]) -> list[list[Node]]:
-    """Group nodes that touch (no blank between them) into runs: each run is one shell word.
-
-    tree-sitter-bash splits some words in two (``$A-$B-$C`` becomes ``$A-$`` and ``B-$C``, so that
-    ``X=$A.$B.$C`` even reads as an assignment followed by a command); the shell splits words at blanks
-    only, so touching nodes are put back together.
-    """
-    runs: list[list[Node]] = []
-    for node in nodes:
-        if runs and runs[-1][-1].end_byte == node.start_byte:
-            runs[-1].append(node)
-        else:
-            runs.append([node])
-    return runs
-
-
-class _Word:
-    """One shell word: its text as written, and its ``display`` (quotes removed, expansions kept as written).
-
-    ``literal[i]`` says whether ``display[i]`` is a literal character (True) or part of an expansion;
-    ``offsets[i]`` is its offset in ``raw``; ``start`` is ``raw``'s offset in the text it belongs to.
-    """
-
-    __slots__ = ("display", "literal", "offsets", "raw", "start")
-
-    def __init__(self, raw: str, start: int, display: str, literal: list[bool], offsets: list[int]) -> None:
-        self.raw = raw
-        self.start = start
-        self.display = display
-        self.literal = literal
-        self.offsets = offsets
-
-    @classmethod
-    def parse(cls, raw: str, start: int) -> _Word:
-        """Read a word as written (bash(1) "QUOTING"; GitHub ``${{ }}`` counts as one expansion)."""
-        if not _SPECIAL.search(raw):
-            return cls(raw, start, raw, [True] * len(raw), list(range(len(raw))))
-        chars: list[str] = []
-        literal: list[bool] = []
-        offsets: list[int] = []
-
-        def add(text: str, offset: int, is_literal: bool) -> None:
-            chars.append(text)
-            literal.append(is_literal)
-            offsets.append(offset)
-
-        def add_run(begin: int, end: int, is_literal: bool) -> None:
-            """Add the characters ``raw[begin:end]``, each at its own offset."""
-            chars.append(raw[begin:end])
-            literal.extend([is_literal] * (end - begin))
-            offsets.extend(range(begin, end))
-
-        index, size, in_double = 0, len(raw), False
-        while index < size:
-            char = raw[index]
-            if raw.startswith("${{", index):
-                end = raw.find("}}", index + 3)
-                end = size if end == -1 else end + 2
-                add_run(index, end, False)
-                index = end
-            elif char == "'" and not in_double:
-                end = raw.find("'", index + 1)
-                end = size if end == -1 else end
-                add_run(index + 1, end, True)
-                index = end + 1
-            elif char == "$" and raw.startswith("'", index + 1) and not in_double:
-                index = _ansi_c_string(raw, index + 2, add)
-            elif char == "$" and raw.startswith('"', index + 1) and not in_double:
-                index += 1  # $"…" is a translatable "…"
-            elif char == '"':
-                in_double = not in_double
-                index += 1
-            elif char == "\\" and index + 1 < size:
-                escaped = raw[index + 1]
-                if escaped == "\n":
-                    index += 2
-                elif in_double and escaped not in '$`"\\':
-                    add("\\", index, True)
-                    index += 1
-                else:
-                    add(escaped, index + 1, True)
-                    index += 2
-            elif char in "$`":
-                end = _expansion_end(raw, index)
-                if end == index + 1 and char == "$":
-                    add("$", index, True)
-                else:
-                    add_run(index, end, False)
-                index = end
-            else:  # a literal character, and those after it up to the next that may be special
-                special = (_DOUBLE_QUOTED_SPECIAL if in_double else _SPECIAL).search(raw, index + 1)
-                end = size if special is None else special.start()
-                add_run(index, end, True)
-                index = end
-        return cls(raw, start, "".join(chars), literal, offsets)
-
-    @classmethod
-    def fields(cls, word: _Word, value: str) -> list[_Word]:
-        """The words that an unquoted expansion whose value is ``value`` splits into, all spanning it."""
-        first, last = word.offsets[0], word.offsets[-1]
-        parts = value.split()
-        return [
-            cls(word.raw, word.start, part, [True] * len(part), [first] * (len(part) - 1) + [last])
-            for part in parts
-        ]
-
-    @property
-    def literal_prefix(self) -> str:
-        """``display`` up to the first expansion."""
-        for index, is_literal in enumerate(self.literal):
-            if not is_literal:
-                return self.display[:index]
-        return self.display
-
-    @property
-    def is_literal(self) -> bool:
-        return all(self.literal)
-
-    def pieces(self) -> list[tuple[int, int, bool]]:
-        """``display`` cut into literal characters and expansions: ``(start, end, literal)`` each."""
-        pieces: list[tuple[int, int, bool]] = []
-        for index, literal in enumerate(self.literal):
-            if (
-                not literal
-                and pieces
-                and not pieces[-1][2]
-                and self.offsets[index - 1] + 1 == self.offsets[index]
-            ):
-                pieces[-1] = (pieces[-1][0], index + 1, False)
-            else:
-                pieces.append((index, index + 1, literal))
-        return pieces
-
-    def sub(self, start: int, end: int | None = None) -> _Word:
-        """The part of the word from ``display[start:end]``.
-
-        An empty part at the end of the word keeps what is written there (the quotes of ``--branch=""``),
-        so that its span is theirs.
-        """
-        offsets = self.offsets[start:end]
-        if not offsets and end is None and 0 < start <= len(self.offsets):
-            cut = self.offsets[start - 1] + 1
-            if cut < len(self.raw):
-                return _Word(self.raw[cut:], self.start + cut, "", [], [])
-        return _Word(self.raw, self.start, self.display[start:end], self.literal[start:end], offsets)
-
-    def cut(self, separator: str) -> _Word:
-        """The part before the first literal ``separator`` (all of it when there is none)."""
-        index = self.display.find(separator)
-        while index != -1 and not self.literal[index]:
-            index = self.display.find(separator, index + 1)
-        return self if index == -1 else self.sub(0, index)
-
-    def shell_text(self) -> str:
-        """The word unquoted, literal characters escaped: input for :func:`ascend_reflint.resolve.expand`."""
-        return "".join(
-            "\\" + char if is_literal and char in "\\$`\"'" else char
-            for char, is_literal in zip(self.display, self.literal, strict=True)
-        )
-
-    def bounds(self) -> tuple[int, int]:
-        """The word's ``[start, end)`` in its text, quotes around the first and last character excluded."""
-        if not self.offsets:
-            return self.start, self.start + max(len(self.raw), 1)
-        return self.start + self.offsets[0], self.start + self.offsets[-1] + 1
-
-    def written(self) -> str:
-        """The word as written, without the quotes around it."""
-        return self.raw[self.offsets[0] : self.offsets[-1] + 1] if self.offsets else ""
-
-
-def _ansi_c_string(raw: str, index: int, add: Callable[[str, int, bool], None]) -> int:
-    """Read the body of ``$'…'`` from ``raw[index]`` as literal characters; return the index after ``'``."""
-    simple = {"n": "\n", "t": "\t", "\\": "\\", "'": "'", '"': '"'}
-    while index < len(raw) and raw[index] != "'":
-        if raw[index] == "\\" and index + 1 < len(raw):
-            add(simple.get(raw[index + 1], raw[index : index + 2]), index + 1, True)
-            index += 2
-        else:
-            add(raw[index], index, True)
-            index += 1
-    return index + 1
-
-
-def _expansion_end(raw: str, index: int) -> int:
-    """The index just after the expansion starting at ``raw[index]`` (``$…`` or a backquote)."""
-    size = len(raw)
-    if raw[index] == "`":
-        position = index + 1
-        while position < size and raw[position] != "`":
-            position += 2 if raw[position] == "\\" else 1
-        return min(position + 1, size)
-    if index + 1 >= size:
-        return index + 1
-    follower = raw[index + 1]
-    if follower in "{(":
-        closer = "}" if follower == "{" else ")"
-        depth = 0
-        for position in range(index + 1, size):
-            if raw[position] == follower:
-                depth += 1
-            elif raw[position] == closer:
-                depth -= 1
-                if depth == 0:
-                    return position + 1
-        return size
-    if follower.isascii() and (follower.isalpha() or follower == "_"):
-        position = index + 2
-        while (
-            position < size and raw[position].isascii() and (raw[position].isalnum() or raw[position] == "_")
-        ):
-            position += 1
-        return position
-    if follower in "0123456789@*#?$!-":
-        return index + 2
-    return index + 1
 
 
 @dataclass(slots=True)
@@ -977,7 +756,7 @@ class _Runner:
     def _assign(self, node: Node, text: _Text, extra: Any) -> None:
         """Assignments alone on a line: ``X=1``, ``A=1 B=2``."""
         nodes = node.children if node.type == "variable_assignments" else [node]
-        for run in _runs([child for child in nodes if child.is_named]):
+        for run in word_runs([child for child in nodes if child.is_named]):
             self._set(run, text, self.env.scope)
 
     def _set(self, run: list[Node], text: _Text, scope: Scope, array: bool = False) -> None:
@@ -1000,7 +779,7 @@ class _Runner:
         operator = next((child for child in assignment.children if child.type in ("=", "+=")), None)
         start = operator.end_byte if operator is not None else assignment.end_byte
         end = run[-1].end_byte
-        value = self._expand(_Word.parse(text.text[start:end], start), text, scope)
+        value = self._expand(Word.parse(text.text[start:end], start), text, scope)
         if operator is not None and operator.type == "+=":
             previous = scope.get(name)
             if previous is None or previous.value is None or value.value is None:
@@ -1016,7 +795,7 @@ class _Runner:
 
     def _declare(self, node: Node, text: _Text, extra: Any) -> None:
         """``export``/``declare``/``local``/``readonly``/``typeset`` assignments (``-a``/``-A``: arrays)."""
-        runs = _runs([child for child in node.children if child.is_named])
+        runs = word_runs([child for child in node.children if child.is_named])
         flags = [text.node_text(run[0]) for run in runs if run[0].type == "word"]
         array = any(flag.startswith(("-", "+")) and ("a" in flag or "A" in flag) for flag in flags)
         for run in runs:
@@ -1034,7 +813,7 @@ class _Runner:
         if variable is None:
             return
         name = text.node_text(variable)
-        values = _runs(node.children_by_field_name("value"))
+        values = word_runs(node.children_by_field_name("value"))
         line = self._line(text, node.start_byte)
         if len(values) == 1:
             value = self._expand(self._word(values[0], text), text, self.env.scope)
@@ -1073,17 +852,17 @@ class _Runner:
 
     # --- words --------------------------------------------------------------------------------------
 
-    def _word(self, nodes: Node | list[Node], text: _Text) -> _Word:
-        """The word that a node (or a run of touching nodes, see :func:`_runs`) is."""
+    def _word(self, nodes: Node | list[Node], text: _Text) -> Word:
+        """The word that a node (or a run of touching nodes, see :func:`.words.word_runs`) is."""
         first, last = (nodes[0], nodes[-1]) if isinstance(nodes, list) else (nodes, nodes)
         start = first.start_byte
-        return _Word.parse(text.text[start : last.end_byte], start)
+        return Word.parse(text.text[start : last.end_byte], start)
 
     def _span(self, text: _Text, start: int, end: int) -> Span:
         end = max(end, start + 1)
         return self.source_map.span(text.root(start), text.root(end - 1) + 1)
 
-    def _expand(self, word: _Word, text: _Text, scope: Scope) -> _Value:
+    def _expand(self, word: Word, text: _Text, scope: Scope) -> _Value:
         start, end = word.bounds()
         span = self._span(text, start, end)
         if word.is_literal:
@@ -1092,19 +871,19 @@ class _Runner:
         expansion = expand(shell_text, self._hinted(shell_text, start, text, scope))
         return _Value(expansion.value, word.written(), span, expansion.resolution, expansion.note)
 
-    def _fields(self, words: list[_Word], text: _Text, scope: Scope) -> list[_Word]:
+    def _fields(self, words: list[Word], text: _Text, scope: Scope) -> list[Word]:
         """Split unquoted expansions whose value holds blanks (``$GIT_ARGS``) into several words."""
-        result: list[_Word] = []
+        result: list[Word] = []
         for word in words:
             if not word.is_literal and not any(quote in word.raw for quote in "\"'") and word.offsets:
                 value = self._expand(word, text, scope).value
                 if value is not None and len(value.split()) > 1:
-                    result.extend(_Word.fields(word, value))
+                    result.extend(Word.fields(word, value))
                     continue
             result.append(word)
         return result
 
-    def _directory(self, base: _Dir, word: _Word, text: _Text, scope: Scope) -> _Dir:
+    def _directory(self, base: _Dir, word: Word, text: _Text, scope: Scope) -> _Dir:
         """The directory ``word`` names, from ``base``."""
         value = self._expand(word, text, scope)
         if value.value is not None:
@@ -1131,7 +910,7 @@ class _Runner:
             for index, child in enumerate(node.children)
             if child.type == "variable_assignment" or node.field_name_for_child(index) in ("name", "argument")
         ]
-        runs = _runs(parts)
+        runs = word_runs(parts)
         first = 0
         while first < len(runs) and runs[first][0].type == "variable_assignment":
             first += 1
@@ -1164,7 +943,7 @@ class _Runner:
         gap = text.text[assignment.end_byte : name.start_byte]
         return "\n" in gap.replace("\\\r\n", "").replace("\\\n", "")
 
-    def _command_name(self, word: _Word, text: _Text, scope: Scope) -> str | None:
+    def _command_name(self, word: Word, text: _Text, scope: Scope) -> str | None:
         """The name a command word runs (``/usr/bin/git`` → ``git``), or None when not known statically."""
         if word.is_literal:
             value: str | None = word.display
@@ -1190,7 +969,7 @@ class _Runner:
         return False
 
     def _interpret(
-        self, words: list[_Word], text: _Text, scope: Scope, stdin: Node | None, herestring: Node | None
+        self, words: list[Word], text: _Text, scope: Scope, stdin: Node | None, herestring: Node | None
     ) -> None:
         index = 0
         cwd = self.env.cwd
@@ -1231,10 +1010,10 @@ class _Runner:
                 self._pip(words[position], text)
 
     @staticmethod
-    def _part(words: list[_Word], part: commands.WordPart) -> _Word:
+    def _part(words: list[Word], part: commands.WordPart) -> Word:
         return words[part.index].sub(part.offset)
 
-    def _read(self, words: list[_Word], start: int, text: _Text) -> None:
+    def _read(self, words: list[Word], start: int, text: _Text) -> None:
         for position in commands.assignment_names(words, start):
             name = words[position].display
             line = self._line(text, words[position].start)
@@ -1242,7 +1021,7 @@ class _Runner:
                 name, Binding(None, Resolution.UNRESOLVED, f"${name} is read at run time (line {line})")
             )
 
-    def _cd(self, name: str, words: list[_Word], start: int, text: _Text) -> None:
+    def _cd(self, name: str, words: list[Word], start: int, text: _Text) -> None:
         env = self.env
         if name == "popd":
             if env.stack:
@@ -1266,7 +1045,7 @@ class _Runner:
     def _shell(
         self,
         name: str,
-        words: list[_Word],
+        words: list[Word],
         start: int,
         text: _Text,
         scope: Scope,
@@ -1288,7 +1067,7 @@ class _Runner:
             if value is not None:
                 self._nested_word(self._word(value, text), text, scope, cwd, name)
 
-    def _nested_word(self, word: _Word, text: _Text, scope: Scope, cwd: _Dir, command_name: str) -> None:
+    def _nested_word(self, word: Word, text: _Text, scope: Scope, cwd: _Dir, command_name: str) -> None:
         if "git" not in word.display:
             return
         roots = [text.root(word.start + offset) for offset in word.offsets]
@@ -1309,7 +1088,7 @@ class _Runner:
 
     # --- git ----------------------------------------------------------------------------------------
 
-    def _git(self, words: list[_Word], index: int, text: _Text, cwd: _Dir) -> None:
+    def _git(self, words: list[Word], index: int, text: _Text, cwd: _Dir) -> None:
         git = commands.parse_git(words, index + 1)
         if git is None:
             return
@@ -1332,7 +1111,7 @@ class _Runner:
         elif subcommand == "fetch":
             self._fetch(words, start, text, repository, command_span)
 
-    def _names_remote(self, word: _Word, text: _Text, paths: bool) -> bool:
+    def _names_remote(self, word: Word, text: _Text, paths: bool) -> bool:
         """Whether the word's value looks like a repository URL rather than a directory or a remote's name:
         ``…://…``, scp-like ``user@host:path``, a remote helper's ``<transport>::<address>`` (``ext::…``,
         which reflint must see, to refuse it), and with ``paths`` a path (``/…``, ``./…``, ``../…``)."""
@@ -1344,7 +1123,7 @@ class _Runner:
             or (paths and value.startswith(("/", "./", "../")))
         )
 
-    def _may_split(self, word: _Word, text: _Text) -> bool:
+    def _may_split(self, word: Word, text: _Text) -> bool:
         """Whether the word may stand for any number of words: an unquoted expansion of unknown value.
 
         (:meth:`_fields` has already split the unquoted expansions whose value is known.)
@@ -1353,7 +1132,7 @@ class _Runner:
             return False
         return self._expand(word, text, self.env.scope).value is None
 
-    def _clone(self, words: list[_Word], start: int, text: _Text, parent: _Dir, clone_span: Span) -> None:
+    def _clone(self, words: list[Word], start: int, text: _Text, parent: _Dir, clone_span: Span) -> None:
         may_split = [index >= start and self._may_split(word, text) for index, word in enumerate(words)]
         names_remote = [
             index >= start and self._names_remote(word, text, paths=False) for index, word in enumerate(words)
@@ -1392,7 +1171,7 @@ class _Runner:
         )
 
     def _checkout(
-        self, subcommand: str, words: list[_Word], start: int, text: _Text, repository: _Dir
+        self, subcommand: str, words: list[Word], start: int, text: _Text, repository: _Dir
     ) -> None:
         target = commands.checkout_target(subcommand, words, start)
         if target is None:
@@ -1415,7 +1194,7 @@ class _Runner:
                 ref.value = commands.checkout_ref_name(ref.value, clone.origin)
         clone.checkouts.append(_Checkout(_empty_ref(ref), clone.fetched_ref, clone.shallow, clone.depth))
 
-    def _fetch(self, words: list[_Word], start: int, text: _Text, repository: _Dir, fetch_span: Span) -> None:
+    def _fetch(self, words: list[Word], start: int, text: _Text, repository: _Dir, fetch_span: Span) -> None:
         """``git fetch``: of a URL and a ref, a repository of its own (see :class:`_Clone`); of a remote's
         name, the ref it brings into the clone in ``repository`` (and ``--unshallow``)."""
         fetch = commands.parse_fetch(words, start)
@@ -1439,7 +1218,7 @@ class _Runner:
 
     def _fetch_url(
         self,
-        words: list[_Word],
+        words: list[Word],
         fetch: commands.FetchCommand,
         ref: _Value,
         text: _Text,
@@ -1469,7 +1248,7 @@ class _Runner:
 
     # --- pip ----------------------------------------------------------------------------------------
 
-    def _pip(self, word: _Word, text: _Text) -> None:
+    def _pip(self, word: Word, text: _Text) -> None:
         """A pip requirement word: a pin when it holds ``git+URL[@REF]``, as written or once expanded."""
         if "git+" not in word.display and word.is_literal:
             return  # nothing to expand, so vcs_parts would look for "git+" in the display
@@ -1518,7 +1297,7 @@ class _Expanded:
     owner: list[int]
     starts: list[int]
 
-    def __init__(self, runner: _Runner, word: _Word, text: _Text) -> None:
+    def __init__(self, runner: _Runner, word: Word, text: _Text) -> None:
         self.runner, self.word, self.source = runner, word, text
         if word.is_literal:  # most requirements: each character is a piece of its own, and known
             size = len(word.literal)
