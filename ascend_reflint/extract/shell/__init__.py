@@ -41,239 +41,31 @@ from __future__ import annotations
 
 import posixpath
 import re
-import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-import tree_sitter_bash
-from tree_sitter import Language, Node, Parser, Tree
+from tree_sitter import Node
 
 from ascend_reflint.extract import ExtractError, commands
+from ascend_reflint.extract.shell.parse import STATEMENTS, Text, code_mentions_git, first_error
 from ascend_reflint.extract.shell.words import Word, word_runs
 from ascend_reflint.model import FileKind, Pin, Resolution, SourceFile, Span, Via
 from ascend_reflint.remote import normalise_remote, repo_dir_name
 from ascend_reflint.resolve import Binding, Scope, expand
 from ascend_reflint.sourcemap import SourceMap
 
-_LANGUAGE = Language(tree_sitter_bash.language())
-_LOCAL = threading.local()
-
 #: Variable names referenced in a word (``$NAME``, ``${NAME…}``).
 _VARIABLE_REFERENCE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
-#: A comment that is an assignment with the ``#`` put in front: ``# MCORE_REF=core_v0.18.0``.
-_COMMENTED_ASSIGNMENT = re.compile(
-    r"#+[ \t]*(?:(?:export|local|readonly|declare(?:[ \t]+-\w+)*)[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)="
-)
-_GITHUB_EXPRESSION = re.compile(r"\$\{\{.*?\}\}", re.DOTALL)
-_NON_ASCII = re.compile(r"[^\x00-\x7f]")
 _SCP_LIKE_URL = re.compile(r"^[\w.-]+@[\w.-]+:")
 #: git's ``<transport>::<address>`` form for remote helpers (git-remote-helpers(7)).
 _HELPER_TRANSPORT = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*::")
-_ASSIGNMENT_OPERATOR = re.compile(rb"\+?=")
-_LOOP_KEYWORD = re.compile(rb"for|select")
 
 #: Nested scripts (``bash -c`` inside a heredoc inside …) deeper than this are not read.
 _MAX_NESTED_SCRIPTS = 16
 
-#: Node types that are statements (a command or something holding commands).
-_STATEMENTS = frozenset(
-    {
-        "command",
-        "list",
-        "pipeline",
-        "redirected_statement",
-        "subshell",
-        "compound_statement",
-        "if_statement",
-        "while_statement",
-        "for_statement",
-        "c_style_for_statement",
-        "case_statement",
-        "function_definition",
-        "negated_command",
-        "declaration_command",
-        "unset_command",
-    }
-)
-
 # Work items on the walk's stack: (operation, node or value, text, extra).
 _VISIT, _SUBST, _COMMAND, _ASSIGN, _DECLARE, _FOR, _ISOLATE, _RESTORE, _NESTED, _CALL = range(10)
-
-
-def _parser() -> Parser:
-    """The thread's one parser (tree-sitter parsers are not thread-safe; creating one per text is slow)."""
-    parser: Parser | None = getattr(_LOCAL, "parser", None)
-    if parser is None:
-        parser = _LOCAL.parser = Parser(_LANGUAGE)
-    return parser
-
-
-def _mask(text: str) -> str:
-    """The text that tree-sitter parses: ASCII, as long as ``text`` in characters, with what breaks the
-    grammar hidden. Words, values and positions are always read from ``text`` itself.
-
-    - Each non-ASCII character becomes ``.``, which bash, like the character, reads as part of a word:
-      one byte per character makes tree-sitter's byte offsets character offsets, and tree-sitter-bash's
-      scanner reads past its tables on some characters (``{`` then U+100000 crashes the process).
-    - GitHub's ``${{ expr }}`` (replaced by the runner before the shell starts) becomes ``_`` characters,
-      one word.
-    - A backslash that ends the text (bash ignores it, the grammar does not) becomes a space.
-    """
-    if not text.isascii():
-        text = _NON_ASCII.sub(".", text)
-    if "${{" in text:
-        text = _GITHUB_EXPRESSION.sub(lambda match: "_" * len(match.group()), text)
-    end = len(text.rstrip("\r\n"))
-    backslashes = end - len(text[:end].rstrip("\\"))
-    if backslashes % 2 == 1:
-        text = text[: end - 1] + " " + text[end:]
-    return text
-
-
-class _Text:
-    """One text parsed as a script: the run's text, or a nested one (``bash -c`` string, heredoc body).
-
-    Offsets are character offsets into ``text``; tree-sitter's byte offsets are the same numbers, because
-    the parsed bytes (``data``) are :func:`_mask`'s ASCII text. ``root`` maps offsets to offsets of the
-    run's text, which the source map turns into file positions.
-    """
-
-    __slots__ = ("_prescan", "_roots", "data", "depth", "text", "tree")
-
-    def __init__(self, text: str, roots: int | list[int], depth: int) -> None:
-        self.text = text
-        self._roots = roots
-        self.depth = depth
-        self.data = _mask(text).encode("ascii")
-        self.tree: Tree | None = None
-        self._prescan: tuple[dict[str, int], dict[str, int]] | None = None
-
-    def root(self, offset: int) -> int:
-        """The run-text offset of this text's character at ``offset``."""
-        if isinstance(self._roots, int):
-            return self._roots + offset
-        if not self._roots:
-            return 0
-        return self._roots[min(offset, len(self._roots) - 1)]
-
-    def roots(self, start: int, end: int) -> int | list[int]:
-        """The root mapping for a nested text made of ``self.text[start:end]``."""
-        if isinstance(self._roots, int):
-            return self._roots + start
-        return self._roots[start:end]
-
-    def node_text(self, node: Node) -> str:
-        return self.text[node.start_byte : node.end_byte]
-
-    def prescan(self) -> tuple[dict[str, int], dict[str, int]]:
-        """Where each variable is first assigned, and where it is assigned on a commented-out line.
-
-        Returns:
-            ``(assigned, commented)``: name → character offset of the first assignment / commented one.
-        """
-        if self._prescan is None:
-            assigned: dict[str, int] = {}
-            assert self.tree is not None, "prescan() needs the parsed tree"
-            root = self.tree.root_node
-            for node in _assigned_names(self.data, root):
-                offset = node.start_byte
-                name = self.text[offset : node.end_byte]
-                if offset < assigned.get(name, len(self.text) + 1):
-                    assigned[name] = offset
-            self._prescan = (assigned, _commented_assignments(self.text, root))
-        return self._prescan
-
-
-def _assigned_names(data: bytes, root: Node) -> Iterator[Node]:
-    """The ``variable_name`` nodes that name an assignment's variable or a ``for``/``select`` loop's.
-
-    Found from the text and checked against the tree (microseconds; a tree-sitter query for the same
-    nodes takes milliseconds to compile in each process): an assignment from its ``=`` or ``+=`` token
-    (``for ((i = 0; …))`` has blanks around it), a loop from its keyword.
-    """
-    for match in _ASSIGNMENT_OPERATOR.finditer(data):
-        operator = root.descendant_for_byte_range(match.start(), match.end())
-        if operator is not None and operator.type in ("=", "+="):
-            name = _assignment_name(operator.parent)
-            if name is not None:
-                yield name
-    for match in _LOOP_KEYWORD.finditer(data):
-        keyword = root.descendant_for_byte_range(match.start(), match.end())
-        loop = keyword.parent if keyword is not None and keyword.type == match.group().decode() else None
-        if loop is not None and loop.type == "for_statement":
-            variable = loop.child_by_field_name("variable")
-            if variable is not None and variable.type == "variable_name":
-                yield variable
-
-
-def _assignment_name(node: Node | None) -> Node | None:
-    """The name of the assignment ``node`` when it is a ``variable_name`` (not ``a[1]``), else None."""
-    if node is None or node.type != "variable_assignment":
-        return None
-    name = node.child_by_field_name("name")
-    return name if name is not None and name.type == "variable_name" else None
-
-
-def _commented_assignments(text: str, root: Node) -> dict[str, int]:
-    """Variables assigned on commented-out lines (``# REF=v1``): name → offset of the name, from the first
-    such comment for each name.
-
-    Each ``#`` is looked up in the tree (a comment starts at one); the text inside a leaf that is not a
-    comment holds no comment, so the search goes on after it.
-    """
-    commented: dict[str, int] = {}
-    offset = text.find("#")
-    while offset != -1:
-        node = root.descendant_for_byte_range(offset, offset + 1)
-        resume = offset + 1
-        if node is not None and node.type == "comment" and node.start_byte == offset:
-            match = _COMMENTED_ASSIGNMENT.match(text, offset, node.end_byte)
-            if match:
-                commented.setdefault(match.group(1), match.start(1))
-            resume = max(node.end_byte, resume)
-        elif node is not None and node.child_count == 0:
-            resume = max(node.end_byte, resume)
-        offset = text.find("#", resume)
-    return commented
-
-
-def _code_mentions_git(text: str, root: Node) -> bool:
-    """Whether ``text`` (parsed into ``root``) holds ``git`` outside its comments.
-
-    Every pin is a ``git`` command or a ``git+`` URL, written in the script's code or held by a variable
-    (see :meth:`ShellSession.may_pin`), and the walk never reads a comment: a script that mentions git only in
-    comments (``# pip install git+…``, most training scripts) gives what it gives with the comments blanked,
-    which is nothing, so it need not be walked. A comment is a leaf, so the smallest node around an
-    occurrence is the comment itself when the occurrence is in one (a comment runs to the end of its line
-    and starts with ``#``, so ``git`` is either wholly inside it or wholly outside).
-    """
-    offset = text.find("git")
-    while offset != -1:
-        node = root.descendant_for_byte_range(offset, offset + 3)
-        if node is None or node.type != "comment":
-            return True
-        offset = text.find("git", offset + 3)
-    return False
-
-
-def _offending(error: Node) -> Node:
-    """Where an error really is: tree-sitter's ERROR node may start with well-formed statements."""
-    well_formed = _STATEMENTS | {"comment", ";", "variable_assignment", "variable_assignments"}
-    node = error
-    while not node.is_missing and node.child_count:
-        inner = next(
-            (
-                child
-                for child in node.children
-                if child.has_error or child.is_missing or (node.is_error and child.type not in well_formed)
-            ),
-            None,
-        )
-        if inner is None:
-            return node
-        node = inner
-    return node
 
 
 @dataclass(slots=True)
@@ -585,16 +377,16 @@ class _Runner:
         self.source_map = source_map
         self.env = _Env(session.scope.child(), _start_dir(session.cwd))
         self.stack: list[tuple[int, Any, Any, Any]] = []
-        self.functions: dict[str, tuple[Node, _Text]] = {}
+        self.functions: dict[str, tuple[Node, Text]] = {}
         self.called: set[str] = set()
 
     # --- driving ------------------------------------------------------------------------------------
 
     def run(self, text: str) -> None:
-        top = _Text(text, 0, 0)
-        root = self._parse(top)
-        error = self._first_error(top, root) if root.has_error else None
-        if _code_mentions_git(text, root) or self.session._variables_mention_git(text):
+        top = Text(text, 0, 0)
+        root = top.parse()
+        error = first_error(top, root, self.source_map) if root.has_error else None
+        if code_mentions_git(text, root) or self.session._variables_mention_git(text):
             self._push_children(_VISIT, root, top)
             self._drain()
             for name in reversed(list(self.functions)):
@@ -602,10 +394,6 @@ class _Runner:
             self._drain()
         if error is not None:
             raise ExtractError(error)
-
-    def _parse(self, text: _Text) -> Node:
-        tree = text.tree = _parser().parse(text.data)
-        return tree.root_node
 
     def _drain(self) -> None:
         stack = self.stack
@@ -625,11 +413,11 @@ class _Runner:
             operation, item, text, extra = stack.pop()
             handlers[operation](item, text, extra)
 
-    def _push_children(self, operation: int, node: Node, text: _Text) -> None:
+    def _push_children(self, operation: int, node: Node, text: Text) -> None:
         if node.child_count:
             self.stack.extend((operation, child, text, None) for child in reversed(node.children))
 
-    def _push_substitutions(self, node: Node, text: _Text) -> None:
+    def _push_substitutions(self, node: Node, text: Text) -> None:
         """Look for command substitutions in the children of ``node`` (a leaf holds none: the words of
         most commands are leaves)."""
         if node.child_count:
@@ -637,29 +425,9 @@ class _Runner:
                 (_SUBST, child, text, None) for child in reversed(node.children) if child.child_count
             )
 
-    def _first_error(self, text: _Text, root: Node) -> str:
-        """Describe the first syntax error under ``root``: its file line and what is there."""
-        first: Node | None = None
-        pending = [root]
-        while pending:
-            node = pending.pop()
-            if node.is_error or node.is_missing:
-                if first is None or node.start_byte < first.start_byte:
-                    first = node
-                continue
-            pending.extend(child for child in node.children if child.has_error or child.is_missing)
-        first = _offending(first or root)
-        offset = first.start_byte
-        line = self.source_map.position(text.root(offset))[0]
-        if first.is_missing:
-            return f"line {line}: shell syntax error: missing {first.type!r}"
-        snippet = text.node_text(first).strip().split("\n", 1)[0][:40]
-        where = f"near {snippet!r}" if snippet else "at the end of the text"
-        return f"line {line}: shell syntax error {where}"
-
     # --- walking ------------------------------------------------------------------------------------
 
-    def _visit(self, node: Node, text: _Text, extra: Any) -> None:
+    def _visit(self, node: Node, text: Text, extra: Any) -> None:
         kind = node.type
         stack = self.stack
         if kind == "command":
@@ -698,14 +466,14 @@ class _Runner:
         elif kind != "comment":
             self._push_children(_VISIT, node, text)
 
-    def _subst(self, node: Node, text: _Text, extra: Any) -> None:
+    def _subst(self, node: Node, text: Text, extra: Any) -> None:
         """Look for command substitutions inside a word or expression (they run before the command)."""
-        if node.type in ("command_substitution", "process_substitution") or node.type in _STATEMENTS:
+        if node.type in ("command_substitution", "process_substitution") or node.type in STATEMENTS:
             self._visit(node, text, None)
         else:
             self._push_substitutions(node, text)
 
-    def _redirected(self, node: Node, text: _Text) -> None:
+    def _redirected(self, node: Node, text: Text) -> None:
         """A statement with redirections; a heredoc's body is the standard input of a command body."""
         body = node.child_by_field_name("body")
         stdin: Node | None = None
@@ -718,7 +486,7 @@ class _Runner:
             else:
                 self.stack.append((_VISIT, child, text, None))
 
-    def _isolate(self, node: Node, text: _Text, extra: Any) -> None:
+    def _isolate(self, node: Node, text: Text, extra: Any) -> None:
         """Run ``node`` in a subshell (a pipeline's element)."""
         self.stack.append((_RESTORE, self.env, None, None))
         self.env = self.env.subshell()
@@ -735,10 +503,10 @@ class _Runner:
         body, body_text = self.functions[name]
         self.stack.append((_VISIT, body, body_text, None))
 
-    def _nested(self, nested: _Text, parent: _Text, extra: tuple[Scope, _Dir, str, int]) -> None:
+    def _nested(self, nested: Text, parent: Text, extra: tuple[Scope, _Dir, str, int]) -> None:
         """Read a script that a command runs (``bash -c``, a heredoc): a new shell started from here."""
         scope, cwd, command_name, offset = extra
-        root = self._parse(nested)
+        root = nested.parse()
         if root.has_error:
             line = self.source_map.position(parent.root(offset))[0]
             self.session.notices.append(
@@ -750,16 +518,16 @@ class _Runner:
 
     # --- variables ----------------------------------------------------------------------------------
 
-    def _line(self, text: _Text, offset: int) -> int:
+    def _line(self, text: Text, offset: int) -> int:
         return self.source_map.position(text.root(offset))[0]
 
-    def _assign(self, node: Node, text: _Text, extra: Any) -> None:
+    def _assign(self, node: Node, text: Text, extra: Any) -> None:
         """Assignments alone on a line: ``X=1``, ``A=1 B=2``."""
         nodes = node.children if node.type == "variable_assignments" else [node]
         for run in word_runs([child for child in nodes if child.is_named]):
             self._set(run, text, self.env.scope)
 
-    def _set(self, run: list[Node], text: _Text, scope: Scope, array: bool = False) -> None:
+    def _set(self, run: list[Node], text: Text, scope: Scope, array: bool = False) -> None:
         """Bind the variable that the assignment ``run`` (an assignment and what touches it) assigns."""
         assignment = run[0]
         name_node = assignment.child_by_field_name("name")
@@ -768,7 +536,7 @@ class _Runner:
         name = text.node_text(name_node)
         scope.set(name, self._binding(run, name, text, scope, array))
 
-    def _binding(self, run: list[Node], name: str, text: _Text, scope: Scope, array: bool) -> Binding:
+    def _binding(self, run: list[Node], name: str, text: Text, scope: Scope, array: bool) -> Binding:
         assignment = run[0]
         offset = assignment.start_byte
         value_node = assignment.child_by_field_name("value")
@@ -793,7 +561,7 @@ class _Runner:
             return Binding(None, Resolution.EMPTY, value.note)
         return Binding(None, value.resolution, f"${name} (line {self._line(text, offset)}): {value.note}")
 
-    def _declare(self, node: Node, text: _Text, extra: Any) -> None:
+    def _declare(self, node: Node, text: Text, extra: Any) -> None:
         """``export``/``declare``/``local``/``readonly``/``typeset`` assignments (``-a``/``-A``: arrays)."""
         runs = word_runs([child for child in node.children if child.is_named])
         flags = [text.node_text(run[0]) for run in runs if run[0].type == "word"]
@@ -801,14 +569,14 @@ class _Runner:
         for run in runs:
             self._set(run, text, self.env.scope, array)
 
-    def _unset(self, node: Node, text: _Text) -> None:
+    def _unset(self, node: Node, text: Text) -> None:
         for child in node.children:
             if child.type in ("variable_name", "word") and not text.node_text(child).startswith("-"):
                 name = text.node_text(child)
                 line = self._line(text, child.start_byte)
                 self.env.scope.set(name, Binding(None, Resolution.EMPTY, f"${name} is unset on line {line}"))
 
-    def _for(self, node: Node, text: _Text, extra: Any) -> None:
+    def _for(self, node: Node, text: Text, extra: Any) -> None:
         variable = node.child_by_field_name("variable")
         if variable is None:
             return
@@ -824,7 +592,7 @@ class _Runner:
             name, Binding(None, Resolution.UNRESOLVED, f"${name} takes each value of the loop on line {line}")
         )
 
-    def _empty_note(self, name: str, offset: int, text: _Text) -> str | None:
+    def _empty_note(self, name: str, offset: int, text: Text) -> str | None:
         """Why ``name``, unset where ``offset`` uses it, is empty there (RL012), or None when unknown."""
         assigned, commented = text.prescan()
         first = assigned.get(name)
@@ -838,7 +606,7 @@ class _Runner:
             )
         return None
 
-    def _hinted(self, shell_text: str, offset: int, text: _Text, scope: Scope) -> Scope:
+    def _hinted(self, shell_text: str, offset: int, text: Text, scope: Scope) -> Scope:
         """``scope``, or a child hinting the variables the word uses while the file shows them empty."""
         hinted: Scope | None = None
         for name in set(_VARIABLE_REFERENCE.findall(shell_text)):
@@ -852,17 +620,17 @@ class _Runner:
 
     # --- words --------------------------------------------------------------------------------------
 
-    def _word(self, nodes: Node | list[Node], text: _Text) -> Word:
+    def _word(self, nodes: Node | list[Node], text: Text) -> Word:
         """The word that a node (or a run of touching nodes, see :func:`.words.word_runs`) is."""
         first, last = (nodes[0], nodes[-1]) if isinstance(nodes, list) else (nodes, nodes)
         start = first.start_byte
         return Word.parse(text.text[start : last.end_byte], start)
 
-    def _span(self, text: _Text, start: int, end: int) -> Span:
+    def _span(self, text: Text, start: int, end: int) -> Span:
         end = max(end, start + 1)
         return self.source_map.span(text.root(start), text.root(end - 1) + 1)
 
-    def _expand(self, word: Word, text: _Text, scope: Scope) -> _Value:
+    def _expand(self, word: Word, text: Text, scope: Scope) -> _Value:
         start, end = word.bounds()
         span = self._span(text, start, end)
         if word.is_literal:
@@ -871,7 +639,7 @@ class _Runner:
         expansion = expand(shell_text, self._hinted(shell_text, start, text, scope))
         return _Value(expansion.value, word.written(), span, expansion.resolution, expansion.note)
 
-    def _fields(self, words: list[Word], text: _Text, scope: Scope) -> list[Word]:
+    def _fields(self, words: list[Word], text: Text, scope: Scope) -> list[Word]:
         """Split unquoted expansions whose value holds blanks (``$GIT_ARGS``) into several words."""
         result: list[Word] = []
         for word in words:
@@ -883,7 +651,7 @@ class _Runner:
             result.append(word)
         return result
 
-    def _directory(self, base: _Dir, word: Word, text: _Text, scope: Scope) -> _Dir:
+    def _directory(self, base: _Dir, word: Word, text: Text, scope: Scope) -> _Dir:
         """The directory ``word`` names, from ``base``."""
         value = self._expand(word, text, scope)
         if value.value is not None:
@@ -904,7 +672,7 @@ class _Runner:
 
     # --- commands -----------------------------------------------------------------------------------
 
-    def _command(self, node: Node, text: _Text, stdin: Node | None) -> None:
+    def _command(self, node: Node, text: Text, stdin: Node | None) -> None:
         parts = [
             child
             for index, child in enumerate(node.children)
@@ -938,12 +706,12 @@ class _Runner:
         self._interpret(words, text, scope, stdin, herestring)
 
     @staticmethod
-    def _on_own_line(assignment: Node, name: Node, text: _Text) -> bool:
+    def _on_own_line(assignment: Node, name: Node, text: Text) -> bool:
         """True when a line break (not a continued line) separates an assignment from the command after it."""
         gap = text.text[assignment.end_byte : name.start_byte]
         return "\n" in gap.replace("\\\r\n", "").replace("\\\n", "")
 
-    def _command_name(self, word: Word, text: _Text, scope: Scope) -> str | None:
+    def _command_name(self, word: Word, text: Text, scope: Scope) -> str | None:
         """The name a command word runs (``/usr/bin/git`` → ``git``), or None when not known statically."""
         if word.is_literal:
             value: str | None = word.display
@@ -952,7 +720,7 @@ class _Runner:
         fields = value.split() if value else []
         return fields[0].rsplit("/", 1)[-1] if fields else None
 
-    def _interesting(self, name: str, node: Node, text: _Text) -> bool:
+    def _interesting(self, name: str, node: Node, text: Text) -> bool:
         """Whether the command named ``name`` can make a pin or change what later commands mean."""
         if (
             name in ("cd", "pushd", "popd", "read")
@@ -969,7 +737,7 @@ class _Runner:
         return False
 
     def _interpret(
-        self, words: list[Word], text: _Text, scope: Scope, stdin: Node | None, herestring: Node | None
+        self, words: list[Word], text: Text, scope: Scope, stdin: Node | None, herestring: Node | None
     ) -> None:
         index = 0
         cwd = self.env.cwd
@@ -1013,7 +781,7 @@ class _Runner:
     def _part(words: list[Word], part: commands.WordPart) -> Word:
         return words[part.index].sub(part.offset)
 
-    def _read(self, words: list[Word], start: int, text: _Text) -> None:
+    def _read(self, words: list[Word], start: int, text: Text) -> None:
         for position in commands.assignment_names(words, start):
             name = words[position].display
             line = self._line(text, words[position].start)
@@ -1021,7 +789,7 @@ class _Runner:
                 name, Binding(None, Resolution.UNRESOLVED, f"${name} is read at run time (line {line})")
             )
 
-    def _cd(self, name: str, words: list[Word], start: int, text: _Text) -> None:
+    def _cd(self, name: str, words: list[Word], start: int, text: Text) -> None:
         env = self.env
         if name == "popd":
             if env.stack:
@@ -1047,7 +815,7 @@ class _Runner:
         name: str,
         words: list[Word],
         start: int,
-        text: _Text,
+        text: Text,
         scope: Scope,
         cwd: _Dir,
         stdin: Node | None,
@@ -1060,23 +828,23 @@ class _Runner:
             self._nested_word(words[script.command], text, scope, cwd, f"{name} -c")
         elif stdin is not None:
             begin, end = stdin.start_byte, stdin.end_byte
-            nested = _Text(text.text[begin:end], text.roots(begin, end), text.depth + 1)
+            nested = Text(text.text[begin:end], text.roots(begin, end), text.depth + 1)
             self._push_nested(nested, text, scope, cwd, name, begin)
         elif herestring is not None:
             value = next((child for child in reversed(herestring.children) if child.is_named), None)
             if value is not None:
                 self._nested_word(self._word(value, text), text, scope, cwd, name)
 
-    def _nested_word(self, word: Word, text: _Text, scope: Scope, cwd: _Dir, command_name: str) -> None:
+    def _nested_word(self, word: Word, text: Text, scope: Scope, cwd: _Dir, command_name: str) -> None:
         if "git" not in word.display:
             return
         roots = [text.root(word.start + offset) for offset in word.offsets]
         self._push_nested(
-            _Text(word.display, roots, text.depth + 1), text, scope, cwd, command_name, word.bounds()[0]
+            Text(word.display, roots, text.depth + 1), text, scope, cwd, command_name, word.bounds()[0]
         )
 
     def _push_nested(
-        self, nested: _Text, text: _Text, scope: Scope, cwd: _Dir, command_name: str, offset: int
+        self, nested: Text, text: Text, scope: Scope, cwd: _Dir, command_name: str, offset: int
     ) -> None:
         if nested.depth > _MAX_NESTED_SCRIPTS:
             line = self._line(text, offset)
@@ -1088,7 +856,7 @@ class _Runner:
 
     # --- git ----------------------------------------------------------------------------------------
 
-    def _git(self, words: list[Word], index: int, text: _Text, cwd: _Dir) -> None:
+    def _git(self, words: list[Word], index: int, text: Text, cwd: _Dir) -> None:
         git = commands.parse_git(words, index + 1)
         if git is None:
             return
@@ -1111,7 +879,7 @@ class _Runner:
         elif subcommand == "fetch":
             self._fetch(words, start, text, repository, command_span)
 
-    def _names_remote(self, word: Word, text: _Text, paths: bool) -> bool:
+    def _names_remote(self, word: Word, text: Text, paths: bool) -> bool:
         """Whether the word's value looks like a repository URL rather than a directory or a remote's name:
         ``…://…``, scp-like ``user@host:path``, a remote helper's ``<transport>::<address>`` (``ext::…``,
         which reflint must see, to refuse it), and with ``paths`` a path (``/…``, ``./…``, ``../…``)."""
@@ -1123,7 +891,7 @@ class _Runner:
             or (paths and value.startswith(("/", "./", "../")))
         )
 
-    def _may_split(self, word: Word, text: _Text) -> bool:
+    def _may_split(self, word: Word, text: Text) -> bool:
         """Whether the word may stand for any number of words: an unquoted expansion of unknown value.
 
         (:meth:`_fields` has already split the unquoted expansions whose value is known.)
@@ -1132,7 +900,7 @@ class _Runner:
             return False
         return self._expand(word, text, self.env.scope).value is None
 
-    def _clone(self, words: list[Word], start: int, text: _Text, parent: _Dir, clone_span: Span) -> None:
+    def _clone(self, words: list[Word], start: int, text: Text, parent: _Dir, clone_span: Span) -> None:
         may_split = [index >= start and self._may_split(word, text) for index, word in enumerate(words)]
         names_remote = [
             index >= start and self._names_remote(word, text, paths=False) for index, word in enumerate(words)
@@ -1170,9 +938,7 @@ class _Runner:
             )
         )
 
-    def _checkout(
-        self, subcommand: str, words: list[Word], start: int, text: _Text, repository: _Dir
-    ) -> None:
+    def _checkout(self, subcommand: str, words: list[Word], start: int, text: Text, repository: _Dir) -> None:
         target = commands.checkout_target(subcommand, words, start)
         if target is None:
             return
@@ -1194,7 +960,7 @@ class _Runner:
                 ref.value = commands.checkout_ref_name(ref.value, clone.origin)
         clone.checkouts.append(_Checkout(_empty_ref(ref), clone.fetched_ref, clone.shallow, clone.depth))
 
-    def _fetch(self, words: list[Word], start: int, text: _Text, repository: _Dir, fetch_span: Span) -> None:
+    def _fetch(self, words: list[Word], start: int, text: Text, repository: _Dir, fetch_span: Span) -> None:
         """``git fetch``: of a URL and a ref, a repository of its own (see :class:`_Clone`); of a remote's
         name, the ref it brings into the clone in ``repository`` (and ``--unshallow``)."""
         fetch = commands.parse_fetch(words, start)
@@ -1221,7 +987,7 @@ class _Runner:
         words: list[Word],
         fetch: commands.FetchCommand,
         ref: _Value,
-        text: _Text,
+        text: Text,
         repository: _Dir,
         fetch_span: Span,
     ) -> None:
@@ -1248,7 +1014,7 @@ class _Runner:
 
     # --- pip ----------------------------------------------------------------------------------------
 
-    def _pip(self, word: Word, text: _Text) -> None:
+    def _pip(self, word: Word, text: Text) -> None:
         """A pip requirement word: a pin when it holds ``git+URL[@REF]``, as written or once expanded."""
         if "git+" not in word.display and word.is_literal:
             return  # nothing to expand, so vcs_parts would look for "git+" in the display
@@ -1297,7 +1063,7 @@ class _Expanded:
     owner: list[int]
     starts: list[int]
 
-    def __init__(self, runner: _Runner, word: Word, text: _Text) -> None:
+    def __init__(self, runner: _Runner, word: Word, text: Text) -> None:
         self.runner, self.word, self.source = runner, word, text
         if word.is_literal:  # most requirements: each character is a piece of its own, and known
             size = len(word.literal)
