@@ -49,10 +49,11 @@ from tree_sitter import Node
 
 from ascend_reflint.extract import ExtractError, commands
 from ascend_reflint.extract.shell.parse import STATEMENTS, Text, code_mentions_git, first_error
+from ascend_reflint.extract.shell.values import Expanded, Expander, Value, combined, empty_ref
 from ascend_reflint.extract.shell.words import Word, word_runs
 from ascend_reflint.model import FileKind, Pin, Resolution, SourceFile, Span, Via
 from ascend_reflint.remote import normalise_remote, repo_dir_name
-from ascend_reflint.resolve import Binding, Scope, expand
+from ascend_reflint.resolve import Binding, Scope
 from ascend_reflint.sourcemap import SourceMap
 
 #: Variable names referenced in a word (``$NAME``, ``${NAME…}``).
@@ -66,17 +67,6 @@ _MAX_NESTED_SCRIPTS = 16
 
 # Work items on the walk's stack: (operation, node or value, text, extra).
 _VISIT, _SUBST, _COMMAND, _ASSIGN, _DECLARE, _FOR, _ISOLATE, _RESTORE, _NESTED, _CALL = range(10)
-
-
-@dataclass(slots=True)
-class _Value:
-    """A word after expansion: its value (None when not known statically), as written, and where."""
-
-    value: str | None
-    written: str
-    span: Span
-    resolution: Resolution = Resolution.RESOLVED
-    note: str | None = None
 
 
 #: A directory: (anchor, path). The anchor "/" holds absolute paths; "" is the directory the run started
@@ -131,7 +121,7 @@ class _Env:
 class _Checkout(NamedTuple):
     """A checkout in a clone, with the clone's state at that point (later fetches do not change it)."""
 
-    ref: _Value
+    ref: Value
     fetched_ref: str | None
     shallow: bool
     depth: int | None
@@ -147,9 +137,9 @@ class _Clone:
     ``git fetch`` words); ``path`` is None while the clone's directory is not known statically.
     """
 
-    url: _Value
+    url: Value
     clone_span: Span
-    branch: _Value | None
+    branch: Value | None
     depth: int | None
     shallow: bool
     single_branch: bool
@@ -158,8 +148,8 @@ class _Clone:
     parent: _Dir
     path: _Dir | None
     checkouts: list[_Checkout] = field(default_factory=list)
-    fetched: _Value | None = None
-    fetch_ref: _Value | None = None
+    fetched: Value | None = None
+    fetch_ref: Value | None = None
 
     @property
     def fetched_ref(self) -> str | None:
@@ -173,31 +163,6 @@ class _Clone:
 def _depth(value: str | None) -> int | None:
     """The number that ``--depth`` was given, or None when it is not a plain number."""
     return int(value) if value is not None and value.isascii() and value.isdigit() else None
-
-
-def _empty_ref(ref: _Value) -> _Value:
-    """Mark a ref whose value is empty (see the module docstring): EMPTY when written as nothing
-    (``--branch ""``, ``git+URL@``), UNRESOLVED when a variable expands to nothing. Returns ``ref``."""
-    if ref.value != "" or ref.resolution is not Resolution.RESOLVED:
-        return ref
-    if ref.written == "":
-        ref.resolution, ref.note = Resolution.EMPTY, "the ref is empty"
-    else:
-        ref.value, ref.resolution = None, Resolution.UNRESOLVED
-        ref.note = f"{ref.written} is empty here, so it must come from outside the file"
-    return ref
-
-
-def _combined(*values: _Value | None) -> tuple[Resolution, str | None]:
-    """The resolution of a pin from its ref and URL (in that order): EMPTY first, then UNRESOLVED.
-
-    EMPTY wins because it is a finding of its own (RL012) whatever else is unknown.
-    """
-    for wanted in (Resolution.EMPTY, Resolution.UNRESOLVED):
-        for value in values:
-            if value is not None and value.resolution is wanted:
-                return wanted, value.note
-    return Resolution.RESOLVED, None
 
 
 class ShellSession:
@@ -328,7 +293,7 @@ class ShellSession:
         if checkouts:
             return [self._checkout_pin(clone, checkout, common) for checkout in checkouts]
         branch = clone.branch
-        resolution, note = _combined(branch, url)
+        resolution, note = combined(branch, url)
         state: dict[str, Any] = {
             "resolution": resolution,
             "resolution_note": note,
@@ -352,7 +317,7 @@ class ShellSession:
     @staticmethod
     def _checkout_pin(clone: _Clone, checkout: _Checkout, common: dict[str, Any]) -> Pin:
         branch = clone.branch
-        resolution, note = _combined(checkout.ref, clone.url)
+        resolution, note = combined(checkout.ref, clone.url)
         return Pin(
             via=Via.CHECKOUT,
             span=checkout.ref.span,
@@ -375,6 +340,7 @@ class _Runner:
     def __init__(self, session: ShellSession, source_map: SourceMap) -> None:
         self.session = session
         self.source_map = source_map
+        self.expander = Expander(source_map)
         self.env = _Env(session.scope.child(), _start_dir(session.cwd))
         self.stack: list[tuple[int, Any, Any, Any]] = []
         self.functions: dict[str, tuple[Node, Text]] = {}
@@ -518,9 +484,6 @@ class _Runner:
 
     # --- variables ----------------------------------------------------------------------------------
 
-    def _line(self, text: Text, offset: int) -> int:
-        return self.source_map.position(text.root(offset))[0]
-
     def _assign(self, node: Node, text: Text, extra: Any) -> None:
         """Assignments alone on a line: ``X=1``, ``A=1 B=2``."""
         nodes = node.children if node.type == "variable_assignments" else [node]
@@ -542,24 +505,28 @@ class _Runner:
         value_node = assignment.child_by_field_name("value")
         if array or (value_node is not None and value_node.type == "array"):
             return Binding(
-                None, Resolution.UNRESOLVED, f"${name} is an array (line {self._line(text, offset)})"
+                None, Resolution.UNRESOLVED, f"${name} is an array (line {self.expander.line(text, offset)})"
             )
         operator = next((child for child in assignment.children if child.type in ("=", "+=")), None)
         start = operator.end_byte if operator is not None else assignment.end_byte
         end = run[-1].end_byte
-        value = self._expand(Word.parse(text.text[start:end], start), text, scope)
+        value = self.expander.expand(Word.parse(text.text[start:end], start), text, scope)
         if operator is not None and operator.type == "+=":
             previous = scope.get(name)
             if previous is None or previous.value is None or value.value is None:
                 return Binding(
-                    None, Resolution.UNRESOLVED, f"${name} is appended to on line {self._line(text, offset)}"
+                    None,
+                    Resolution.UNRESOLVED,
+                    f"${name} is appended to on line {self.expander.line(text, offset)}",
                 )
             value.value = previous.value + value.value
         if value.value is not None:
             return Binding(value.value)
         if value.resolution is Resolution.EMPTY:
             return Binding(None, Resolution.EMPTY, value.note)
-        return Binding(None, value.resolution, f"${name} (line {self._line(text, offset)}): {value.note}")
+        return Binding(
+            None, value.resolution, f"${name} (line {self.expander.line(text, offset)}): {value.note}"
+        )
 
     def _declare(self, node: Node, text: Text, extra: Any) -> None:
         """``export``/``declare``/``local``/``readonly``/``typeset`` assignments (``-a``/``-A``: arrays)."""
@@ -573,7 +540,7 @@ class _Runner:
         for child in node.children:
             if child.type in ("variable_name", "word") and not text.node_text(child).startswith("-"):
                 name = text.node_text(child)
-                line = self._line(text, child.start_byte)
+                line = self.expander.line(text, child.start_byte)
                 self.env.scope.set(name, Binding(None, Resolution.EMPTY, f"${name} is unset on line {line}"))
 
     def _for(self, node: Node, text: Text, extra: Any) -> None:
@@ -582,9 +549,9 @@ class _Runner:
             return
         name = text.node_text(variable)
         values = word_runs(node.children_by_field_name("value"))
-        line = self._line(text, node.start_byte)
+        line = self.expander.line(text, node.start_byte)
         if len(values) == 1:
-            value = self._expand(self._word(values[0], text), text, self.env.scope)
+            value = self.expander.expand(self.expander.word(values[0], text), text, self.env.scope)
             if value.value is not None and len(value.value.split()) == 1:
                 self.env.scope.set(name, Binding(value.value))
                 return
@@ -592,68 +559,9 @@ class _Runner:
             name, Binding(None, Resolution.UNRESOLVED, f"${name} takes each value of the loop on line {line}")
         )
 
-    def _empty_note(self, name: str, offset: int, text: Text) -> str | None:
-        """Why ``name``, unset where ``offset`` uses it, is empty there (RL012), or None when unknown."""
-        assigned, commented = text.prescan()
-        first = assigned.get(name)
-        if first is not None:
-            if first > offset:
-                return f"${name} is used before it is assigned on line {self._line(text, first)}"
-            return None
-        if name in commented:
-            return (
-                f"${name} is only assigned on a commented-out line (line {self._line(text, commented[name])})"
-            )
-        return None
-
-    def _hinted(self, shell_text: str, offset: int, text: Text, scope: Scope) -> Scope:
-        """``scope``, or a child hinting the variables the word uses while the file shows them empty."""
-        hinted: Scope | None = None
-        for name in set(_VARIABLE_REFERENCE.findall(shell_text)):
-            if scope.get(name) is not None:
-                continue
-            note = self._empty_note(name, offset, text)
-            if note is not None:
-                hinted = hinted or scope.child()
-                hinted.hint_empty(name, note)
-        return hinted or scope
-
-    # --- words --------------------------------------------------------------------------------------
-
-    def _word(self, nodes: Node | list[Node], text: Text) -> Word:
-        """The word that a node (or a run of touching nodes, see :func:`.words.word_runs`) is."""
-        first, last = (nodes[0], nodes[-1]) if isinstance(nodes, list) else (nodes, nodes)
-        start = first.start_byte
-        return Word.parse(text.text[start : last.end_byte], start)
-
-    def _span(self, text: Text, start: int, end: int) -> Span:
-        end = max(end, start + 1)
-        return self.source_map.span(text.root(start), text.root(end - 1) + 1)
-
-    def _expand(self, word: Word, text: Text, scope: Scope) -> _Value:
-        start, end = word.bounds()
-        span = self._span(text, start, end)
-        if word.is_literal:
-            return _Value(word.display, word.written(), span)
-        shell_text = word.shell_text()
-        expansion = expand(shell_text, self._hinted(shell_text, start, text, scope))
-        return _Value(expansion.value, word.written(), span, expansion.resolution, expansion.note)
-
-    def _fields(self, words: list[Word], text: Text, scope: Scope) -> list[Word]:
-        """Split unquoted expansions whose value holds blanks (``$GIT_ARGS``) into several words."""
-        result: list[Word] = []
-        for word in words:
-            if not word.is_literal and not any(quote in word.raw for quote in "\"'") and word.offsets:
-                value = self._expand(word, text, scope).value
-                if value is not None and len(value.split()) > 1:
-                    result.extend(Word.fields(word, value))
-                    continue
-            result.append(word)
-        return result
-
     def _directory(self, base: _Dir, word: Word, text: Text, scope: Scope) -> _Dir:
         """The directory ``word`` names, from ``base``."""
-        value = self._expand(word, text, scope)
+        value = self.expander.expand(word, text, scope)
         if value.value is not None:
             return _join(base, value.value)
         display = word.display
@@ -692,8 +600,8 @@ class _Runner:
         name_raw = text.text[rest[0][0].start_byte : rest[0][-1].end_byte]
         if "$(" in name_raw or "`" in name_raw:  # a computed command name is not known statically
             return
-        name_word = self._word(rest[0], text)
-        name = self._command_name(name_word, text, self.env.scope)
+        name_word = self.expander.word(rest[0], text)
+        name = self.expander.command_name(name_word, text, self.env.scope)
         if name is None or not self._interesting(name, node, text):
             return
         scope = self.env.scope
@@ -701,7 +609,10 @@ class _Runner:
             scope = scope.child()
             for run in prefix:
                 self._set(run, text, scope)
-        words = [name_word, *self._fields([self._word(run, text) for run in rest[1:]], text, self.env.scope)]
+        words = [
+            name_word,
+            *self.expander.fields([self.expander.word(run, text) for run in rest[1:]], text, self.env.scope),
+        ]
         herestring = next((child for child in node.children if child.type == "herestring_redirect"), None)
         self._interpret(words, text, scope, stdin, herestring)
 
@@ -710,15 +621,6 @@ class _Runner:
         """True when a line break (not a continued line) separates an assignment from the command after it."""
         gap = text.text[assignment.end_byte : name.start_byte]
         return "\n" in gap.replace("\\\r\n", "").replace("\\\n", "")
-
-    def _command_name(self, word: Word, text: Text, scope: Scope) -> str | None:
-        """The name a command word runs (``/usr/bin/git`` → ``git``), or None when not known statically."""
-        if word.is_literal:
-            value: str | None = word.display
-        else:
-            value = self._expand(word, text, scope).value
-        fields = value.split() if value else []
-        return fields[0].rsplit("/", 1)[-1] if fields else None
 
     def _interesting(self, name: str, node: Node, text: Text) -> bool:
         """Whether the command named ``name`` can make a pin or change what later commands mean."""
@@ -741,7 +643,7 @@ class _Runner:
     ) -> None:
         index = 0
         cwd = self.env.cwd
-        name = self._command_name(words[0], text, scope)
+        name = self.expander.command_name(words[0], text, scope)
         if name in self.functions:
             self.stack.append((_CALL, name, None, None))
             return
@@ -753,12 +655,12 @@ class _Runner:
                 scope = scope.child()
                 for position in wrapped.environment:
                     variable, _, _ = words[position].display.partition("=")
-                    value = self._expand(words[position].sub(len(variable) + 1), text, self.env.scope)
+                    value = self.expander.expand(words[position].sub(len(variable) + 1), text, self.env.scope)
                     scope.set(variable, Binding(value.value, value.resolution, value.note))
             if wrapped.directory is not None:
                 cwd = self._directory(cwd, self._part(words, wrapped.directory), text, self.env.scope)
             index = wrapped.command
-            name = self._command_name(words[index], text, scope)
+            name = self.expander.command_name(words[index], text, scope)
         if name is None:
             return
         start = index + 1
@@ -784,7 +686,7 @@ class _Runner:
     def _read(self, words: list[Word], start: int, text: Text) -> None:
         for position in commands.assignment_names(words, start):
             name = words[position].display
-            line = self._line(text, words[position].start)
+            line = self.expander.line(text, words[position].start)
             self.env.scope.set(
                 name, Binding(None, Resolution.UNRESOLVED, f"${name} is read at run time (line {line})")
             )
@@ -833,7 +735,7 @@ class _Runner:
         elif herestring is not None:
             value = next((child for child in reversed(herestring.children) if child.is_named), None)
             if value is not None:
-                self._nested_word(self._word(value, text), text, scope, cwd, name)
+                self._nested_word(self.expander.word(value, text), text, scope, cwd, name)
 
     def _nested_word(self, word: Word, text: Text, scope: Scope, cwd: _Dir, command_name: str) -> None:
         if "git" not in word.display:
@@ -847,7 +749,7 @@ class _Runner:
         self, nested: Text, text: Text, scope: Scope, cwd: _Dir, command_name: str, offset: int
     ) -> None:
         if nested.depth > _MAX_NESTED_SCRIPTS:
-            line = self._line(text, offset)
+            line = self.expander.line(text, offset)
             self.session.notices.append(
                 f"line {line}: scripts nested more than {_MAX_NESTED_SCRIPTS} deep are not read"
             )
@@ -871,7 +773,7 @@ class _Runner:
             repository = tree
         subcommand = words[git.subcommand].display
         start = git.subcommand + 1
-        command_span = self._span(text, words[index].bounds()[0], words[git.subcommand].bounds()[1])
+        command_span = self.expander.span(text, words[index].bounds()[0], words[git.subcommand].bounds()[1])
         if subcommand == "clone":
             self._clone(words, start, text, repository, command_span)
         elif subcommand in ("checkout", "switch", "reset"):
@@ -883,7 +785,7 @@ class _Runner:
         """Whether the word's value looks like a repository URL rather than a directory or a remote's name:
         ``…://…``, scp-like ``user@host:path``, a remote helper's ``<transport>::<address>`` (``ext::…``,
         which reflint must see, to refuse it), and with ``paths`` a path (``/…``, ``./…``, ``../…``)."""
-        value = word.display if word.is_literal else self._expand(word, text, self.env.scope).value
+        value = word.display if word.is_literal else self.expander.expand(word, text, self.env.scope).value
         value = value if value is not None else word.display
         return (
             "://" in value
@@ -898,7 +800,7 @@ class _Runner:
         """
         if word.is_literal or any(quote in word.raw for quote in "\"'"):
             return False
-        return self._expand(word, text, self.env.scope).value is None
+        return self.expander.expand(word, text, self.env.scope).value is None
 
     def _clone(self, words: list[Word], start: int, text: Text, parent: _Dir, clone_span: Span) -> None:
         may_split = [index >= start and self._may_split(word, text) for index, word in enumerate(words)]
@@ -909,12 +811,16 @@ class _Runner:
         if clone is None:
             return
         scope = self.env.scope
-        url = self._expand(words[clone.url], text, scope)
-        branch = self._expand(self._part(words, clone.branch), text, scope) if clone.branch else None
+        url = self.expander.expand(words[clone.url], text, scope)
+        branch = self.expander.expand(self._part(words, clone.branch), text, scope) if clone.branch else None
         if branch is not None:
-            branch = _empty_ref(branch)
-        depth = self._expand(self._part(words, clone.depth), text, scope).value if clone.depth else None
-        origin = self._expand(self._part(words, clone.origin), text, scope).value if clone.origin else None
+            branch = empty_ref(branch)
+        depth = (
+            self.expander.expand(self._part(words, clone.depth), text, scope).value if clone.depth else None
+        )
+        origin = (
+            self.expander.expand(self._part(words, clone.origin), text, scope).value if clone.origin else None
+        )
         path: _Dir | None
         if clone.directory is not None:
             path = self._directory(parent, words[clone.directory], text, scope)
@@ -942,7 +848,7 @@ class _Runner:
         target = commands.checkout_target(subcommand, words, start)
         if target is None:
             return
-        ref = self._expand(words[target], text, self.env.scope)
+        ref = self.expander.expand(words[target], text, self.env.scope)
         clone = self.session._find_clone(repository, fetch_head=ref.value == "FETCH_HEAD")
         if clone is None:
             return
@@ -958,7 +864,7 @@ class _Runner:
                     ref.value, ref.resolution, ref.note = fetched.value, fetched.resolution, fetched.note
             else:
                 ref.value = commands.checkout_ref_name(ref.value, clone.origin)
-        clone.checkouts.append(_Checkout(_empty_ref(ref), clone.fetched_ref, clone.shallow, clone.depth))
+        clone.checkouts.append(_Checkout(empty_ref(ref), clone.fetched_ref, clone.shallow, clone.depth))
 
     def _fetch(self, words: list[Word], start: int, text: Text, repository: _Dir, fetch_span: Span) -> None:
         """``git fetch``: of a URL and a ref, a repository of its own (see :class:`_Clone`); of a remote's
@@ -966,13 +872,13 @@ class _Runner:
         fetch = commands.parse_fetch(words, start)
         ref = None
         if fetch.refspec is not None:
-            ref = self._expand(self._part(words, fetch.refspec).cut(":"), text, self.env.scope)
+            ref = self.expander.expand(self._part(words, fetch.refspec).cut(":"), text, self.env.scope)
         if (
             ref is not None
             and fetch.repository is not None
             and self._names_remote(words[fetch.repository], text, paths=True)
         ):
-            self._fetch_url(words, fetch, _empty_ref(ref), text, repository, fetch_span)
+            self._fetch_url(words, fetch, empty_ref(ref), text, repository, fetch_span)
             return
         clone = self.session._find_clone(repository)
         if clone is None:
@@ -980,13 +886,13 @@ class _Runner:
         if fetch.unshallow:
             clone.shallow, clone.depth = False, None
         if ref is not None:
-            clone.fetched = _empty_ref(ref)
+            clone.fetched = empty_ref(ref)
 
     def _fetch_url(
         self,
         words: list[Word],
         fetch: commands.FetchCommand,
-        ref: _Value,
+        ref: Value,
         text: Text,
         repository: _Dir,
         fetch_span: Span,
@@ -994,10 +900,12 @@ class _Runner:
         """``git fetch [--depth N] URL REF``: REF of URL lands in FETCH_HEAD of ``repository``."""
         assert fetch.repository is not None
         scope = self.env.scope
-        depth = self._expand(self._part(words, fetch.depth), text, scope).value if fetch.depth else None
+        depth = (
+            self.expander.expand(self._part(words, fetch.depth), text, scope).value if fetch.depth else None
+        )
         self.session._add_clone(
             _Clone(
-                url=self._expand(words[fetch.repository], text, scope),
+                url=self.expander.expand(words[fetch.repository], text, scope),
                 clone_span=fetch_span,
                 branch=None,
                 depth=_depth(depth),
@@ -1018,18 +926,18 @@ class _Runner:
         """A pip requirement word: a pin when it holds ``git+URL[@REF]``, as written or once expanded."""
         if "git+" not in word.display and word.is_literal:
             return  # nothing to expand, so vcs_parts would look for "git+" in the display
-        expanded = _Expanded(self, word, text)
+        expanded = Expanded(self.expander, word, text, self.env.scope)
         parts = commands.vcs_parts(expanded.text, expanded.known)
         if parts is None:
             return
         url = expanded.value(*parts.url)
-        ref: _Value | None = None
+        ref: Value | None = None
         if parts.ref is not None:
             ref = expanded.value(*parts.ref)
         elif parts.at is not None:  # an empty revision: written so, or expansions that give nothing
             at_span = expanded.value(parts.at, parts.at + 1).span
-            ref = _empty_ref(expanded.vanished_after(parts.at) or _Value("", "", at_span))
-        resolution, note = _combined(ref, url)
+            ref = empty_ref(expanded.vanished_after(parts.at) or Value("", "", at_span))
+        resolution, note = combined(ref, url)
         self.session._add_pin(
             Pin(
                 path=self.session.path,
@@ -1046,68 +954,6 @@ class _Runner:
                 stage=self.session.stage,
             )
         )
-
-
-class _Expanded:
-    """A word with each expansion replaced by its value where known, so that its parts can be found in
-    values (``pip install $PKG``, ``git+$URL@v1``) and mapped back to where they are written.
-
-    ``text[i]`` comes from the word's piece ``owner[i]`` (a literal character or a whole expansion);
-    ``known[i]`` is False for the characters of an expansion that has no static value (they are its text
-    as written and never count as separators).
-    """
-
-    pieces: list[tuple[int, int, bool]]
-    text: str
-    known: list[bool]
-    owner: list[int]
-    starts: list[int]
-
-    def __init__(self, runner: _Runner, word: Word, text: Text) -> None:
-        self.runner, self.word, self.source = runner, word, text
-        if word.is_literal:  # most requirements: each character is a piece of its own, and known
-            size = len(word.literal)
-            self.pieces = [(index, index + 1, True) for index in range(size)]
-            self.text = word.display[:size]
-            self.known = [True] * size
-            self.owner = list(range(size))
-            self.starts = list(range(size + 1))
-            return
-        self.pieces = word.pieces()
-        chars: list[str] = []
-        self.known, self.owner, self.starts = [], [], []
-        for index, (start, end, literal) in enumerate(self.pieces):
-            self.starts.append(len(chars))
-            if literal:
-                value: str | None = word.display[start:end]
-            else:
-                value = runner._expand(word.sub(start, end), text, runner.env.scope).value
-            piece = value if value is not None else word.display[start:end]
-            chars.extend(piece)
-            self.known.extend([value is not None] * len(piece))
-            self.owner.extend([index] * len(piece))
-        self.starts.append(len(chars))
-        self.text = "".join(chars)
-
-    def vanished_after(self, index: int) -> _Value | None:
-        """The expansions written just after the piece of ``text[index]`` that expand to nothing (``$REF`` in
-        ``git+URL@$REF`` when ``$REF`` is empty), as one value; None when nothing is written there."""
-        first = self.owner[index] + 1
-        last = self.owner[index + 1] if index + 1 < len(self.owner) else len(self.pieces)
-        if first >= last:
-            return None
-        written = self.word.sub(self.pieces[first][0], self.pieces[last - 1][1])
-        return self.runner._expand(written, self.source, self.runner.env.scope)
-
-    def value(self, start: int, end: int) -> _Value:
-        """The part ``text[start:end]``: its value, and the written pieces it comes from."""
-        first, last = self.owner[start], self.owner[end - 1]
-        written = self.word.sub(self.pieces[first][0], self.pieces[last][1])
-        value = self.runner._expand(written, self.source, self.runner.env.scope)
-        aligned = self.starts[first] == start and self.starts[last + 1] == end
-        if not aligned and value.value is not None:  # part of one expansion's value
-            value.value = self.text[start:end]
-        return value
 
 
 def extract_shell_file(source: SourceFile) -> None:
