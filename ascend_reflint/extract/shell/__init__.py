@@ -42,13 +42,15 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
 from tree_sitter import Node
 
 from ascend_reflint.extract import ExtractError, commands
+from ascend_reflint.extract.shell.dirs import Dir, RuntimeDirs, join, named, start_dir
 from ascend_reflint.extract.shell.parse import STATEMENTS, Text, code_mentions_git, first_error
+from ascend_reflint.extract.shell.repos import Checkout, Clone, Repositories, parse_depth
+from ascend_reflint.extract.shell.state import Env, Sink
 from ascend_reflint.extract.shell.values import Expanded, Expander, Value, combined, empty_ref
 from ascend_reflint.extract.shell.words import Word, word_runs
 from ascend_reflint.model import FileKind, Pin, Resolution, SourceFile, Span, Via
@@ -69,102 +71,6 @@ _MAX_NESTED_SCRIPTS = 16
 _VISIT, _SUBST, _COMMAND, _ASSIGN, _DECLARE, _FOR, _ISOLATE, _RESTORE, _NESTED, _CALL = range(10)
 
 
-#: A directory: (anchor, path). The anchor "/" holds absolute paths; "" is the directory the run started
-#: in when the caller does not know it; "~" is the home directory; any other anchor names a directory
-#: that is not known statically (``$WORKSPACE``), the path being relative to it.
-_Dir = tuple[str, str]
-
-
-def _start_dir(cwd: str) -> _Dir:
-    if not cwd:
-        return ("", ".")
-    if "$" in cwd:
-        return (cwd, ".")
-    return _join(("", "."), cwd)
-
-
-def _join(base: _Dir, path: str) -> _Dir:
-    """``cd path`` from ``base``."""
-    if path.startswith("/"):
-        normal = posixpath.normpath(path)
-        return ("/", "/" + normal.lstrip("/"))
-    if path == "~" or path.startswith("~/"):
-        return ("~", posixpath.normpath(path[2:] or "."))
-    return (base[0], posixpath.normpath(posixpath.join(base[1], path)))
-
-
-def _contains(root: _Dir, path: _Dir) -> int | None:
-    """How deep ``root`` is when ``path`` is inside it (or is it), else None."""
-    if root[0] != path[0]:
-        return None
-    top, inner = root[1], path[1]
-    if top in (".", "/"):
-        return 0 if not inner.startswith("..") else None
-    if inner == top or inner.startswith(top + "/"):
-        return top.count("/") + 1
-    return None
-
-
-@dataclass(slots=True)
-class _Env:
-    """What a subshell copies and then changes on its own: variables and directories."""
-
-    scope: Scope
-    cwd: _Dir
-    oldpwd: _Dir | None = None
-    stack: tuple[_Dir, ...] = ()
-
-    def subshell(self) -> _Env:
-        return _Env(self.scope.child(), self.cwd, self.oldpwd, self.stack)
-
-
-class _Checkout(NamedTuple):
-    """A checkout in a clone, with the clone's state at that point (later fetches do not change it)."""
-
-    ref: Value
-    fetched_ref: str | None
-    shallow: bool
-    depth: int | None
-
-
-@dataclass(slots=True)
-class _Clone:
-    """A ``git clone`` (or a ``git fetch URL REF``) seen so far, with what later commands did in its
-    directory.
-
-    ``fetched`` is the ref that the last ``git fetch … REF`` in it brought in (what FETCH_HEAD names);
-    ``fetch_ref`` is set for a repository that ``git fetch URL REF`` filled (``clone_span`` is then the
-    ``git fetch`` words); ``path`` is None while the clone's directory is not known statically.
-    """
-
-    url: Value
-    clone_span: Span
-    branch: Value | None
-    depth: int | None
-    shallow: bool
-    single_branch: bool
-    recurse_submodules: bool
-    origin: str
-    parent: _Dir
-    path: _Dir | None
-    checkouts: list[_Checkout] = field(default_factory=list)
-    fetched: Value | None = None
-    fetch_ref: Value | None = None
-
-    @property
-    def fetched_ref(self) -> str | None:
-        """What :attr:`Pin.fetched_ref` says: the fetched ref's value, or as written when unresolved."""
-        fetched = self.fetched
-        if fetched is None:
-            return None
-        return fetched.value if fetched.value is not None else fetched.written
-
-
-def _depth(value: str | None) -> int | None:
-    """The number that ``--depth`` was given, or None when it is not a plain number."""
-    return int(value) if value is not None and value.isascii() and value.isdigit() else None
-
-
 class ShellSession:
     """One shell process's worth of state: variables, current directory, clones awaiting a checkout.
 
@@ -177,7 +83,6 @@ class ShellSession:
     Attributes:
         cwd: the directory the next :meth:`run` starts in, settable by the caller (Dockerfile ``WORKDIR``);
             ``""`` when unknown (relative paths are then relative to one unknown start directory).
-        notices: caveats about what could not be read.
         scope: the variables the caller knows (Dockerfile ``ARG``/``ENV``, workflow ``env:``, hints of
             variables the file shows empty); during :meth:`run` the script's own assignments are visible
             through a child of it, in order.
@@ -195,10 +100,14 @@ class ShellSession:
         self.scope = scope
         self.stage = stage
         self.cwd = ""
-        self.notices: list[str] = []
-        self._clones: list[_Clone] = []
-        self._pins: list[Pin] = []
-        self._opaque_dirs = 0
+        self.sink = Sink(path, kind, stage)
+        self.repositories = Repositories()
+        self.runtime_dirs = RuntimeDirs()
+
+    @property
+    def notices(self) -> list[str]:
+        """Caveats about what could not be read, in the order found."""
+        return self.sink.notices
 
     def run(self, text: str, source_map: SourceMap) -> None:
         """Extract one script body.
@@ -230,108 +139,9 @@ class ShellSession:
 
     def finish(self) -> list[Pin]:
         """All pins found so far, in file order (by span)."""
-        pins = self._pins + [pin for clone in self._clones for pin in self._clone_pins(clone)]
+        pins = self.sink.pins + self.repositories.pins(self.sink)
         pins.sort(key=lambda pin: (pin.span.line, pin.span.column, pin.span.end_line, pin.span.end_column))
         return pins
-
-    def _add_clone(self, clone: _Clone) -> None:
-        self._clones.append(clone)
-
-    def _find_clone(self, directory: _Dir, fetch_head: bool = False) -> _Clone | None:
-        """The clone whose work tree holds ``directory`` (the deepest, then the latest).
-
-        A repository that ``git fetch URL REF`` filled holds no ref but FETCH_HEAD (a fetch from a URL
-        updates no branch or tag, git-fetch(1)), so it is taken only when ``fetch_head`` is True.
-
-        A clone whose directory is not known statically (``git clone $URL``) is taken when nothing else
-        matches and ``directory`` is a direct child of where it was cloned (``git clone $URL && cd NAME``);
-        the clone then takes ``directory`` as its own, so that later commands there find it and no other
-        clone's commands do.
-        """
-        best: _Clone | None = None
-        best_depth = -1
-        for clone in reversed(self._clones):
-            if clone.fetch_ref is not None and not fetch_head:
-                continue
-            depth = None if clone.path is None else _contains(clone.path, directory)
-            if depth is not None and depth > best_depth:
-                best, best_depth = clone, depth
-        if best is not None:
-            return best
-        parent = (directory[0], posixpath.dirname(directory[1]) or ".")
-        for clone in reversed(self._clones):
-            if clone.path is None and clone.parent == parent:
-                clone.path = directory
-                return clone
-        return None
-
-    def _add_pin(self, pin: Pin) -> None:
-        self._pins.append(pin)
-
-    def _opaque_dir(self) -> _Dir:
-        """A directory computed at run time (``cd "$(mktemp -d)"``): unlike any other, in every run."""
-        self._opaque_dirs += 1
-        return (f"$({self._opaque_dirs})", ".")
-
-    def _clone_pins(self, clone: _Clone) -> list[Pin]:
-        """The pins of one clone: one per checkout in it, else the clone's own (or the fetch's) pin."""
-        url = clone.url
-        common: dict[str, Any] = {
-            "path": self.path,
-            "kind": self.kind,
-            "url": url.value if url.value is not None else url.written,
-            "remote": normalise_remote(url.value) if url.value is not None else None,
-            "url_span": url.span,
-            "clone_span": clone.clone_span,
-            "single_branch": clone.single_branch,
-            "recurse_submodules": clone.recurse_submodules,
-            "stage": self.stage,
-        }
-        checkouts = clone.checkouts
-        if not checkouts and clone.fetch_ref is not None:
-            checkouts = [_Checkout(clone.fetch_ref, clone.fetched_ref, clone.shallow, clone.depth)]
-        if checkouts:
-            return [self._checkout_pin(clone, checkout, common) for checkout in checkouts]
-        branch = clone.branch
-        resolution, note = combined(branch, url)
-        state: dict[str, Any] = {
-            "resolution": resolution,
-            "resolution_note": note,
-            "depth": clone.depth,
-            "shallow": clone.shallow,
-            "fetched_ref": clone.fetched_ref,
-        }
-        if branch is not None:
-            return [
-                Pin(
-                    via=Via.CLONE_BRANCH,
-                    span=branch.span,
-                    ref=branch.value,
-                    ref_text=branch.written,
-                    **state,
-                    **common,
-                )
-            ]
-        return [Pin(via=Via.CLONE, span=url.span, ref=None, ref_text=None, **state, **common)]
-
-    @staticmethod
-    def _checkout_pin(clone: _Clone, checkout: _Checkout, common: dict[str, Any]) -> Pin:
-        branch = clone.branch
-        resolution, note = combined(checkout.ref, clone.url)
-        return Pin(
-            via=Via.CHECKOUT,
-            span=checkout.ref.span,
-            ref=checkout.ref.value,
-            ref_text=checkout.ref.written,
-            resolution=resolution,
-            resolution_note=note,
-            clone_ref=None if branch is None else branch.value or branch.written,
-            clone_ref_span=None if branch is None else branch.span,
-            depth=checkout.depth,
-            shallow=checkout.shallow,
-            fetched_ref=checkout.fetched_ref,
-            **common,
-        )
 
 
 class _Runner:
@@ -341,7 +151,7 @@ class _Runner:
         self.session = session
         self.source_map = source_map
         self.expander = Expander(source_map)
-        self.env = _Env(session.scope.child(), _start_dir(session.cwd))
+        self.env = Env(session.scope.child(), start_dir(session.cwd))
         self.stack: list[tuple[int, Any, Any, Any]] = []
         self.functions: dict[str, tuple[Node, Text]] = {}
         self.called: set[str] = set()
@@ -458,7 +268,7 @@ class _Runner:
         self.env = self.env.subshell()
         self.stack.append((_VISIT, node, text, None))
 
-    def _restore(self, env: _Env, text: Any, extra: Any) -> None:
+    def _restore(self, env: Env, text: Any, extra: Any) -> None:
         self.env = env
 
     def _call(self, name: str, text: Any, extra: Any) -> None:
@@ -469,17 +279,17 @@ class _Runner:
         body, body_text = self.functions[name]
         self.stack.append((_VISIT, body, body_text, None))
 
-    def _nested(self, nested: Text, parent: Text, extra: tuple[Scope, _Dir, str, int]) -> None:
+    def _nested(self, nested: Text, parent: Text, extra: tuple[Scope, Dir, str, int]) -> None:
         """Read a script that a command runs (``bash -c``, a heredoc): a new shell started from here."""
         scope, cwd, command_name, offset = extra
         root = nested.parse()
         if root.has_error:
             line = self.source_map.position(parent.root(offset))[0]
-            self.session.notices.append(
+            self.session.sink.notices.append(
                 f"line {line}: the script given to {command_name} does not parse; reflint read what it could"
             )
         self.stack.append((_RESTORE, self.env, None, None))
-        self.env = _Env(scope.child(), cwd)
+        self.env = Env(scope.child(), cwd)
         self._push_children(_VISIT, root, nested)
 
     # --- variables ----------------------------------------------------------------------------------
@@ -559,24 +369,10 @@ class _Runner:
             name, Binding(None, Resolution.UNRESOLVED, f"${name} takes each value of the loop on line {line}")
         )
 
-    def _directory(self, base: _Dir, word: Word, text: Text, scope: Scope) -> _Dir:
+    def _directory(self, base: Dir, word: Word, text: Text, scope: Scope) -> Dir:
         """The directory ``word`` names, from ``base``."""
-        value = self.expander.expand(word, text, scope)
-        if value.value is not None:
-            return _join(base, value.value)
-        display = word.display
-        if "$(" in display or "`" in display:
-            return self.session._opaque_dir()
-        cut = len(display)
-        for index in range(len(display) - 1, -1, -1):
-            if not word.literal[index]:
-                break
-            if display[index] == "/":
-                cut = index
-        anchor = display[:cut]
-        if not anchor.startswith(("$", "/", "~")):
-            anchor = f"{base[0]}\0{base[1]}/{anchor}"
-        return (anchor, posixpath.normpath(display[cut + 1 :] or "."))
+        value = self.expander.expand(word, text, scope).value
+        return named(base, word, value, self.session.runtime_dirs)
 
     # --- commands -----------------------------------------------------------------------------------
 
@@ -705,7 +501,7 @@ class _Runner:
                 return
             new = env.oldpwd
         elif words[target].display.startswith(("+", "-")):  # pushd +N rotates the stack: not followed
-            new = self.session._opaque_dir()
+            new = self.session.runtime_dirs.new()
         else:
             new = self._directory(env.cwd, words[target], text, env.scope)
         if name == "pushd":
@@ -719,7 +515,7 @@ class _Runner:
         start: int,
         text: Text,
         scope: Scope,
-        cwd: _Dir,
+        cwd: Dir,
         stdin: Node | None,
         herestring: Node | None,
     ) -> None:
@@ -737,7 +533,7 @@ class _Runner:
             if value is not None:
                 self._nested_word(self.expander.word(value, text), text, scope, cwd, name)
 
-    def _nested_word(self, word: Word, text: Text, scope: Scope, cwd: _Dir, command_name: str) -> None:
+    def _nested_word(self, word: Word, text: Text, scope: Scope, cwd: Dir, command_name: str) -> None:
         if "git" not in word.display:
             return
         roots = [text.root(word.start + offset) for offset in word.offsets]
@@ -746,11 +542,11 @@ class _Runner:
         )
 
     def _push_nested(
-        self, nested: Text, text: Text, scope: Scope, cwd: _Dir, command_name: str, offset: int
+        self, nested: Text, text: Text, scope: Scope, cwd: Dir, command_name: str, offset: int
     ) -> None:
         if nested.depth > _MAX_NESTED_SCRIPTS:
             line = self.expander.line(text, offset)
-            self.session.notices.append(
+            self.session.sink.notices.append(
                 f"line {line}: scripts nested more than {_MAX_NESTED_SCRIPTS} deep are not read"
             )
             return
@@ -758,7 +554,7 @@ class _Runner:
 
     # --- git ----------------------------------------------------------------------------------------
 
-    def _git(self, words: list[Word], index: int, text: Text, cwd: _Dir) -> None:
+    def _git(self, words: list[Word], index: int, text: Text, cwd: Dir) -> None:
         git = commands.parse_git(words, index + 1)
         if git is None:
             return
@@ -802,7 +598,7 @@ class _Runner:
             return False
         return self.expander.expand(word, text, self.env.scope).value is None
 
-    def _clone(self, words: list[Word], start: int, text: Text, parent: _Dir, clone_span: Span) -> None:
+    def _clone(self, words: list[Word], start: int, text: Text, parent: Dir, clone_span: Span) -> None:
         may_split = [index >= start and self._may_split(word, text) for index, word in enumerate(words)]
         names_remote = [
             index >= start and self._names_remote(word, text, paths=False) for index, word in enumerate(words)
@@ -821,20 +617,20 @@ class _Runner:
         origin = (
             self.expander.expand(self._part(words, clone.origin), text, scope).value if clone.origin else None
         )
-        path: _Dir | None
+        path: Dir | None
         if clone.directory is not None:
             path = self._directory(parent, words[clone.directory], text, scope)
         else:
             name = repo_dir_name(url.value if url.value is not None else words[clone.url].display)
             if name and clone.bare:
                 name += ".git"
-            path = _join(parent, name) if name and "$" not in name and "`" not in name else None
-        self.session._add_clone(
-            _Clone(
+            path = join(parent, name) if name and "$" not in name and "`" not in name else None
+        self.session.repositories.add(
+            Clone(
                 url=url,
                 clone_span=clone_span,
                 branch=branch,
-                depth=_depth(depth),
+                depth=parse_depth(depth),
                 shallow=clone.shallow,
                 single_branch=clone.single_branch,
                 recurse_submodules=clone.recurse_submodules,
@@ -844,12 +640,12 @@ class _Runner:
             )
         )
 
-    def _checkout(self, subcommand: str, words: list[Word], start: int, text: Text, repository: _Dir) -> None:
+    def _checkout(self, subcommand: str, words: list[Word], start: int, text: Text, repository: Dir) -> None:
         target = commands.checkout_target(subcommand, words, start)
         if target is None:
             return
         ref = self.expander.expand(words[target], text, self.env.scope)
-        clone = self.session._find_clone(repository, fetch_head=ref.value == "FETCH_HEAD")
+        clone = self.session.repositories.find(repository, fetch_head=ref.value == "FETCH_HEAD")
         if clone is None:
             return
         if ref.value is not None:
@@ -864,9 +660,9 @@ class _Runner:
                     ref.value, ref.resolution, ref.note = fetched.value, fetched.resolution, fetched.note
             else:
                 ref.value = commands.checkout_ref_name(ref.value, clone.origin)
-        clone.checkouts.append(_Checkout(empty_ref(ref), clone.fetched_ref, clone.shallow, clone.depth))
+        clone.checkouts.append(Checkout(empty_ref(ref), clone.fetched, clone.shallow, clone.depth))
 
-    def _fetch(self, words: list[Word], start: int, text: Text, repository: _Dir, fetch_span: Span) -> None:
+    def _fetch(self, words: list[Word], start: int, text: Text, repository: Dir, fetch_span: Span) -> None:
         """``git fetch``: of a URL and a ref, a repository of its own (see :class:`_Clone`); of a remote's
         name, the ref it brings into the clone in ``repository`` (and ``--unshallow``)."""
         fetch = commands.parse_fetch(words, start)
@@ -880,7 +676,7 @@ class _Runner:
         ):
             self._fetch_url(words, fetch, empty_ref(ref), text, repository, fetch_span)
             return
-        clone = self.session._find_clone(repository)
+        clone = self.session.repositories.find(repository)
         if clone is None:
             return
         if fetch.unshallow:
@@ -894,7 +690,7 @@ class _Runner:
         fetch: commands.FetchCommand,
         ref: Value,
         text: Text,
-        repository: _Dir,
+        repository: Dir,
         fetch_span: Span,
     ) -> None:
         """``git fetch [--depth N] URL REF``: REF of URL lands in FETCH_HEAD of ``repository``."""
@@ -903,12 +699,12 @@ class _Runner:
         depth = (
             self.expander.expand(self._part(words, fetch.depth), text, scope).value if fetch.depth else None
         )
-        self.session._add_clone(
-            _Clone(
+        self.session.repositories.add(
+            Clone(
                 url=self.expander.expand(words[fetch.repository], text, scope),
                 clone_span=fetch_span,
                 branch=None,
-                depth=_depth(depth),
+                depth=parse_depth(depth),
                 shallow=fetch.shallow,
                 single_branch=False,
                 recurse_submodules=False,
@@ -916,7 +712,7 @@ class _Runner:
                 parent=repository,
                 path=repository,
                 fetched=ref,
-                fetch_ref=ref,
+                fetch_only=True,
             )
         )
 
@@ -938,7 +734,7 @@ class _Runner:
             at_span = expanded.value(parts.at, parts.at + 1).span
             ref = empty_ref(expanded.vanished_after(parts.at) or Value("", "", at_span))
         resolution, note = combined(ref, url)
-        self.session._add_pin(
+        self.session.sink.pins.append(
             Pin(
                 path=self.session.path,
                 kind=self.session.kind,
