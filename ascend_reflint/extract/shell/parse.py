@@ -1,6 +1,7 @@
 """Shell text parsed with tree-sitter-bash: the parser, the masking that keeps the grammar safe and offsets
 exact, the parsed :class:`Text` with the facts read from it before the walk (:meth:`Text.prescan`), the
-cheap test that a script's code mentions git, and the first syntax error.
+cheap tests that a text can pin anything (:func:`may_pin` before parsing, :func:`code_mentions_git` after),
+and the first syntax error.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from collections.abc import Iterator
 import tree_sitter_bash
 from tree_sitter import Language, Node, Parser, Tree
 
+from ascend_reflint.resolve import Scope
 from ascend_reflint.sourcemap import SourceMap
 
 _LANGUAGE = Language(tree_sitter_bash.language())
@@ -21,6 +23,8 @@ _LOCAL = threading.local()
 _COMMENTED_ASSIGNMENT = re.compile(
     r"#+[ \t]*(?:(?:export|local|readonly|declare(?:[ \t]+-\w+)*)[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)="
 )
+#: Variable names referenced in a word (``$NAME``, ``${NAME…}``).
+_VARIABLE_REFERENCE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
 _GITHUB_EXPRESSION = re.compile(r"\$\{\{.*?\}\}", re.DOTALL)
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 _ASSIGNMENT_OPERATOR = re.compile(rb"\+?=")
@@ -190,11 +194,30 @@ def _commented_assignments(text: str, root: Node) -> dict[str, int]:
     return commented
 
 
+def may_pin(text: str, scope: Scope | None) -> bool:
+    """Whether ``text`` can hold a pin: a cheap test, before anything is parsed or a source map is built.
+
+    Every pin is a ``git …`` command or a ``git+`` URL, written in the text or held by a variable that it
+    uses, so a text that mentions git neither itself nor through a variable of ``scope`` (the variables its
+    caller knows; None when there are none) gives nothing.
+    """
+    return "git" in text or (scope is not None and variables_mention_git(text, scope))
+
+
+def variables_mention_git(text: str, scope: Scope) -> bool:
+    """True when a variable that ``text`` uses has a value in ``scope`` that mentions git."""
+    for name in set(_VARIABLE_REFERENCE.findall(text)):
+        binding = scope.get(name)
+        if binding is not None and binding.value is not None and "git" in binding.value:
+            return True
+    return False
+
+
 def code_mentions_git(text: str, root: Node) -> bool:
     """Whether ``text`` (parsed into ``root``) holds ``git`` outside its comments.
 
     Every pin is a ``git`` command or a ``git+`` URL, written in the script's code or held by a variable
-    (see :meth:`ShellSession.may_pin`), and the walk never reads a comment: a script that mentions git only in
+    (see :func:`may_pin`), and the walk never reads a comment: a script that mentions git only in
     comments (``# pip install git+…``, most training scripts) gives what it gives with the comments blanked,
     which is nothing, so it need not be walked. A comment is a leaf, so the smallest node around an
     occurrence is the comment itself when the occurrence is in one (a comment runs to the end of its line
