@@ -45,8 +45,9 @@ from functools import cached_property
 from typing import TYPE_CHECKING, NamedTuple
 
 from ascend_reflint.extract import ExtractError, shell
+from ascend_reflint.extract.commands import SHELLS
 from ascend_reflint.model import EnvSetting, FileKind, Pin, Resolution, SourceFile, Span
-from ascend_reflint.resolve import Binding, Scope, expand
+from ascend_reflint.resolve import Binding, Scope, closing_bracket, expand, referenced_names, unquote
 from ascend_reflint.sourcemap import SourceMapBuilder
 
 if TYPE_CHECKING:
@@ -57,7 +58,6 @@ _KNOWN_DIRECTIVES = frozenset({"escape", "syntax", "check"})
 _WHITESPACE = re.compile(r"[\t\v\f\r ]+")
 _HEREDOC_WORD = re.compile(r"(\d*)<<(-?)([^<]*)")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_VARIABLE_USE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
 _SHELL_ASSIGNMENT = re.compile(r"(?:^|[\s;&|(])([A-Za-z_][A-Za-z0-9_]*)=")
 #: A commented-out ``ARG NAME``/``ENV NAME`` or shell assignment: ``# ARG MCORE_REF=core_v0.18.0``.
 _COMMENTED_DECLARATION = re.compile(
@@ -66,7 +66,6 @@ _COMMENTED_DECLARATION = re.compile(
 )
 #: Characters that a shell word may hold unquoted and still mean itself (for exec-form arguments).
 _PLAIN_WORD = re.compile(r"[A-Za-z0-9_@%+=:,./-]+")
-_SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "ash", "mksh"})
 _INTERPRETERS = re.compile(r"(?:python[0-9.]*|pypy[0-9.]*|perl|ruby|node|php|lua|Rscript)")
 _HEREDOC_INSTRUCTIONS = frozenset({"RUN", "COPY", "ADD"})
 _ONBUILD_RUN = re.compile(r"\s*RUN(?=\s|$)", re.IGNORECASE)
@@ -374,7 +373,7 @@ def _heredoc_word(word: str) -> _Heredoc | None:
     match = _HEREDOC_WORD.fullmatch(word)
     if match is None or len(_shell_words(match.group(3))) != 1:
         return None
-    name = _unquote_shell_word(match.group(3))
+    name = unquote(match.group(3))[0]
     if not name:
         return None
     return _Heredoc(name=name, chomp=match.group(2) == "-")
@@ -383,28 +382,6 @@ def _heredoc_word(word: str) -> _Heredoc | None:
 def _shell_words(text: str) -> list[tuple[str, int, int]]:
     """Words of ``text`` as BuildKit's heredoc lexer splits them (escape token ``\\``, quotes kept)."""
     return _docker_words(text, 0, "\\")
-
-
-def _unquote_shell_word(word: str) -> str:
-    """A word without its quotes and backslashes (enough for heredoc names and command names)."""
-    out: list[str] = []
-    position, quote = 0, ""
-    while position < len(word):
-        char = word[position]
-        if quote == "'":
-            if char == "'":
-                quote = ""
-            else:
-                out.append(char)
-        elif char == "\\" and position + 1 < len(word) and (not quote or word[position + 1] in '"\\$`'):
-            position += 1
-            out.append(word[position])
-        elif char in "'\"" and (not quote or char == quote):
-            quote = "" if quote else char
-        else:
-            out.append(char)
-        position += 1
-    return "".join(out)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -602,16 +579,7 @@ def _dollar_end(raw: str, position: int) -> int:
     """The offset after the ``$NAME``/``${…}`` at ``raw[position]`` (``position + 1`` for a lone ``$``)."""
     following = raw[position + 1 : position + 2]
     if following == "{":
-        depth, index = 0, position + 1
-        while index < len(raw):
-            if raw[index] == "{":
-                depth += 1
-            elif raw[index] == "}":
-                depth -= 1
-                if depth == 0:
-                    return index + 1
-            index += 1
-        return len(raw)
+        return closing_bracket(raw, position + 1)
     match = _NAME.match(raw, position + 1)
     if match is not None:
         return match.end()
@@ -634,7 +602,6 @@ class _Stage:
     session: ShellSession
     lineage: frozenset[int]
     shell: tuple[str, int] | None = None  # SHELL's program and line; None: /bin/sh
-    git_names: set[str] = field(default_factory=set)  # variables whose value mentions git
 
     @property
     def cwd(self) -> str:
@@ -744,7 +711,6 @@ class _Extractor:
         stage = _Stage(index, label, scope, session, lineage)
         if base is not None:
             stage.shell = base.shell
-            stage.git_names = set(base.git_names)
         self.stages.append(stage)
         if name:
             self.by_name[name.lower()] = stage
@@ -758,8 +724,6 @@ class _Extractor:
             scope = stage.scope if stage is not None else self.global_scope
             binding = self._arg_binding(name, value if equals else None, scope, stage is None)
             scope.set(name, binding)
-            if stage is not None:
-                self._note_git_value(stage, name, binding)
 
     def _arg_binding(self, name: str, value: str | None, scope: Scope, is_global: bool) -> Binding:
         if name in self.build_args:
@@ -779,15 +743,7 @@ class _Extractor:
         bindings = [_docker_value(raw, stage.scope, self.escape) for _name, raw, _span in pairs]
         for (name, _raw, span), binding in zip(pairs, bindings, strict=True):
             stage.scope.set(name, binding)
-            self._note_git_value(stage, name, binding)
             self.source.env.append(EnvSetting(name, binding.value, span, "image"))
-
-    @staticmethod
-    def _note_git_value(stage: _Stage, name: str, binding: Binding) -> None:
-        if binding.value is not None and "git" in binding.value:
-            stage.git_names.add(name)
-        else:
-            stage.git_names.discard(name)
 
     def _workdir(self, instruction: _Instruction, stage: _Stage) -> None:
         path = _docker_value(instruction.args, stage.scope, self.escape).value
@@ -834,13 +790,9 @@ class _Extractor:
 
     @staticmethod
     def _may_hold_pin(instruction: _Instruction, stage: _Stage) -> bool:
-        """Cheap test before any shell parsing: the RUN mentions git, or a variable whose value does."""
+        """Cheap test before any shell parsing (:func:`~ascend_reflint.extract.shell.may_pin`)."""
         texts = [instruction.logical.text] + [heredoc.body for heredoc in instruction.heredocs]
-        if any("git" in text for text in texts):
-            return True
-        return bool(stage.git_names) and any(
-            name in stage.git_names for text in texts for name in _VARIABLE_USE.findall(text)
-        )
+        return any(shell.may_pin(text, stage.scope) for text in texts)
 
     def _shell_texts(
         self, instruction: _Instruction, stage: _Stage, args_start: int
@@ -854,7 +806,7 @@ class _Extractor:
         if values is not None:
             yield from self._exec_form(logical, start, values)
             return
-        if stage.shell is not None and posixpath.basename(stage.shell[0]) not in _SHELLS:
+        if stage.shell is not None and posixpath.basename(stage.shell[0]) not in SHELLS:
             self._skip_notice(instruction, f"runs in {stage.shell[0]} (SHELL on line {stage.shell[1]})")
             return
         if not instruction.heredocs:
@@ -890,8 +842,8 @@ class _Extractor:
         body_is_script = len(heredocs) == 1 and _heredoc_word(command) is not None
         stdin_command = _stdin_command(_shell_words(command)) if len(heredocs) == 1 else None
         if not body_is_script and stdin_command is not None:
-            program = posixpath.basename(_unquote_shell_word(stdin_command[0]))
-            if program in _SHELLS:
+            program = posixpath.basename(unquote(stdin_command[0])[0])
+            if program in SHELLS:
                 body_is_script = True
             elif _INTERPRETERS.fullmatch(program):
                 self._skip_notice(instruction, f"heredoc is run by {program}, not a shell", heredocs[0].body)
@@ -899,7 +851,7 @@ class _Extractor:
         if body_is_script:
             heredoc = heredocs[0]
             interpreter = _shebang(heredoc)
-            if interpreter is not None and interpreter not in _SHELLS:
+            if interpreter is not None and interpreter not in SHELLS:
                 self._skip_notice(instruction, f"heredoc is run by {interpreter}, not a shell", heredoc.body)
                 return
             out = SourceMapBuilder()
@@ -927,13 +879,9 @@ class _Extractor:
 
     def _scope_for(self, stage: _Stage, instruction: _Instruction, text: str) -> Scope:
         """A snapshot of the stage's variables for one RUN, with empty-hints for the names it uses."""
-        scope = stage.scope.copy()
-        for name in set(_VARIABLE_USE.findall(text)):
-            if scope.get(name) is None:
-                note = self._why_empty(name, instruction, stage)
-                if note is not None:
-                    scope.hint_empty(name, note)
-        return scope
+        return stage.scope.copy().hinted(
+            referenced_names(text), lambda name: self._why_empty(name, instruction, stage)
+        )
 
     def _why_empty(self, name: str, instruction: _Instruction, stage: _Stage) -> str | None:
         """Why the file shows ``name`` empty at this RUN (naming the line), or None when it never sets it."""
@@ -1034,7 +982,7 @@ def _declared_names(instruction: _Instruction, escape: str) -> Iterator[str]:
 
 def _shell_c_script(values: list[str]) -> int | None:
     """The index of the script in ``["bash", "-c", "script", …]``, or None when argv runs no shell script."""
-    if posixpath.basename(values[0]) not in _SHELLS:
+    if posixpath.basename(values[0]) not in SHELLS:
         return None
     command_mode = False
     index = 1

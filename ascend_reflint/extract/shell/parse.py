@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import tree_sitter_bash
 from tree_sitter import Language, Node, Parser, Tree
 
-from ascend_reflint.resolve import Scope
+from ascend_reflint.resolve import Scope, referenced_names
 from ascend_reflint.sourcemap import SourceMap
 
 _LANGUAGE = Language(tree_sitter_bash.language())
@@ -23,8 +23,6 @@ _LOCAL = threading.local()
 _COMMENTED_ASSIGNMENT = re.compile(
     r"#+[ \t]*(?:(?:export|local|readonly|declare(?:[ \t]+-\w+)*)[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)="
 )
-#: Variable names referenced in a word (``$NAME``, ``${NAME…}``).
-_VARIABLE_REFERENCE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
 _GITHUB_EXPRESSION = re.compile(r"\$\{\{.*?\}\}", re.DOTALL)
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 _ASSIGNMENT_OPERATOR = re.compile(rb"\+?=")
@@ -206,7 +204,7 @@ def may_pin(text: str, scope: Scope | None) -> bool:
 
 def variables_mention_git(text: str, scope: Scope) -> bool:
     """True when a variable that ``text`` uses has a value in ``scope`` that mentions git."""
-    for name in set(_VARIABLE_REFERENCE.findall(text)):
+    for name in referenced_names(text):
         binding = scope.get(name)
         if binding is not None and binding.value is not None and "git" in binding.value:
             return True

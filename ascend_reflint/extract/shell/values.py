@@ -9,7 +9,6 @@ file shows empty where it is used (RL012). :class:`Expanded` finds the parts of 
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from tree_sitter import Node
@@ -17,11 +16,8 @@ from tree_sitter import Node
 from ascend_reflint.extract.shell.parse import Text
 from ascend_reflint.extract.shell.words import Word
 from ascend_reflint.model import Resolution, Span
-from ascend_reflint.resolve import Scope, expand
+from ascend_reflint.resolve import Scope, expand, referenced_names
 from ascend_reflint.sourcemap import SourceMap
-
-#: Variable names referenced in a word (``$NAME``, ``${NAME…}``).
-_VARIABLE_REFERENCE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
 
 
 @dataclass(slots=True)
@@ -91,7 +87,8 @@ class Expander:
         if word.is_literal:
             return Value(word.display, word.written(), span)
         shell_text = word.shell_text()
-        expansion = expand(shell_text, self._hinted(shell_text, start, text, scope))
+        hinted = scope.hinted(referenced_names(shell_text), lambda name: self._empty_note(name, start, text))
+        expansion = expand(shell_text, hinted)
         return Value(expansion.value, word.written(), span, expansion.resolution, expansion.note)
 
     def fields(self, words: list[Word], text: Text, scope: Scope) -> list[Word]:
@@ -114,18 +111,6 @@ class Expander:
             value = self.expand(word, text, scope).value
         fields = value.split() if value else []
         return fields[0].rsplit("/", 1)[-1] if fields else None
-
-    def _hinted(self, shell_text: str, offset: int, text: Text, scope: Scope) -> Scope:
-        """``scope``, or a child hinting the variables the word uses while the file shows them empty."""
-        hinted: Scope | None = None
-        for name in set(_VARIABLE_REFERENCE.findall(shell_text)):
-            if scope.get(name) is not None:
-                continue
-            note = self._empty_note(name, offset, text)
-            if note is not None:
-                hinted = hinted or scope.child()
-                hinted.hint_empty(name, note)
-        return hinted or scope
 
     def _empty_note(self, name: str, offset: int, text: Text) -> str | None:
         """Why ``name``, unset where ``offset`` uses it, is empty there (RL012), or None when unknown."""

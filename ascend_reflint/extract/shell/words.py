@@ -8,17 +8,12 @@ before the shell starts).
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
 from typing import TYPE_CHECKING
+
+from ascend_reflint.resolve import unquote
 
 if TYPE_CHECKING:
     from tree_sitter import Node
-
-#: Characters that make a word more than its literal text (quotes, escapes, expansions).
-_SPECIAL = re.compile(r"[\\'\"$`]")
-#: The characters that may be more than themselves inside double quotes.
-_DOUBLE_QUOTED_SPECIAL = re.compile(r"[\\\"$`]")
 
 
 def word_runs(nodes: list[Node]) -> list[list[Node]]:
@@ -55,67 +50,9 @@ class Word:
 
     @classmethod
     def parse(cls, raw: str, start: int) -> Word:
-        """Read a word as written (bash(1) "QUOTING"; GitHub ``${{ }}`` counts as one expansion)."""
-        if not _SPECIAL.search(raw):
-            return cls(raw, start, raw, [True] * len(raw), list(range(len(raw))))
-        chars: list[str] = []
-        literal: list[bool] = []
-        offsets: list[int] = []
-
-        def add(text: str, offset: int, is_literal: bool) -> None:
-            chars.append(text)
-            literal.append(is_literal)
-            offsets.append(offset)
-
-        def add_run(begin: int, end: int, is_literal: bool) -> None:
-            """Add the characters ``raw[begin:end]``, each at its own offset."""
-            chars.append(raw[begin:end])
-            literal.extend([is_literal] * (end - begin))
-            offsets.extend(range(begin, end))
-
-        index, size, in_double = 0, len(raw), False
-        while index < size:
-            char = raw[index]
-            if raw.startswith("${{", index):
-                end = raw.find("}}", index + 3)
-                end = size if end == -1 else end + 2
-                add_run(index, end, False)
-                index = end
-            elif char == "'" and not in_double:
-                end = raw.find("'", index + 1)
-                end = size if end == -1 else end
-                add_run(index + 1, end, True)
-                index = end + 1
-            elif char == "$" and raw.startswith("'", index + 1) and not in_double:
-                index = _ansi_c_string(raw, index + 2, add)
-            elif char == "$" and raw.startswith('"', index + 1) and not in_double:
-                index += 1  # $"…" is a translatable "…"
-            elif char == '"':
-                in_double = not in_double
-                index += 1
-            elif char == "\\" and index + 1 < size:
-                escaped = raw[index + 1]
-                if escaped == "\n":
-                    index += 2
-                elif in_double and escaped not in '$`"\\':
-                    add("\\", index, True)
-                    index += 1
-                else:
-                    add(escaped, index + 1, True)
-                    index += 2
-            elif char in "$`":
-                end = _expansion_end(raw, index)
-                if end == index + 1 and char == "$":
-                    add("$", index, True)
-                else:
-                    add_run(index, end, False)
-                index = end
-            else:  # a literal character, and those after it up to the next that may be special
-                special = (_DOUBLE_QUOTED_SPECIAL if in_double else _SPECIAL).search(raw, index + 1)
-                end = size if special is None else special.start()
-                add_run(index, end, True)
-                index = end
-        return cls(raw, start, "".join(chars), literal, offsets)
+        """Read ``raw``, written at offset ``start`` of its text (quoting: :func:`.resolve.unquote`)."""
+        display, literal, offsets = unquote(raw)
+        return cls(raw, start, display, literal, offsets)
 
     @classmethod
     def fields(cls, word: Word, value: str) -> list[Word]:
@@ -190,50 +127,3 @@ class Word:
     def written(self) -> str:
         """The word as written, without the quotes around it."""
         return self.raw[self.offsets[0] : self.offsets[-1] + 1] if self.offsets else ""
-
-
-def _ansi_c_string(raw: str, index: int, add: Callable[[str, int, bool], None]) -> int:
-    """Read the body of ``$'…'`` from ``raw[index]`` as literal characters; return the index after ``'``."""
-    simple = {"n": "\n", "t": "\t", "\\": "\\", "'": "'", '"': '"'}
-    while index < len(raw) and raw[index] != "'":
-        if raw[index] == "\\" and index + 1 < len(raw):
-            add(simple.get(raw[index + 1], raw[index : index + 2]), index + 1, True)
-            index += 2
-        else:
-            add(raw[index], index, True)
-            index += 1
-    return index + 1
-
-
-def _expansion_end(raw: str, index: int) -> int:
-    """The index just after the expansion starting at ``raw[index]`` (``$…`` or a backquote)."""
-    size = len(raw)
-    if raw[index] == "`":
-        position = index + 1
-        while position < size and raw[position] != "`":
-            position += 2 if raw[position] == "\\" else 1
-        return min(position + 1, size)
-    if index + 1 >= size:
-        return index + 1
-    follower = raw[index + 1]
-    if follower in "{(":
-        closer = "}" if follower == "{" else ")"
-        depth = 0
-        for position in range(index + 1, size):
-            if raw[position] == follower:
-                depth += 1
-            elif raw[position] == closer:
-                depth -= 1
-                if depth == 0:
-                    return position + 1
-        return size
-    if follower.isascii() and (follower.isalpha() or follower == "_"):
-        position = index + 2
-        while (
-            position < size and raw[position].isascii() and (raw[position].isalnum() or raw[position] == "_")
-        ):
-            position += 1
-        return position
-    if follower in "0123456789@*#?$!-":
-        return index + 2
-    return index + 1
