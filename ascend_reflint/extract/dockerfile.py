@@ -44,8 +44,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, NamedTuple
 
-from ascend_reflint.extract import ExtractError, shell
+from ascend_reflint.extract import shell
 from ascend_reflint.extract.commands import SHELLS
+from ascend_reflint.extract.errors import ExtractError
 from ascend_reflint.model import EnvSetting, FileKind, Pin, Resolution, SourceFile, Span
 from ascend_reflint.resolve import Binding, Scope, closing_bracket, expand, referenced_names, unquote
 from ascend_reflint.sourcemap import SourceMapBuilder

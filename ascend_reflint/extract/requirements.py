@@ -24,8 +24,8 @@ from collections.abc import Callable, Iterator
 from pathlib import PurePosixPath
 from typing import Any
 
-from ascend_reflint.extract import ExtractError
 from ascend_reflint.extract.commands.pip import VcsParts, vcs_parts
+from ascend_reflint.extract.errors import ExtractError
 from ascend_reflint.model import Pin, Resolution, SourceFile, Span, Via
 from ascend_reflint.remote import normalise_remote
 from ascend_reflint.sourcemap import SourceMap

@@ -33,7 +33,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ascend_reflint.extract import ExtractError
+from ascend_reflint.extract.errors import ExtractError
 from ascend_reflint.sourcemap import SourceMap, SourceMapBuilder
 
 try:  # PyYAML's binding of libyaml, when installed with it: the same events, about 25 times faster.

@@ -14,8 +14,8 @@ from typing import NamedTuple
 
 from tree_sitter import Node
 
-from ascend_reflint.extract import ExtractError
 from ascend_reflint.extract.commands import SHELLS, WRAPPERS
+from ascend_reflint.extract.errors import ExtractError
 from ascend_reflint.extract.shell import builtins, git, pip, shells
 from ascend_reflint.extract.shell.command import Command, Handler
 from ascend_reflint.extract.shell.dirs import Dir, RuntimeDirs, named, start_dir
