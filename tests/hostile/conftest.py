@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import subprocess
 from collections.abc import Callable, Iterator
@@ -67,8 +68,9 @@ def servers() -> Iterator[Callable[[Callable[..., None]], LoopbackServer]]:
         return server
 
     yield start
-    for server in started:
-        server.stop()
+    with contextlib.ExitStack() as stopping:  # stops every server, even after one fails to stop
+        for server in started:
+            stopping.callback(server.stop)
 
 
 @pytest.fixture
