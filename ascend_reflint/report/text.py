@@ -7,7 +7,7 @@ from typing import TextIO
 
 from ascend_reflint.inventory import Inventory
 from ascend_reflint.model import FileMessage, Finding, Pin, ScanResult, Severity
-from ascend_reflint.report.safe import safe_text
+from ascend_reflint.output import shown
 
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 
@@ -32,8 +32,7 @@ def write_refs(
         target = pin.remote or pin.url
         ref = _shown_ref(pin, describes)
         stream.write(
-            safe_text(f"{pin.path}:{pin.span.line}:{pin.span.column}: {target} {ref} ({pin.via.value})")
-            + "\n"
+            shown(f"{pin.path}:{pin.span.line}:{pin.span.column}: {target} {ref} ({pin.via.value})") + "\n"
         )
 
 
@@ -55,9 +54,9 @@ def _refs_table(inventory: Inventory, stream: TextIO, describes: Mapping[Pin, st
         table.add_column(column, no_wrap=column == "location", overflow="fold")
     for pin in inventory.pins:
         ref = (
-            Text(safe_text(_shown_ref(pin, describes)), style="green")
+            Text(shown(_shown_ref(pin, describes)), style="green")
             if pin.resolved
-            else Text(safe_text(pin.ref_text or "-"), style="yellow")
+            else Text(shown(pin.ref_text or "-"), style="yellow")
         )
         clone = " ".join(
             part
@@ -68,8 +67,8 @@ def _refs_table(inventory: Inventory, stream: TextIO, describes: Mapping[Pin, st
             if part
         )
         table.add_row(
-            Text(safe_text(f"{pin.path}:{pin.span.line}:{pin.span.column}")),
-            Text(safe_text(pin.remote or pin.url)),
+            Text(shown(f"{pin.path}:{pin.span.line}:{pin.span.column}")),
+            Text(shown(pin.remote or pin.url)),
             ref,
             Text(pin.via.value),
             Text(clone),
@@ -98,12 +97,12 @@ def write_findings(result: ScanResult, stream: TextIO, colour: bool) -> None:
 
 def _write_finding(finding: Finding, stream: TextIO, console: object) -> None:
     # Made safe before its length is taken: an escaped path is longer than the file name it shows.
-    location = safe_text(f"{finding.path}:{finding.span.line}:{finding.span.column}:")
+    location = shown(f"{finding.path}:{finding.span.line}:{finding.span.column}:")
     severity = finding.severity.label
-    lines = [f"{location} {safe_text(f'{finding.code} [{severity}] {finding.message}')}"]
+    lines = [f"{location} {shown(f'{finding.code} [{severity}] {finding.message}')}"]
     if finding.suggestion is not None:
-        lines.append(safe_text(f"  did you mean '{finding.suggestion}'?"))
-    lines.extend(safe_text(f"  {r.path}:{r.line}:{r.column}: {r.message}") for r in finding.related)
+        lines.append(shown(f"  did you mean '{finding.suggestion}'?"))
+    lines.extend(shown(f"  {r.path}:{r.line}:{r.column}: {r.message}") for r in finding.related)
     if console is None:
         stream.write("\n".join(lines) + "\n")
         return
@@ -139,6 +138,6 @@ def summary_line(result: ScanResult) -> str:
 def write_file_messages(errors: list[FileMessage], notices: list[FileMessage], stream: TextIO) -> None:
     """Write ``path: error: message`` and ``path: notice: message`` lines (to stderr, usually)."""
     for message in errors:
-        stream.write(safe_text(f"{message.path}: error: {message.message}") + "\n")
+        stream.write(shown(f"{message.path}: error: {message.message}") + "\n")
     for message in notices:
-        stream.write(safe_text(f"{message.path}: notice: {message.message}") + "\n")
+        stream.write(shown(f"{message.path}: notice: {message.message}") + "\n")

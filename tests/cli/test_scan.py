@@ -83,8 +83,8 @@ def test_megatron_release_branch_and_missing_refs(
         "findings": {"error": 3, "warning": 0, "info": 0},
     }
     assert document["findings"][0]["message"] == (
-        'ref "core_r0.18.0" is a branch of github.com/nvidia/megatron-lm, which moves whenever a commit lands '
-        'on it: pin its release tag "core_v0.18.0"'
+        'ref "core_r0.18.0" is a branch of github.com/nvidia/megatron-lm, which moves whenever a commit '
+        'lands on it: pin its release tag "core_v0.18.0"'
     )
 
 
@@ -93,8 +93,8 @@ def test_text_output_says_did_you_mean(
 ) -> None:
     assert main(["scan", "--cache-dir", str(tmp_path / "cache"), "--select", "RL002"]) == 1
     assert capsys.readouterr().out.splitlines() == [
-        'Dockerfile:2:34: RL002 [error] ref "core_r0.18.0" is a branch of github.com/nvidia/megatron-lm, which '
-        'moves whenever a commit lands on it: pin its release tag "core_v0.18.0"',
+        'Dockerfile:2:34: RL002 [error] ref "core_r0.18.0" is a branch of github.com/nvidia/megatron-lm, '
+        'which moves whenever a commit lands on it: pin its release tag "core_v0.18.0"',
         "  did you mean 'core_v0.18.0'?",
         "1 error, 0 warnings, 0 info in 1 file (5 pins, 3 remotes: 3 looked up, 0 cached)",
     ]

@@ -31,6 +31,17 @@ HANG_GUARD_SECONDS = 120
 BIG_HOST = "bigrefs.example"
 #: How many refs it has: ``main`` and the tags ``t0`` … ``t99998``.
 BIG_REF_COUNT = 100_000
+#: What each reflint run of the current test wrote, one entry per stream: ``(what, text)``. The
+#: ``no_forged_workflow_commands`` fixture (conftest.py) reads every one with the runner's rules.
+RECORDED_OUTPUT: list[tuple[str, str]] = []
+
+
+def record(completed: subprocess.CompletedProcess[str]) -> subprocess.CompletedProcess[str]:
+    """Keep a finished run's stdout and stderr in :data:`RECORDED_OUTPUT`; returns the run."""
+    command = " ".join(str(arg) for arg in completed.args[-6:])
+    RECORDED_OUTPUT.append((f"stdout of {command}", completed.stdout or ""))
+    RECORDED_OUTPUT.append((f"stderr of {command}", completed.stderr or ""))
+    return completed
 
 
 def run_reflint(
@@ -51,17 +62,19 @@ def run_reflint(
         The completed process; a run that takes longer than :data:`HANG_GUARD_SECONDS` raises
         ``subprocess.TimeoutExpired``.
     """
-    return subprocess.run(
-        [sys.executable, "-m", "ascend_reflint", *args],
-        cwd=cwd,
-        env=clean_env(env),
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        errors="replace",
-        timeout=HANG_GUARD_SECONDS,
-        preexec_fn=preexec_fn,
-        check=False,
+    return record(
+        subprocess.run(
+            [sys.executable, "-m", "ascend_reflint", *args],
+            cwd=cwd,
+            env=clean_env(env),
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            errors="replace",
+            timeout=HANG_GUARD_SECONDS,
+            preexec_fn=preexec_fn,
+            check=False,
+        )
     )
 
 
@@ -289,7 +302,7 @@ def run_in_terminal(args: Sequence[str], cwd: Path, env: Mapping[str, str] | Non
 
     Returns:
         Everything the run wrote to the terminal, decoded as UTF-8 (the terminal turns ``\\n`` into
-        ``\\r\\n``).
+        ``\\r\\n``); also kept in :data:`RECORDED_OUTPUT`.
     """
     environ = clean_env({"TERM": "xterm-256color", "COLUMNS": "200", "LINES": "50", **(env or {})})
     environ.pop("NO_COLOR")
@@ -324,4 +337,6 @@ def run_in_terminal(args: Sequence[str], cwd: Path, env: Mapping[str, str] | Non
         os.close(master)
         if process.poll() is None:
             process.kill()
-    return b"".join(chunks).decode("utf-8", "replace")
+    output = b"".join(chunks).decode("utf-8", "replace")
+    RECORDED_OUTPUT.append((f"terminal of reflint {' '.join(args)}", output))
+    return output

@@ -18,7 +18,14 @@ from gitfixtures import FakeRemotes
 
 from ascend_reflint.inventory import build_inventory
 
-from .support import clean_env, drop_file_permission_override, json_output, run_reflint, write_tree
+from .support import (
+    clean_env,
+    drop_file_permission_override,
+    json_output,
+    record,
+    run_reflint,
+    write_tree,
+)
 
 URL = "https://github.com/NVIDIA/Megatron-LM.git"
 CLONE = f"git clone --branch core_r0.18.0 {URL}"
@@ -222,8 +229,10 @@ def test_an_internal_error_is_one_error_entry_and_debug_shows_the_traceback(tmp_
     command = [sys.executable, "-c", _BROKEN_EXTRACTOR]
 
     def run(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [*command, *args], cwd=tmp_path, env=clean_env(), capture_output=True, text=True, timeout=120
+        return record(
+            subprocess.run(
+                [*command, *args], cwd=tmp_path, env=clean_env(), capture_output=True, text=True, timeout=120
+            )
         )
 
     quiet = run("refs")
