@@ -94,17 +94,32 @@ def build_history(root: Path, name: str = "engine", allow_filter: bool = True) -
     return History(repo, initial, release, release_tag, work, main_tip, twin_a, twin_b, prefix, orphan)
 
 
-def commit_body(parent: str | None, message: str) -> str:
-    """The text of a commit object with the empty tree, the fixed identity and ``message``."""
+def commit_body(parent: str | None, message: str, tree: str = EMPTY_TREE) -> str:
+    """The text of a commit object with ``tree`` (default: the empty tree), the fixed identity and
+    ``message``."""
     parents = f"parent {parent}\n" if parent else ""
-    return f"tree {EMPTY_TREE}\n{parents}author {_IDENTITY}\ncommitter {_IDENTITY}\n\n{message}\n"
+    return f"tree {tree}\n{parents}author {_IDENTITY}\ncommitter {_IDENTITY}\n\n{message}\n"
 
 
-def write_commit(repo: Path, parent: str | None, message: str) -> str:
+def write_commit(repo: Path, parent: str | None, message: str, tree: str = EMPTY_TREE) -> str:
     """Write a commit object into ``repo`` and return its id."""
-    return git(
-        "-C", str(repo), "hash-object", "-t", "commit", "-w", "--stdin", stdin=commit_body(parent, message)
-    )
+    body = commit_body(parent, message, tree)
+    return git("-C", str(repo), "hash-object", "-t", "commit", "-w", "--stdin", stdin=body)
+
+
+def add_large_file(history: History, size: int) -> str:
+    """Commit a file of ``size`` bytes that do not compress (a SHA-256 stream) on top of ``main``; the new
+    main tip's id. A full (unfiltered) fetch of the repository is then larger than ``size``."""
+    data = b"".join(hashlib.sha256(str(n).encode()).digest() for n in range(size // 32 + 1))[:size]
+    blob_path = history.path.parent / f"{history.path.name}.large"
+    blob_path.write_bytes(data)
+    repo = str(history.path)
+    blob = git("-C", repo, "hash-object", "-w", str(blob_path))
+    blob_path.unlink()
+    tree = git("-C", repo, "mktree", stdin=f"100644 blob {blob}\tlarge.bin\n")
+    tip = write_commit(history.path, history.main_tip, "a large file", tree)
+    git("-C", repo, "update-ref", "refs/heads/main", tip)
+    return tip
 
 
 def twin_messages(parent: str, digits: int = 7) -> tuple[tuple[str, str], str]:
