@@ -70,6 +70,11 @@ class Config:
         return self.settings.select if self.settings is not None else None
 
     @property
+    def verify_commits(self) -> bool:
+        """The config's ``verify-commits`` (default: True)."""
+        return self.settings.verify_commits if self.settings is not None else True
+
+    @property
     def ignore(self) -> tuple[str, ...]:
         """The config's ``ignore``."""
         return self.settings.ignore if self.settings is not None else ()

@@ -22,6 +22,8 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from loopback import CLIENT_TIMEOUT, POLL_INTERVAL, ServerThread
+
 from ascend_reflint.model import Span
 
 #: Git configuration that hides the developer's own (git-config(1), "ENVIRONMENT").
@@ -168,6 +170,9 @@ def drop_file_permission_override() -> None:
 class LoopbackServer:
     """A TCP server on 127.0.0.1 whose every connection is handed to ``handle`` in its own thread.
 
+    Nothing it does can wait for ever (see :mod:`loopback`): the listener polls for :meth:`stop`, each
+    connection has a timeout, and :meth:`stop` fails the test if the server does not stop in time.
+
     Args:
         handle: called with the accepted socket and a stop event; the server closes the socket after.
 
@@ -179,23 +184,24 @@ class LoopbackServer:
     def __init__(self, handle: Callable[[socket.socket, threading.Event], None]) -> None:
         self._handle = handle
         self._listener = socket.create_server(("127.0.0.1", 0))
+        self._listener.settimeout(POLL_INTERVAL)
         self._stop = threading.Event()
         self._open: list[socket.socket] = []
         self._lock = threading.Lock()
         self.port: int = self._listener.getsockname()[1]
         self.connections = 0
-        threading.Thread(target=self._accept, daemon=True).start()
+        self._thread = ServerThread(self._accept, f"loopback-{handle.__name__}")
 
     def _accept(self) -> None:
-        while not self._stop.is_set():
-            try:
-                connection, _ = self._listener.accept()
-            except OSError:
-                return
-            with self._lock:
-                self._open.append(connection)
-                self.connections += 1
-            threading.Thread(target=self._serve, args=(connection,), daemon=True).start()
+        try:
+            connection, _ = self._listener.accept()
+        except TimeoutError:
+            return
+        connection.settimeout(CLIENT_TIMEOUT)
+        with self._lock:
+            self._open.append(connection)
+            self.connections += 1
+        threading.Thread(target=self._serve, args=(connection,), daemon=True).start()
 
     def _serve(self, connection: socket.socket) -> None:
         with contextlib.suppress(OSError):
@@ -204,14 +210,20 @@ class LoopbackServer:
             connection.close()
 
     def stop(self) -> None:
-        """Stop accepting and close every connection still open."""
+        """Stop accepting and close every connection still open.
+
+        Raises:
+            AssertionError: the accepting thread did not stop in time.
+        """
         self._stop.set()
-        with contextlib.suppress(OSError):
+        try:
+            self._thread.stop()
+        finally:
             self._listener.close()
-        with self._lock:
-            for connection in self._open:
-                with contextlib.suppress(OSError):
-                    connection.close()
+            with self._lock:
+                for connection in self._open:
+                    with contextlib.suppress(OSError):
+                        connection.close()
 
 
 def read_request(connection: socket.socket) -> bytes:
