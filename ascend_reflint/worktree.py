@@ -75,7 +75,7 @@ def origin_url(folder: str) -> str | None:
     that holds the config. ``include.path`` is not followed. With several ``url`` values the last counts, as
     ``git config --get`` says.
     """
-    from ascend_reflint.extract import ExtractError
+    from ascend_reflint.extract.errors import ExtractError
     from ascend_reflint.extract.gitconfig import parse_git_config
 
     config = _config_file(folder)

@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NoReturn
 
-from ascend_reflint.extract import ExtractError
+from ascend_reflint.extract.errors import ExtractError
 from ascend_reflint.sourcemap import LineIndex
 
 _NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-")

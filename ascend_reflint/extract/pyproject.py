@@ -28,7 +28,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ascend_reflint.extract import ExtractError
+from ascend_reflint.extract.errors import ExtractError
 from ascend_reflint.extract.requirements import pip_vcs_pin
 from ascend_reflint.extract.tomlpos import KeyPath, TomlString, toml_strings
 from ascend_reflint.model import Pin, RefType, Resolution, SourceFile, Span, Via

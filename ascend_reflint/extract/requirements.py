@@ -10,7 +10,7 @@ Facts used here:
   the folder of the file that names it unless it is a URL.
 - pip's "VCS Support": ``git+URL[@REF][#egg=NAME&subdirectory=DIR]``; the ref follows the last ``@`` of the
   URL's *path*, so ``git+ssh://git@host/o/r`` keeps its user and ``@release/v1`` is a ref with a slash. The
-  split is :func:`ascend_reflint.extract.shell_commands.vcs_parts`, shared with ``pip install`` in scripts.
+  split is :func:`ascend_reflint.extract.commands.pip.vcs_parts`, shared with ``pip install`` in scripts.
 - PEP 508 direct references (``name [extras] @ URL [; marker]``), which ``pyproject.toml`` and conda
   environment files hold too (:mod:`ascend_reflint.extract.pyproject`, :mod:`ascend_reflint.extract.conda`
   build their pins with :func:`pip_vcs_pin`).
@@ -22,7 +22,7 @@ import re
 import shlex
 from collections.abc import Callable, Iterator
 
-from ascend_reflint.extract.shell_commands import vcs_parts
+from ascend_reflint.extract.commands.pip import vcs_parts
 from ascend_reflint.model import FileKind, Pin, Resolution, SourceFile, Span, Via
 from ascend_reflint.remote import normalise_remote
 from ascend_reflint.sourcemap import SourceMap

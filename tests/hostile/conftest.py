@@ -3,6 +3,7 @@ for every test here, a check that no output of reflint holds a workflow command 
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import subprocess
 from collections.abc import Callable, Iterator
@@ -81,8 +82,9 @@ def servers() -> Iterator[Callable[[Callable[..., None]], LoopbackServer]]:
         return server
 
     yield start
-    for server in started:
-        server.stop()
+    with contextlib.ExitStack() as stopping:  # stops every server, even after one fails to stop
+        for server in started:
+            stopping.callback(server.stop)
 
 
 @pytest.fixture
