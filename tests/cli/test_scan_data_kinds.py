@@ -1,7 +1,9 @@
 """``reflint scan`` of the data kinds against real ``git ls-remote`` of local bare repositories: each existing
 rule says what submodules, uv, Poetry, pre-commit and conda do with the refs they pin.
 
-What the exact list shows by leaving out: no RL008 for a submodule's recorded commit; no RL001 for Poetry's
+A submodule's recorded commit is verified in its remote's history: the Megatron-LM one (a tag's commit) gives
+nothing, the MindSpeed one (a commit the remote never had) RL001. What the exact list shows by leaving out:
+no RL008 for a recorded commit that verification confirmed; no RL001 for Poetry's
 ``branch = "v0.11.0rc3"``, a tag, which Poetry takes when no branch has the name; no finding for a pre-commit
 ``rev`` written as a refspec whose source exists (``refs/tags/v4:refs/tags/v4``). RL005 compares a
 submodule's commit with a tag elsewhere as text: without the commit behind the tag it cannot tell them equal.
@@ -54,11 +56,8 @@ dependencies:
     - vllm-ascend @ git+https://github.com/vllm-project/vllm-ascend.git@v0.11.0rc9
 """,
 }
-#: Commits the index records for the submodules (RL008 never reports them: they are not branch tips).
-GITLINKS = (
-    ("third_party/Megatron-LM", "0123456789abcdef0123456789abcdef01234567"),
-    ("third_party/MindSpeed", "89abcdef0123456789abcdef0123456789abcdef"),
-)
+#: A commit that neither the remote's history nor its server has (RL001 says `git submodule update` fails).
+ABSENT_COMMIT = "89abcdef0123456789abcdef0123456789abcdef"
 
 
 @pytest.fixture(scope="module")
@@ -76,7 +75,8 @@ def project(tmp_path: Path, remotes: FakeRemotes, monkeypatch: pytest.MonkeyPatc
         (root / name).write_text(text, encoding="utf-8")
     env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
     subprocess.run(["git", "init", "-q"], cwd=root, check=True, env=env)
-    for path, commit in GITLINKS:
+    megatron_tag = remotes["github.com/NVIDIA/Megatron-LM"].tags["core_v0.12.1"]  # verified: no finding
+    for path, commit in (("third_party/Megatron-LM", megatron_tag), ("third_party/MindSpeed", ABSENT_COMMIT)):
         info = f"160000,{commit},{path}"
         subprocess.run(["git", "update-index", "--add", "--cacheinfo", info], cwd=root, check=True, env=env)
     monkeypatch.chdir(root)
@@ -104,7 +104,7 @@ EXPECTED = [
         3,
         8,
         49,
-        'github.com/nvidia/megatron-lm is pinned at "0123456789abcdef0123456789abcdef01234567" here '
+        'github.com/nvidia/megatron-lm is pinned at "bb4b093c07d6e30246cc5618b01df07586e661eb" here '
         "but at \"core_r0.18.0\" in the project file pyproject.toml; the files of folder '.' should "
         "pin one ref (or list the remote under drift-allowed-remotes)",
     ),
@@ -118,6 +118,17 @@ EXPECTED = [
         'ref "core_r0.18.1" names branch "core_r0.18.1", which github.com/nvidia/megatron-lm does '
         "not have, so `git submodule update --remote` fails; no ref names that version; the most "
         'similar of its 4 branches and 6 tags are "core_v0.18.0", "core_v0.18.2", "core_r0.18.0"',
+    ),
+    (
+        "RL001",
+        "error",
+        ".gitmodules",
+        7,
+        8,
+        48,
+        'commit "89abcdef0123456789abcdef0123456789abcdef" is not in gitcode.com/ascend/mindspeed: '
+        "no branch or tag of it contains the commit, and the server does not have it, so `git "
+        "submodule update` fails",
     ),
     (
         "RL003",
@@ -190,7 +201,7 @@ EXPECTED = [
         77,
         89,
         'github.com/nvidia/megatron-lm is pinned at "core_r0.18.0" here but at '
-        '"0123456789abcdef0123456789abcdef01234567" in the submodule file .gitmodules; the files of '
+        '"bb4b093c07d6e30246cc5618b01df07586e661eb" in the submodule file .gitmodules; the files of '
         "folder '.' should pin one ref (or list the remote under drift-allowed-remotes)",
     ),
     (
