@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from ascend_reflint.discover import discover, display_path, exclusions
 from ascend_reflint.model import FileMessage, Pin, SourceFile
+from ascend_reflint.sidefile import inside_root
 from ascend_reflint.textfile import DEFAULT_MAX_BYTES, FileReadError, read_text
 
 log = logging.getLogger("reflint")
@@ -91,8 +92,9 @@ def build_inventory(
 
 
 class _NamedFiles:
-    """The files that read files name (pip's ``-r``/``-c``), each read once, only inside the project root,
-    and never one that ``--exclude`` leaves out."""
+    """The files that read files name (pip's ``-r``/``-c``), each read once, only inside the project root
+    (symbolic links followed: :func:`ascend_reflint.sidefile.inside_root`), and never one that ``--exclude``
+    leaves out."""
 
     def __init__(
         self, root: str | None, paths: Sequence[str], excludes: Sequence[str], known: set[str]
@@ -114,7 +116,7 @@ class _NamedFiles:
             shown = display_path(path, os.getcwd())
             if self._excluded(shown):
                 continue
-            if not inside_root(path, self.root):
+            if inside_root(self.root, path) is None:
                 source.notices.append(f"{name!r} (named by -r/-c) is outside the project root: not read")
                 continue
             if not os.path.lexists(path):
@@ -132,12 +134,6 @@ class _NamedFiles:
 
             self._root = project_root(self._paths)
         return self._root
-
-
-def inside_root(path: str, root: str) -> bool:
-    """True when ``path``, symlinks followed, is ``root`` or under it (``root``'s symlinks followed too)."""
-    real, real_root = os.path.realpath(path), os.path.realpath(root)
-    return real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)
 
 
 def _read_and_extract(source: SourceFile, build_args: Mapping[str, str], max_bytes: int) -> None:
