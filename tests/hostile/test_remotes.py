@@ -17,6 +17,7 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
+from expected import MEGATRON_RELEASE_BRANCH
 from gitfixtures import FakeRemotes
 
 from .support import (
@@ -36,10 +37,6 @@ from .support import (
 TIMEOUT = 3
 #: The ``--timeout`` of the scan of the remote with 100,000 refs: a margin of over 100 times.
 BIG_TIMEOUT = 60
-RELEASE_BRANCH_MESSAGE = (
-    'ref "core_r0.18.0" is a branch of github.com/nvidia/megatron-lm, which moves whenever a commit lands on '
-    'it: pin its release tag "core_v0.18.0"'
-)
 
 
 def _scan(project: Path, env: dict[str, str], timeout: int) -> list[dict[str, object]]:
@@ -82,7 +79,7 @@ def test_each_misbehaving_remote_gets_its_own_verdict_and_spares_the_others(
     assert [
         (f["code"], f["line"], f["column"], f["end_column"], f["remote"], f["message"]) for f in findings
     ] == [
-        ("RL002", 2, 24, 36, "github.com/nvidia/megatron-lm", RELEASE_BRANCH_MESSAGE),
+        ("RL002", 2, 24, 36, "github.com/nvidia/megatron-lm", MEGATRON_RELEASE_BRANCH),
         (
             "RL010",
             3,
