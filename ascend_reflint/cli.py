@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, TextIO
 from ascend_reflint import __version__
 
 if TYPE_CHECKING:
-    from ascend_reflint.model import ScanResult
+    from ascend_reflint.model import Pin, ScanResult
     from ascend_reflint.output import Channel
     from ascend_reflint.scan import ScanRun
 
@@ -138,6 +138,11 @@ def _parser() -> argparse.ArgumentParser:
         "--format", choices=("text", "json"), default="text", help="output format (default: text)"
     )
     refs.add_argument("--output", "-o", metavar="FILE", help="write the output to FILE instead of stdout")
+    refs.add_argument(
+        "--cache-dir",
+        metavar="DIR",
+        help="where scans cached what they verified (default: user cache dir); refs never uses the network",
+    )
     refs.set_defaults(handler=_run_refs)
 
     scan = commands.add_parser("scan", help="check every pinned ref against its remote and the rules")
@@ -188,6 +193,19 @@ def _parser() -> argparse.ArgumentParser:
         default=32,
         metavar="N",
         help="remotes looked up at once (default: 32; lookups wait on the network, not the CPU)",
+    )
+    scan.add_argument(
+        "--no-verify-commits",
+        dest="verify_commits",
+        action="store_false",
+        help="do not verify pinned commit ids against their remotes' histories (RL008 reports them)",
+    )
+    scan.add_argument(
+        "--max-history-size",
+        type=_mebibytes,
+        default=256.0,
+        metavar="MIB",
+        help="the largest a remote's history may be in the cache; larger ones go unverified (default: 256)",
     )
     scan.add_argument(
         "--select",
@@ -287,6 +305,17 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _mebibytes(text: str) -> float:
+    """A size in MiB: a finite number above 0 (fractions allowed: ``0.5`` is 512 KiB)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of MiB: {text!r}") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a number of MiB above 0: {text!r}")
+    return value
+
+
 def _positive_int(text: str) -> int:
     try:
         value = int(text)
@@ -383,21 +412,47 @@ def _run_refs(args: argparse.Namespace) -> int:
 
     _check_paths(args.paths)
     inventory = _inventory(args)
+    describes = _cached_describes(inventory, args.cache_dir)
 
     def render(stream: Channel) -> None:
         if args.format == "json":
             from ascend_reflint.output import json_text
             from ascend_reflint.report.json_output import refs_document
 
-            stream.write(json_text(refs_document(inventory)))
+            stream.write(json_text(refs_document(inventory, describes)))
         else:
             from ascend_reflint.report.text import write_refs
 
-            write_refs(inventory, stream, rich_output=_wants_colour(stream))
+            write_refs(inventory, stream, rich_output=_wants_colour(stream), describes=describes)
             write_file_messages(inventory.errors, inventory.notices, sys.stderr)
 
     _emit(args.output, render)
     return EXIT_CLEAN
+
+
+def _cached_describes(inventory, cache_dir: str | None) -> dict[Pin, str]:  # type: ignore[no-untyped-def]
+    """Each commit pin's nearest tag (``git describe --tags``), from what scans verified and cached; no git,
+    no network. Pins whose commit is not in the cache, or not in its remote's history, are left out."""
+    from pathlib import Path
+
+    from ascend_reflint.check.refnames import pinned_commit
+    from ascend_reflint.lookup.history import cached_verdicts
+    from ascend_reflint.model import CommitState
+
+    commits = {
+        pin: (pin.remote, commit) for pin in inventory.pins if pin.remote and (commit := pinned_commit(pin))
+    }
+    pinned: dict[str, set[str]] = {}
+    for remote, commit in commits.values():
+        pinned.setdefault(remote, set()).add(commit)
+    verdicts = cached_verdicts(Path(cache_dir) if cache_dir else None, pinned) if pinned else {}
+    return {
+        pin: verdict.describe
+        for pin, key in commits.items()
+        if (verdict := verdicts.get(key)) is not None
+        and verdict.state is CommitState.IN_HISTORY
+        and verdict.describe is not None
+    }
 
 
 def _run_scan(args: argparse.Namespace) -> int:
@@ -431,6 +486,8 @@ def _run_scan(args: argparse.Namespace) -> int:
         excludes=tuple(args.exclude),
         build_args=_build_args(args.build_arg),
         max_bytes=args.max_file_size,
+        verify_commits=args.verify_commits,
+        max_history_bytes=max(1, round(args.max_history_size * 1024 * 1024)),
     )
     destinations = _destinations(args.format or ["text"], args.output)
     inventory = _inventory(args)

@@ -158,7 +158,7 @@ def _look_up_over_network(
     from ascend_reflint.lookup.git import git_directory
 
     with git_directory() as directory:
-        runner = _start_runner(options.timeout, directory)
+        runner = start_runner(options.timeout, directory)
         if isinstance(runner, str):
             return {remote: LookupFailure(remote, FailureKind.OTHER, runner) for remote in pending}
         return _run_lookups(runner, pending, cache, options, stats, progress)
@@ -201,7 +201,7 @@ def _run_lookups(
     return results
 
 
-def _start_runner(timeout: float, directory: str) -> GitRunner | str:
+def start_runner(timeout: float, directory: str) -> GitRunner | str:
     """A runner with the non-interactive environment, in ``directory``, or why git cannot be run at all."""
     try:
         from ascend_reflint.lookup.git import GitRunner, configured_ssh_command, noninteractive_env

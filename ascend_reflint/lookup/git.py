@@ -27,7 +27,8 @@ import signal
 import subprocess
 import tempfile
 import threading
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -39,6 +40,9 @@ if TYPE_CHECKING:
 #: How long to wait for git's pipes to close after its process group was killed, in seconds. Only a
 #: process that left the group (a daemonised ssh ControlMaster) can hold them open longer.
 _DRAIN_SECONDS = 2.0
+
+#: How often :meth:`GitRunner.run` calls its ``watch``, in seconds.
+_WATCH_SECONDS = 0.1
 
 _OBJECT_ID = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
 _OPENSSH_NAMES = frozenset({"ssh", "ssh.exe"})
@@ -53,12 +57,14 @@ class GitRun:
         stdout: standard output, decoded as UTF-8 (invalid bytes replaced).
         stderr: standard error, decoded likewise.
         timed_out: True when git was killed because the timeout passed.
+        stopped: why git was killed when a ``watch`` of :meth:`GitRunner.run` stopped it, else None.
     """
 
     returncode: int
     stdout: str
     stderr: str
     timed_out: bool = False
+    stopped: str | None = None
 
 
 def noninteractive_env(environ: Mapping[str, str], ssh_command: str | None) -> dict[str, str]:
@@ -173,7 +179,7 @@ def _execute(args: list[str], working_dir: str, **kwargs: Any) -> Any:
 
 
 class GitRunner:
-    """Runs ``git ls-remote`` processes with one environment and timeout; can kill every one still running.
+    """Runs git processes with one environment and timeout; can kill every one still running.
 
     Safe to use from several threads at once.
 
@@ -204,24 +210,62 @@ class GitRunner:
             ImportError: GitPython could not run ``git version`` when it was first imported.
             OSError: git cannot be started.
         """
+        return self.run(["ls-remote", "--heads", "--tags", "--", url])
+
+    def run(
+        self,
+        args: Sequence[str],
+        *,
+        stdin: bytes | None = None,
+        timeout: float | None = None,
+        watch: Callable[[], str | None] | None = None,
+    ) -> GitRun:
+        """Run ``git ARGS`` (an argument list, no shell) in the runner's directory and wait for it.
+
+        Args:
+            args: git's arguments, without ``git``.
+            stdin: bytes for git's standard input (default: /dev/null).
+            timeout: seconds before git's process group is killed (default: the runner's timeout).
+            watch: called every :data:`_WATCH_SECONDS` while git runs; when it returns a reason, git's
+                process group is killed and the reason is the result's ``stopped`` (a size cap, …).
+
+        Returns:
+            What git did; ``timed_out`` is True when the timeout killed it.
+
+        Raises:
+            ImportError: GitPython could not run ``git version`` when it was first imported.
+            OSError: git cannot be started.
+        """
         handle = _execute(
-            ["ls-remote", "--heads", "--tags", "--", url],
+            list(args),
             working_dir=self._directory,
             as_process=True,
             env=self._env,
             start_new_session=True,
+            istream=subprocess.PIPE if stdin is not None else None,
         )
         # ``handle`` (GitPython's AutoInterrupt) terminates git when it is garbage collected, so it is
         # kept alive until git has finished.
         proc: subprocess.Popen[bytes] = handle.proc
+        deadline = time.monotonic() + (self._timeout if timeout is None else timeout)
         with self._tracked(proc):
-            try:
-                out, err = proc.communicate(timeout=self._timeout)
-            except subprocess.TimeoutExpired:
+            while True:
+                left = max(0.0, deadline - time.monotonic())
+                try:
+                    out, err = proc.communicate(
+                        stdin, timeout=left if watch is None else min(left, _WATCH_SECONDS)
+                    )
+                    return GitRun(proc.returncode, _decode(out), _decode(err))
+                except subprocess.TimeoutExpired:
+                    stdin = None  # communicate() keeps writing what it started; it must not be given twice
+                    stopped = watch() if watch is not None else None
+                    if stopped is None and time.monotonic() < deadline:
+                        continue
                 _kill_group(proc)
                 out, err = _drain(proc)
-                return GitRun(proc.wait(), _decode(out), _decode(err), timed_out=True)
-        return GitRun(proc.returncode, _decode(out), _decode(err))
+                return GitRun(
+                    proc.wait(), _decode(out), _decode(err), timed_out=stopped is None, stopped=stopped
+                )
 
     def kill_all(self) -> None:
         """Kill the process group of every git still running, and of any started from now on.

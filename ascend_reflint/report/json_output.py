@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ascend_reflint.inventory import Inventory
 from ascend_reflint.model import FileMessage, Finding, Pin, ScanResult
 
 
-def pin_record(pin: Pin) -> dict[str, Any]:
+def pin_record(pin: Pin, describe: str | None = None) -> dict[str, Any]:
     """One pin as the ``refs`` JSON shows it (:func:`ascend_reflint.output.json_text` masks the credentials
-    of ``url``)."""
-    return {
+    of ``url``); ``describe`` (the nearest tag of the commit it checks out) is added when known."""
+    record = {
         "path": pin.path,
         "line": pin.span.line,
         "column": pin.span.column,
@@ -28,16 +29,26 @@ def pin_record(pin: Pin) -> dict[str, Any]:
         "depth": pin.depth,
         "shallow": pin.shallow,
     }
+    if describe is not None:
+        record["describe"] = describe
+    return record
 
 
 def _messages(messages: list[FileMessage]) -> list[dict[str, str]]:
     return [{"path": m.path, "message": m.message} for m in messages]
 
 
-def refs_document(inventory: Inventory) -> dict[str, Any]:
-    """The ``refs --format json`` document: ``pins``, ``files_scanned``, ``errors``, ``notices``."""
+def refs_document(inventory: Inventory, describes: Mapping[Pin, str] | None = None) -> dict[str, Any]:
+    """The ``refs --format json`` document: ``pins``, ``files_scanned``, ``errors``, ``notices``.
+
+    Args:
+        inventory: what ``refs`` found.
+        describes: pin → the nearest tag of the commit it checks out (``v0.8.4-12-gc0ffee1``), for the
+            commit pins that scans verified and cached.
+    """
+    describes = describes or {}
     return {
-        "pins": [pin_record(pin) for pin in inventory.pins],
+        "pins": [pin_record(pin, describes.get(pin)) for pin in inventory.pins],
         "files_scanned": len(inventory.files),
         "errors": _messages(inventory.errors),
         "notices": _messages(inventory.notices),

@@ -2,35 +2,48 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TextIO
 
 from ascend_reflint.inventory import Inventory
-from ascend_reflint.model import FileMessage, Finding, ScanResult, Severity
+from ascend_reflint.model import FileMessage, Finding, Pin, ScanResult, Severity
 from ascend_reflint.output import shown
 
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 
 
-def write_refs(inventory: Inventory, stream: TextIO, rich_output: bool) -> None:
+def write_refs(
+    inventory: Inventory, stream: TextIO, rich_output: bool, describes: Mapping[Pin, str] | None = None
+) -> None:
     """Write the pin inventory: ``path:line:column: remote ref (via)`` per pin, or a rich table.
 
     Args:
         inventory: what ``refs`` found.
         stream: where to write.
         rich_output: True on a colour terminal (not NO_COLOR): draw a table; else one plain line per pin.
+        describes: pin → the nearest tag of the commit it checks out; such a ref is shown as
+            ``c0ffee1 (v0.8.4-12-gc0ffee1)``.
     """
+    describes = describes or {}
     if rich_output:
-        _refs_table(inventory, stream)
+        _refs_table(inventory, stream, describes)
         return
     for pin in inventory.pins:
         target = pin.remote or pin.url
-        ref = pin.ref if pin.ref is not None else (pin.ref_text or "-")
+        ref = _shown_ref(pin, describes)
         stream.write(
             shown(f"{pin.path}:{pin.span.line}:{pin.span.column}: {target} {ref} ({pin.via.value})") + "\n"
         )
 
 
-def _refs_table(inventory: Inventory, stream: TextIO) -> None:
+def _shown_ref(pin: Pin, describes: Mapping[Pin, str]) -> str:
+    """The pin's ref as resolved (as written when unresolved, ``-`` when none), with its nearest tag."""
+    ref = pin.ref if pin.ref is not None else (pin.ref_text or "-")
+    describe = describes.get(pin)
+    return f"{ref} ({describe})" if describe is not None else ref
+
+
+def _refs_table(inventory: Inventory, stream: TextIO, describes: Mapping[Pin, str]) -> None:
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
@@ -41,7 +54,7 @@ def _refs_table(inventory: Inventory, stream: TextIO) -> None:
         table.add_column(column, no_wrap=column == "location", overflow="fold")
     for pin in inventory.pins:
         ref = (
-            Text(shown(pin.ref if pin.ref is not None else "-"), style="green")
+            Text(shown(_shown_ref(pin, describes)), style="green")
             if pin.resolved
             else Text(shown(pin.ref_text or "-"), style="yellow")
         )

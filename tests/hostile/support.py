@@ -8,6 +8,7 @@ import fcntl
 import json
 import os
 import pty
+import resource
 import select
 import shutil
 import socket
@@ -31,6 +32,9 @@ GIT_ISOLATION = {"GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
 HANG_GUARD_SECONDS = 120
 #: The host of the remote with 100,000 refs (see the ``big_remote`` fixture).
 BIG_HOST = "bigrefs.example"
+#: Address space and CPU seconds a bounded run may use (far above what a scan needs: about 150 MB and 2 s).
+ADDRESS_SPACE = 2 * 1024**3
+CPU_SECONDS = 60
 #: How many refs it has: ``main`` and the tags ``t0`` … ``t99998``.
 BIG_REF_COUNT = 100_000
 #: What each reflint run of the current test wrote, one entry per stream: ``(what, text)``. The
@@ -78,6 +82,13 @@ def run_reflint(
             check=False,
         )
     )
+
+
+def bounded() -> None:
+    """Before exec, in the child (``preexec_fn``): cap its address space and CPU time (setrlimit(2)), so
+    that a run which would read without bound is killed instead of passing."""
+    resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
+    resource.setrlimit(resource.RLIMIT_CPU, (CPU_SECONDS, CPU_SECONDS))
 
 
 def clean_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
