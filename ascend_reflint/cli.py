@@ -12,6 +12,7 @@ import contextlib
 import functools
 import io
 import logging
+import math
 import os
 import signal
 import sys
@@ -295,25 +296,26 @@ def _add_input_options(command: argparse.ArgumentParser) -> None:
     )
 
 
-def _seconds(text: str) -> float:
+def _positive_number(text: str, unit: str) -> float:
+    """A finite number above 0, for every option that takes a fraction (``--timeout``, ``--cache-ttl``,
+    ``--max-history-size``): ``nan``, ``inf`` and ``1e309`` (which ``float`` reads as infinity) are usage
+    errors, not a crash later or a limit that is silently off."""
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be more than 0 seconds: {text!r}")
+        raise argparse.ArgumentTypeError(f"not a number of {unit}: {text!r}") from None
+    if not (value > 0 and math.isfinite(value)):
+        raise argparse.ArgumentTypeError(f"must be a finite number of {unit} above 0: {text!r}")
     return value
+
+
+def _seconds(text: str) -> float:
+    return _positive_number(text, "seconds")
 
 
 def _mebibytes(text: str) -> float:
-    """A size in MiB: a finite number above 0 (fractions allowed: ``0.5`` is 512 KiB)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of MiB: {text!r}") from None
-    if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"must be a number of MiB above 0: {text!r}")
-    return value
+    """A size in MiB (fractions allowed: ``0.5`` is 512 KiB)."""
+    return _positive_number(text, "MiB")
 
 
 def _positive_int(text: str) -> int:
