@@ -1,6 +1,6 @@
 """The ``reflint`` command line: parse arguments, run the pipeline, format, exit.
 
-Exit codes: 0 clean, 1 findings at or above ``--fail-on``, 2 usage or internal error. Heavy modules (rich,
+Exit codes: see :data:`SCAN_EXIT_CODES` (``reflint scan --help`` prints it, README.md has it). Heavy modules (rich,
 GitPython, tree-sitter, ruamel.yaml) are imported only by the commands that need them, so that
 ``reflint --version`` and the pre-commit hook start fast.
 """
@@ -29,6 +29,15 @@ if TYPE_CHECKING:
     from ascend_reflint.scan import ScanRun
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+#: What ``reflint scan`` exits with; 0 never stands for "nothing was checked". Also in README.md.
+SCAN_EXIT_CODES = """\
+exit codes:
+  0  no finding at or above --fail-on, every recipe file read and parsed
+  1  a finding at or above --fail-on
+  1  a recipe file could not be read or parsed (binary, too large, malformed YAML, a shell syntax error)
+  0  with --exit-zero, whatever was found (2 still for usage and internal errors)
+  2  usage or internal error
+"""
 FORMATS = ("text", "json", "github", "sarif")
 log = logging.getLogger("reflint")
 
@@ -146,7 +155,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     refs.set_defaults(handler=_run_refs)
 
-    scan = commands.add_parser("scan", help="check every pinned ref against its remote and the rules")
+    scan = commands.add_parser(
+        "scan",
+        help="check every pinned ref against its remote and the rules",
+        epilog=SCAN_EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     _add_input_options(scan)
     scan.add_argument(
         "--format",
@@ -229,6 +243,11 @@ def _parser() -> argparse.ArgumentParser:
         choices=("error", "warning", "info"),
         default="error",
         help="lowest severity that makes the exit code 1 (default: error)",
+    )
+    scan.add_argument(
+        "--exit-zero",
+        action="store_true",
+        help="exit 0 whatever was found or could not be read (2 still for usage and internal errors)",
     )
     scan.add_argument(
         "--rule-pack",
@@ -515,8 +534,31 @@ def _run_scan(args: argparse.Namespace) -> int:
         )
     from ascend_reflint.model import Severity
 
-    threshold = Severity.parse(args.fail_on)
-    return EXIT_FINDINGS if any(f.severity >= threshold for f in result.findings) else EXIT_CLEAN
+    return scan_exit_code(result, Severity.parse(args.fail_on), args.exit_zero)
+
+
+def scan_exit_code(result: ScanResult, fail_on: Severity, exit_zero: bool = False) -> int:
+    """The exit code of ``reflint scan`` (:data:`SCAN_EXIT_CODES`).
+
+    Args:
+        result: the scan's result.
+        fail_on: the lowest severity that fails the run.
+        exit_zero: ``--exit-zero``: 0 whatever was found.
+
+    Returns:
+        :data:`EXIT_FINDINGS` for a finding at or above ``fail_on`` or a recipe file that could not be read
+        or parsed (as ruff and hadolint do for files they cannot parse: the files were not checked), else
+        :data:`EXIT_CLEAN`.
+    """
+    if exit_zero:
+        return EXIT_CLEAN
+    if any(finding.severity >= fail_on for finding in result.findings):
+        return EXIT_FINDINGS
+    if result.errors:
+        return EXIT_FINDINGS
+    # Lookups needed and none answered ("no remote could be checked") also exit EXIT_FINDINGS: decided
+    # here too, with the lookup stage's counts (issue 10, network side).
+    return EXIT_CLEAN
 
 
 def _input_errors() -> tuple[type[Exception], ...]:
