@@ -1,8 +1,8 @@
 """The ``reflint`` command line: parse arguments, run the pipeline, format, exit.
 
-Exit codes: see :data:`SCAN_EXIT_CODES` (``reflint scan --help`` prints it, README.md has it). Heavy modules (rich,
-GitPython, tree-sitter, ruamel.yaml) are imported only by the commands that need them, so that
-``reflint --version`` and the pre-commit hook start fast.
+Exit codes: see :data:`SCAN_EXIT_CODES` (``reflint scan --help`` prints it, README.md has it). Heavy
+modules (rich, GitPython, tree-sitter, ruamel.yaml) are imported only by the commands that need them, so
+that ``reflint --version`` and the pre-commit hook start fast.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, TextIO
 from ascend_reflint import __version__
 
 if TYPE_CHECKING:
-    from ascend_reflint.model import Pin, ScanResult
+    from ascend_reflint.model import Pin, ScanResult, Severity
     from ascend_reflint.output import Channel
     from ascend_reflint.scan import ScanRun
 
