@@ -105,8 +105,6 @@ class GraphState:
         remote: the normalised remote.
         tips: :func:`tips_digest` of the ref list the graph was last fetched against ("" before any fetch).
         fetched_at: when, in seconds since the epoch.
-        size: the repository's size on disk after that fetch, in bytes.
-        filtered: False when the server ignored ``--filter=tree:0`` and sent trees and files too.
         too_large: the size cap, in bytes, that the history was found to exceed (then there is no
             repository), else None.
         verdicts: pinned id → the verdict found against the graph at ``tips`` (never ``UNVERIFIED``).
@@ -115,8 +113,6 @@ class GraphState:
     remote: str
     tips: str = ""
     fetched_at: float = 0.0
-    size: int = 0
-    filtered: bool = True
     too_large: int | None = None
     verdicts: dict[str, CommitVerdict] = field(default_factory=dict)
 
@@ -473,8 +469,6 @@ def _entry_from_state(state: GraphState) -> dict[str, Any]:
         "remote": state.remote,
         "tips": state.tips,
         "fetched_at": state.fetched_at,
-        "size": state.size,
-        "filtered": state.filtered,
         "too_large": state.too_large,
         "verdicts": {pinned: _entry_from_verdict(verdict) for pinned, verdict in state.verdicts.items()},
     }
@@ -493,18 +487,16 @@ def _entry_from_verdict(verdict: CommitVerdict) -> dict[str, Any]:
 def _state_from_entry(data: object, remote: str) -> GraphState | None:
     if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("remote") != remote:
         return None
-    tips, fetched_at, size = data.get("tips"), data.get("fetched_at"), data.get("size")
-    filtered, too_large, verdicts = data.get("filtered"), data.get("too_large"), data.get("verdicts")
+    tips, fetched_at = data.get("tips"), data.get("fetched_at")
+    too_large, verdicts = data.get("too_large"), data.get("verdicts")
     if not (
         isinstance(tips, str)
         and _is_number(fetched_at)
-        and isinstance(size, int)
-        and isinstance(filtered, bool)
-        and (too_large is None or isinstance(too_large, int))
+        and (too_large is None or (isinstance(too_large, int) and not isinstance(too_large, bool)))
         and isinstance(verdicts, dict)
     ):
         return None
-    state = GraphState(remote, tips, float(fetched_at), size, filtered, too_large)  # type: ignore[arg-type]
+    state = GraphState(remote, tips, float(fetched_at), too_large)  # type: ignore[arg-type]
     for pinned, entry in verdicts.items():
         verdict = _verdict_from_entry(remote, pinned, entry)
         if verdict is None:

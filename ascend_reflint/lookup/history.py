@@ -384,16 +384,14 @@ class _RemoteVerification:
             return _too_large(self.options.max_bytes)
         if not result.ok:
             return result.detail or f"fetching its history failed: {_failure_detail(self.remote, result.run)}"
-        size = graph.disk_size()
-        state.filtered = result.run is None or _FILTER_IGNORED not in result.run.stderr
-        if not state.filtered and cold:
+        if cold and result.run is not None and _FILTER_IGNORED in result.run.stderr:
             self.notice = (
                 f"{self.remote} does not allow partial clones, so its whole history (trees and files too, "
-                f"{size / 2**20:.1f} MiB) was fetched to verify its pinned commits"
+                f"{_size_text(graph.disk_size())}) was fetched to verify its pinned commits"
             )
         if state.tips != self.tips:
             state.verdicts = {}
-        state.tips, state.fetched_at, state.size, state.too_large = self.tips, time.time(), size, None
+        state.tips, state.fetched_at, state.too_large = self.tips, time.time(), None
         self._save(state)
         return None
 
@@ -439,8 +437,7 @@ class _RemoteVerification:
         if _is_full(commit) and (present or answer is _ById.SERVED):
             return CommitVerdict(remote, commit, CommitState.NOT_IN_HISTORY, commit=commit)
         if not current:
-            reason = "offline, and its cached history, older than its ref list, does not hold it"
-            return CommitVerdict(remote, commit, CommitState.UNVERIFIED, detail=reason)
+            return CommitVerdict(remote, commit, CommitState.UNVERIFIED, detail=self._stale_reason())
         if not _is_full(commit):
             return CommitVerdict(
                 remote, commit, CommitState.ABSENT, detail="no commit of its branches and tags starts with it"
@@ -464,6 +461,13 @@ class _RemoteVerification:
                 "offline, and only the server can say whether it has the commit outside its branches and tags"
             )
         return CommitVerdict(remote, commit, CommitState.UNVERIFIED, detail=reason)
+
+    def _stale_reason(self) -> str:
+        """Why an offline verdict against a graph older than the ref list cannot say "absent"."""
+        state = self.graph.load_state()
+        when = time.strftime("%Y-%m-%d", time.gmtime(state.fetched_at)) if state and state.fetched_at else ""
+        fetched = f", fetched on {when}," if when else ""
+        return f"offline, and its cached history{fetched} is older than its ref list and does not hold it"
 
     def _fetch_by_id(self, commits: list[str]) -> dict[str, tuple[_ById, str]]:
         """Ask the server for ``commits`` by id, all in one fetch, then again without each one it says it
@@ -519,6 +523,11 @@ def _is_full(commit: str) -> bool:
 
 def _too_large(cap: int) -> str:
     return f"its history is larger than the cap of {cap / 2**20:.3g} MiB (--max-history-size)"
+
+
+def _size_text(size: int) -> str:
+    """``"12.3 MiB"``, or ``"85 KiB"`` below one MiB."""
+    return f"{size / 2**20:.1f} MiB" if size >= 2**20 else f"{max(1, round(size / 1024))} KiB"
 
 
 def _failure_detail(remote: str, run: GitRun | None) -> str:
