@@ -353,3 +353,11 @@ def test_offline_with_a_history_older_than_the_ref_list(  # type: ignore[no-unty
             f"cached history, fetched on {today}, is older than its ref list and does not hold it",
         )
     ]
+
+
+def test_no_history_is_fetched_when_no_rule_reports_a_verdict(  # type: ignore[no-untyped-def]
+    project: Path, tmp_path: Path, capsys
+) -> None:
+    code, document = scan(capsys, "--cache-dir", str(tmp_path / "cache"), "--select", "RL002,RL015")
+    assert (code, document["findings"]) == (0, [])
+    assert not (tmp_path / "cache" / "history").exists()
