@@ -262,12 +262,14 @@ class CommitGraph:
             shutil.rmtree(temp, ignore_errors=True)
         return None
 
-    def fetch_history(self, runner: GitRunner, url: str, timeout: float, max_bytes: int) -> FetchResult:
+    def fetch_history(
+        self, runner: GitRunner, url: str, timeout: float, max_bytes: int, commits: Sequence[str] = ()
+    ) -> FetchResult:
         """Fetch the remote's branches and tags into the repository, without trees and files.
 
         ``git fetch --filter=tree:0 --no-tags --prune reflint +refs/heads/*:refs/heads/*
-        +refs/tags/*:refs/tags/*``: new commits and tag objects only (git negotiates away what the graph
-        has); refs the remote dropped are dropped. A server that does not allow filters
+        +refs/tags/*:refs/tags/* [ID…]``: new commits and tag objects only (git negotiates away what the
+        graph has); refs the remote dropped are dropped. A server that does not allow filters
         (``uploadpack.allowFilter``, git-config(1)) makes git warn and send everything; the size cap
         bounds that too.
 
@@ -276,6 +278,8 @@ class CommitGraph:
             url: the URL the pin fetches (already checked safe).
             timeout: seconds before git's process group is killed.
             max_bytes: the largest the repository may grow on disk; past it git is killed.
+            commits: full commit ids to fetch by id in the same round trip (see :meth:`fetch_commits`);
+                when the server refuses one, the whole fetch fails and names it.
 
         Returns:
             How it went. A fetch stopped by the cap or the time limit leaves no temporary pack behind.
@@ -286,7 +290,7 @@ class CommitGraph:
             size = before + _tree_size(self.repo / "objects" / "pack")
             return "size cap" if size > max_bytes else None
 
-        args = [*self._fetch_prefix(url), "--prune", "reflint", *REFSPECS]
+        args = [*self._fetch_prefix(url), "--prune", REMOTE_NAME, *REFSPECS, *commits]
         run = runner.run(args, timeout=timeout, watch=watch)
         if run.stopped is not None or run.timed_out:
             self._remove_temporary_packs()
@@ -299,15 +303,17 @@ class CommitGraph:
             return FetchResult(False, "", run, too_large=True)
         return FetchResult(True, "", run)
 
-    def fetch_commits(self, runner: GitRunner, url: str, commits: Sequence[str], timeout: float) -> GitRun:
-        """Fetch commits by full id (``git fetch reflint ID…``), which servers that allow it answer for any
+    def fetch_commit(self, runner: GitRunner, url: str, commit: str, timeout: float) -> GitRun:
+        """Fetch a commit by full id (``git fetch reflint ID``), which servers that allow it answer for any
         commit they have (protocol v2, or ``uploadpack.allowAnySHA1InWant``; GitHub serves any commit of
-        the fork network). Nothing is written to the refs.
+        the fork network). Nothing is written to the refs; several may run at once (no commit-graph is
+        written and no gc runs, which would contend for their locks).
 
         Returns:
-            What git did: status 0 when every commit came; a failure names the first it refused.
+            What git did: status 0 when the commit came.
         """
-        return runner.run([*self._fetch_prefix(url), REMOTE_NAME, *commits], timeout=timeout)
+        quiet = ["-c", "fetch.writeCommitGraph=false", "-c", "gc.auto=0"]
+        return runner.run([*self._fetch_prefix(url, quiet), REMOTE_NAME, commit], timeout=timeout)
 
     def find(self, runner: GitRunner, prefixes: Iterable[str]) -> dict[str, list[str]]:
         """The commits of the graph whose id starts with each prefix (a tag object counts for its commit).
@@ -397,12 +403,13 @@ class CommitGraph:
             raise GraphError(f"git {args[0]} failed: {_first_line(run.stderr) or f'status {run.returncode}'}")
         return run.stdout
 
-    def _fetch_prefix(self, url: str) -> list[str]:
+    def _fetch_prefix(self, url: str, config: Sequence[str] = ()) -> list[str]:
         return [
             "--git-dir",
             str(self.repo),
             "-c",
             f"remote.{REMOTE_NAME}.url={url}",
+            *config,
             "fetch",
             "--quiet",
             "--no-tags",
