@@ -7,7 +7,6 @@ directives, continuation lines (comment and blank lines inside them dropped), th
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from dataclasses import dataclass, field
 
 from ascend_reflint.extract.dockerfile.execform import json_array
@@ -15,7 +14,7 @@ from ascend_reflint.extract.dockerfile.words import docker_words
 from ascend_reflint.extract.errors import ExtractError
 from ascend_reflint.model import Span
 from ascend_reflint.resolve import unquote
-from ascend_reflint.sourcemap import SourceMapBuilder
+from ascend_reflint.sourcemap import SourceMap, SourceMapBuilder
 
 _DIRECTIVE = re.compile(r"#\s*([a-zA-Z][a-zA-Z0-9]*)\s*=\s*(.+?)\s*$")
 _KNOWN_DIRECTIVES = frozenset({"escape", "syntax", "check"})
@@ -25,32 +24,24 @@ _HEREDOC_INSTRUCTIONS = frozenset({"RUN", "COPY", "ADD"})
 
 
 class Logical:
-    """One instruction as Docker reads it (continuation lines joined), with each piece's file position."""
+    """One instruction as Docker reads it (continuation lines joined), mapped back to the file by pieces."""
 
-    __slots__ = ("_columns", "_lines", "_offsets", "first_line", "text")
+    __slots__ = ("first_line", "source_map", "text")
 
     def __init__(self, first_line: int) -> None:
         self.text = ""
         self.first_line = first_line
-        self._offsets: list[int] = []
-        self._lines: list[int] = []
-        self._columns: list[int] = []
+        self.source_map = SourceMap()
 
     def append(self, piece: str, line: int, column: int) -> None:
         """Add ``piece``, which sits on file ``line`` from ``column`` on."""
-        if not piece:
-            return
-        self._offsets.append(len(self.text))
-        self._lines.append(line)
-        self._columns.append(column)
-        self.text += piece
+        if piece:
+            self.source_map.add(len(self.text), line, column)
+            self.text += piece
 
     def position(self, offset: int) -> tuple[int, int]:
         """The file (line, column) of ``text[offset]`` (just after the last piece for ``len(text)``)."""
-        index = bisect_right(self._offsets, offset) - 1
-        if index < 0:
-            return self.first_line, 1
-        return self._lines[index], self._columns[index] + offset - self._offsets[index]
+        return self.source_map.position(offset) if self.text else (self.first_line, 1)
 
     def span(self, start: int, end: int) -> Span:
         """The file span of ``text[start:end]`` (``end > start``)."""
@@ -60,15 +51,7 @@ class Logical:
 
     def copy_to(self, out: SourceMapBuilder, start: int, end: int) -> None:
         """Append ``text[start:end]`` to ``out``, split where the file's lines split it."""
-        index = max(bisect_right(self._offsets, start) - 1, 0)
-        while start < end and index < len(self._offsets):
-            piece_end = self._offsets[index + 1] if index + 1 < len(self._offsets) else len(self.text)
-            stop = min(end, piece_end)
-            if stop > start:
-                column = self._columns[index] + start - self._offsets[index]
-                out.copy(self.text[start:stop], self._lines[index], column)
-                start = stop
-            index += 1
+        out.copy_mapped(self.text, self.source_map, start, end)
 
 
 @dataclass(slots=True)
