@@ -249,7 +249,8 @@ def build_policy(config: Config, rule_packs: Sequence[Path] = ()) -> Policy:
     Raises:
         PolicyError: a pack cannot be read or is not valid.
     """
-    from ascend_reflint.check.policy import Policy, bundled_packs, load_pack_file
+    from ascend_reflint.check.packs import bundled_packs, load_pack_file
+    from ascend_reflint.check.policy import Policy
 
     policy = Policy.from_packs(bundled_packs())
     for path in config.rule_pack_paths():

@@ -188,18 +188,12 @@ class CommitGraph:
         Returns:
             None when written, else why not (a sentence); never raises for a file-system error.
         """
-        text = json.dumps(_entry_from_state(state), separators=(",", ":"), ensure_ascii=False)
-        temp: str | None = None
+        from ascend_reflint.output import OutputFileError, json_text, write_file
+
         try:
-            fd, temp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=self.folder)
-            with os.fdopen(fd, "w", encoding="utf-8") as stream:
-                stream.write(text)
-            os.replace(temp, self.state_path)
-        except OSError as error:
-            if temp is not None:
-                with contextlib.suppress(OSError):
-                    os.unlink(temp)
-            return f"cannot write the history cache in {self.folder}: {error.strerror or error}"
+            write_file(str(self.state_path), json_text(_entry_from_state(state), indent=None))
+        except OutputFileError as error:
+            return f"cannot write the history cache in {self.folder}: {error.reason}"
         return None
 
     def exists(self) -> bool:
@@ -454,20 +448,12 @@ def _tree_size(path: Path) -> int:
 
 def _read_regular(path: Path, max_bytes: int) -> bytes | None:
     """The bytes of ``path`` when it is a regular file (not a link) of at most ``max_bytes``, else None."""
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    from ascend_reflint.textfile import FileReadError, read_bytes
+
     try:
-        descriptor = os.open(path, flags)
-    except OSError:
+        return read_bytes(str(path), max_bytes, follow_links=False)
+    except FileReadError:
         return None
-    with os.fdopen(descriptor, "rb") as handle:
-        try:
-            info = os.fstat(handle.fileno())
-            if not stat.S_ISREG(info.st_mode) or info.st_size > max_bytes:
-                return None
-            data = handle.read(max_bytes + 1)
-        except OSError:
-            return None
-    return data if len(data) <= max_bytes else None
 
 
 def _entry_from_state(state: GraphState) -> dict[str, Any]:

@@ -6,12 +6,14 @@ from __future__ import annotations
 import io
 import itertools
 import json
+import stat
+from pathlib import Path
 
 from hostile.runner_commands import foreign_commands, obeyed
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ascend_reflint.output import Channel, guard_text, json_text, shown, workflow_command
+from ascend_reflint.output import Channel, guard_text, json_text, shown, workflow_command, write_file
 
 #: Pieces that make commands, white space the runner trims, and line ends (a lone CR among them).
 PIECES = ["::", ":", "##[", "#", "[", "]", " ", "\t", "\u00a0", "\u3000", "\r", "\n", "\r\n", "error", "x"]
@@ -88,3 +90,19 @@ def test_json_keeps_the_exact_text_and_no_command_in_its_lines() -> None:
     assert foreign_commands(text) == []
 
     assert json.loads(text) == document
+
+
+def test_write_file_keeps_an_existing_files_mode_and_replaces_a_link(tmp_path: Path) -> None:
+    kept = tmp_path / "kept.txt"
+    kept.write_text("old")
+    kept.chmod(0o640)
+    target = tmp_path / "target.txt"
+    target.write_text("target")
+    (tmp_path / "link.txt").symlink_to(target)
+
+    write_file(str(kept), "new\n")
+    write_file(str(tmp_path / "link.txt"), "through? no\n")
+
+    assert (kept.read_text(), stat.S_IMODE(kept.stat().st_mode)) == ("new\n", 0o640)
+    assert (target.read_text(), (tmp_path / "link.txt").is_symlink()) == ("target", False)
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["kept.txt", "link.txt", "target.txt"]

@@ -8,6 +8,7 @@ import fcntl
 import json
 import os
 import pty
+import resource
 import select
 import shutil
 import socket
@@ -31,6 +32,9 @@ GIT_ISOLATION = {"GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
 HANG_GUARD_SECONDS = 120
 #: The host of the remote with 100,000 refs (see the ``big_remote`` fixture).
 BIG_HOST = "bigrefs.example"
+#: Address space and CPU seconds a bounded run may use (far above what a scan needs: about 150 MB and 2 s).
+ADDRESS_SPACE = 2 * 1024**3
+CPU_SECONDS = 60
 #: How many refs it has: ``main`` and the tags ``t0`` … ``t99998``.
 BIG_REF_COUNT = 100_000
 #: What each reflint run of the current test wrote, one entry per stream: ``(what, text)``. The
@@ -78,6 +82,13 @@ def run_reflint(
             check=False,
         )
     )
+
+
+def bounded() -> None:
+    """Before exec, in the child (``preexec_fn``): cap its address space and CPU time (setrlimit(2)), so
+    that a run which would read without bound is killed instead of passing."""
+    resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
+    resource.setrlimit(resource.RLIMIT_CPU, (CPU_SECONDS, CPU_SECONDS))
 
 
 def clean_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -308,13 +319,16 @@ def evil_script(folder: Path, name: str) -> tuple[Path, Path]:
     return script, marker
 
 
-def run_in_terminal(args: Sequence[str], cwd: Path, env: Mapping[str, str] | None = None) -> str:
+def run_in_terminal(
+    args: Sequence[str], cwd: Path, env: Mapping[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     """Run ``python -m ascend_reflint ARGS`` with a pseudo-terminal (200 columns) as stdin, stdout and
     stderr, ``TERM=xterm-256color`` and no ``NO_COLOR``, as a person at a terminal would.
 
     Returns:
-        Everything the run wrote to the terminal, decoded as UTF-8 (the terminal turns ``\\n`` into
-        ``\\r\\n``); also kept in :data:`RECORDED_OUTPUT`.
+        The finished run: its exit code, and as ``stdout`` everything it wrote to the terminal, decoded as
+        UTF-8 (the terminal turns ``\\n`` into ``\\r\\n``; ``stderr`` is empty: it went there too); the
+        output is also kept in :data:`RECORDED_OUTPUT`.
     """
     environ = clean_env({"TERM": "xterm-256color", "COLUMNS": "200", "LINES": "50", **(env or {})})
     environ.pop("NO_COLOR")
@@ -351,4 +365,4 @@ def run_in_terminal(args: Sequence[str], cwd: Path, env: Mapping[str, str] | Non
             process.kill()
     output = b"".join(chunks).decode("utf-8", "replace")
     RECORDED_OUTPUT.append((f"terminal of reflint {' '.join(args)}", output))
-    return output
+    return subprocess.CompletedProcess(process.args, process.returncode, output, "")

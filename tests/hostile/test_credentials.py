@@ -6,11 +6,15 @@ Pins keep the real URL (git needs it to authenticate); every formatter masks it 
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
 
+from expected import MEGATRON_RELEASE_BRANCH
 from gitfixtures import FakeRemotes
+
+from ascend_reflint.lookup.cache import RefCache
 
 from .support import clean_env, json_output, record, run_in_terminal, run_reflint, write_tree
 
@@ -80,30 +84,77 @@ def test_no_output_log_or_cache_file_holds_the_token(
     ]
     terminal = [run_in_terminal(["refs"], project, env), run_in_terminal(scan, project, env)]
 
-    texts = [run.stdout + run.stderr for run in runs] + terminal
+    assert [(run.returncode, run.stderr) for run in runs[:3]] == [(0, "")] * 3
+    assert [(run.returncode, run.stderr) for run in runs[4:]] == [(1, "")] * 4
+    assert (runs[3].returncode, [run.returncode for run in terminal]) == (1, [0, 1])
+    texts = [run.stdout + run.stderr for run in runs] + [run.stdout for run in terminal]
     texts += [path.read_text(encoding="utf-8") for path in reports.iterdir()]
     cache_files = [path for path in cache.rglob("*") if path.is_file()]
     texts += [path.read_text(encoding="utf-8") for path in cache_files] + [str(path) for path in cache_files]
     assert [TOKEN in text for text in texts] == [False] * len(texts)
     # The outputs did show those URLs, masked: the test would see the token if it were there.
-    urls = {pin["url"] for pin in json_output(runs[1])["pins"]}
-    assert {
-        "https://alice:***@github.com/NVIDIA/Megatron-LM.git",
-        "svn://alice:***@svn.example.invalid/r",
-        f"https://***@127.0.0.1:{closed_port}",
-        f"https://bob:***@127.0.0.1:{closed_port}/o/r.git",
-        "https://x-access-token:***@github.com/actions/checkout",
+    assert [(pin["path"], pin["line"], pin["url"]) for pin in json_output(runs[1])["pins"]] == [
+        (".github/workflows/ci.yml", 9, "https://***@github.com/NVIDIA/Megatron-LM.git"),
+        (".github/workflows/ci.yml", 10, "https://ci:***@github.com/Ascend/MindSpeed.git"),
+        ("Dockerfile", 2, "https://alice:***@github.com/NVIDIA/Megatron-LM.git"),
+        ("Dockerfile", 3, "svn://alice:***@svn.example.invalid/r"),
+        ("Dockerfile", 4, f"https://***@127.0.0.1:{closed_port}"),
+        ("Dockerfile", 5, f"https://bob:***@127.0.0.1:{closed_port}/o/r.git"),
+        ("requirements.txt", 1, "https://x-access-token:***@github.com/actions/checkout"),
+    ]
+    unreachable = f"https://127.0.0.1:{closed_port}/o/r.git/"
+    assert [
+        (f["code"], f["path"], f["line"], re.sub(r" after \d+ ms:", " after N ms:", f["message"]))
+        for f in json_output(runs[4])["findings"]
+    ] == [
+        (
+            "RL001",
+            ".github/workflows/ci.yml",
+            10,
+            'ref "no-such-branch" is neither a branch nor a tag of github.com/ascend/mindspeed, so `git '
+            "clone --branch` fails; it has 6 branches and 2 tags",
+        ),
+        ("RL002", "Dockerfile", 2, MEGATRON_RELEASE_BRANCH),
+        (
+            "RL011",
+            "Dockerfile",
+            3,
+            'URL "svn://alice:***@svn.example.invalid/r" was refused and never given to git: transport '
+            "'svn' is not allowed (allowed: file, git, http, https, ssh); use an https://, ssh:// or "
+            "git@host:owner/name URL",
+        ),
+        (
+            "RL015",
+            "Dockerfile",
+            4,
+            f'`git clone` of "https://***@127.0.0.1:{closed_port}" pins no ref, so the build takes '
+            "whatever the default branch holds that day; add `--branch <tag>`, or check out a commit id "
+            "after the clone",
+        ),
+        (
+            "RL010",
+            "Dockerfile",
+            5,
+            f"127.0.0.1:{closed_port}/o/r could not be looked up: unreachable (fatal: unable to access "
+            f"'{unreachable}': Failed to connect to 127.0.0.1 port {closed_port} after N ms: Couldn't "
+            "connect to server), so this pin went unchecked",
+        ),
+    ]
+    # --debug did log the git commands, with GitPython's mask on the user names and reflint's on the rest.
+    looked_up = sorted(re.findall(r"'ls-remote', '--heads', '--tags', '--', '([^']*)'", runs[3].stderr))
+    assert looked_up == [
+        f"https://*****:***@127.0.0.1:{closed_port}/o/r.git",
+        "https://*****:***@github.com/Ascend/MindSpeed.git",
+        "https://*****:***@github.com/actions/checkout",
         "https://***@github.com/NVIDIA/Megatron-LM.git",
-        "https://ci:***@github.com/Ascend/MindSpeed.git",
-    } == urls
-    scanned = json_output(runs[4])
-    messages = " ".join(f["message"] for f in scanned["findings"])
-    assert 'URL "svn://alice:***@svn.example.invalid/r" was refused' in messages
-    assert f'"https://***@127.0.0.1:{closed_port}"' in messages
-    checked = [(f["code"], f["path"]) for f in scanned["findings"] if f["code"] in ("RL001", "RL002")]
-    assert checked == [("RL001", ".github/workflows/ci.yml"), ("RL002", "Dockerfile")]
-    assert "ls-remote" in runs[3].stderr  # --debug did log the git commands
-    assert len(cache_files) == 3  # megatron-lm, checkout and mindspeed, each looked up with the token
+    ]
+    # One entry per remote that answered, each looked up with the token in its URL.
+    looked_up_remotes = [
+        "github.com/nvidia/megatron-lm",
+        "github.com/ascend/mindspeed",
+        "github.com/actions/checkout",
+    ]
+    assert sorted(cache_files) == sorted(RefCache(cache).entry_path(remote) for remote in looked_up_remotes)
 
 
 _FAILING_EXTRACTOR = f"""
@@ -143,3 +194,58 @@ def test_debug_tracebacks_and_error_messages_are_masked(tmp_path: Path) -> None:
             "https://alice:***@github.com/a/b.git); run with --debug",
         }
     ]
+
+
+#: A stand-in for ssh that answers as OpenSSH does to a key it refuses: ``user@host: Permission denied``.
+_FAKE_SSH = """#!/bin/sh
+for argument in "$@"; do
+  case "$argument" in *@*) echo "$argument: Permission denied (publickey)." >&2 ;; esac
+done
+exit 255
+"""
+
+
+def test_query_tokens_passwords_with_at_signs_and_scp_users_are_masked_everywhere(
+    tmp_path: Path, remotes: FakeRemotes, closed_port: int
+) -> None:
+    tokens = ["query-t0ken-1", "p@ss-t0ken-2", "scp-t0ken-3", "private-t0ken-4"]
+    lines = [
+        f"RUN git clone --branch v1 https://github.com/NVIDIA/Megatron-LM.git?access_token={tokens[0]} /a\n",
+        f"RUN git clone --branch v1 https://a@b.com:{tokens[1]}@127.0.0.1:{closed_port}/o/r.git /b\n",
+        f"RUN git clone --branch v1 {tokens[2]}@127.0.0.1:o/r.git /c\n",
+        f"RUN git clone --branch v1 http://127.0.0.1:{closed_port}/o/r.git?private_token={tokens[3]} /d\n",
+    ]
+    project = tmp_path / "project"
+    write_tree(project, {"Dockerfile": "FROM x\n" + "".join(lines)})
+    ssh = tmp_path / "fake-ssh"
+    ssh.write_text(_FAKE_SSH)
+    ssh.chmod(0o755)
+    env = {**remotes.env(), "GIT_SSH_COMMAND": str(ssh)}
+    summary = tmp_path / "summary.md"
+    scan = ["scan", "--cache-dir", str(tmp_path / "cache"), "--timeout", "20"]
+
+    runs = [
+        run_reflint(["refs"], project, env),
+        run_reflint(["refs", "--format", "json"], project, env),
+        run_reflint(["--debug", *scan, "--format", "json"], project, env),
+        run_reflint([*scan, "--format", "github"], project, {**env, "GITHUB_STEP_SUMMARY": str(summary)}),
+        run_reflint([*scan, "--format", "sarif", "--output", str(tmp_path / "r.sarif")], project, env),
+    ]
+
+    texts = [run.stdout + run.stderr for run in runs]
+    texts += [summary.read_text(), (tmp_path / "r.sarif").read_text()]
+    texts += [path.read_text() for path in (tmp_path / "cache").rglob("*.json")]
+    assert [token for token in tokens for text in texts if token in text] == []
+    assert [pin["url"] for pin in json_output(runs[1])["pins"]] == [
+        "https://github.com/NVIDIA/Megatron-LM.git?access_token=***",
+        f"https://a@b.com:***@127.0.0.1:{closed_port}/o/r.git",
+        "***@127.0.0.1:o/r.git",
+        f"http://127.0.0.1:{closed_port}/o/r.git?private_token=***",
+    ]
+    # git's own messages were masked too: the local path with the query, ssh's user@host.
+    messages = [finding["message"] for finding in json_output(runs[2])["findings"]]
+    assert any(
+        "Megatron-LM.git?access_token=***' does not appear to be a git repository" in m for m in messages
+    )
+    assert any("(***@127.0.0.1: Permission denied (publickey).)" in m for m in messages)
+    assert "ls-remote" in runs[2].stderr  # --debug logged the git commands, URLs and all
