@@ -210,8 +210,10 @@ def test_action_scans_a_workspace_into_annotations_sarif_and_a_job_summary(tmp_p
         f"::error file=Dockerfile,line={BAD_REF_LINE},col={BAD_REF_COLUMN},endLine={BAD_REF_LINE},"
         f"endColumn={BAD_REF_END_COLUMN},title={BRANCH_PIN_CODE} "
     )
-    assert f"%0Adid you mean '{MEGATRON_TAG}'?" in lines[0]
-    assert lines[1:] == ["1 error, 0 warnings, 0 info in 1 file (1 pin, 1 remote: 1 looked up, 0 cached)"]
+    assert lines[0].endswith(f'pin its release tag "{MEGATRON_TAG}"')  # named once: no "did you mean"
+    assert lines[1:] == [
+        "1 error, 0 warnings, 0 info in 1 of 1 file (1 pin, 1 remote: 1 looked up, 0 cached)"
+    ]
     assert (tmp_path / "output").read_text() == "sarif-file=reflint.sarif\nexit-code=1\n"
 
     sarif = json.loads((workspace / "reflint.sarif").read_text(encoding="utf-8"))
@@ -229,7 +231,7 @@ def test_action_scans_a_workspace_into_annotations_sarif_and_a_job_summary(tmp_p
     }
 
     summary = (tmp_path / "summary").read_text(encoding="utf-8")
-    assert summary.startswith("### reflint\n\n1 error, 0 warnings, 0 info in 1 file")
+    assert summary.startswith("### reflint\n\n1 error, 0 warnings, 0 info in 1 of 1 file")
     assert (
         f"| error | {BRANCH_PIN_CODE} " in summary
         and f"| [Dockerfile:{BAD_REF_LINE}:{BAD_REF_COLUMN}]"
