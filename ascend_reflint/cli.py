@@ -175,7 +175,7 @@ def _parser() -> argparse.ArgumentParser:
         choices=FORMATS,
         default=None,
         metavar="FORMAT",
-        help="text, json, github (workflow-command annotations) or sarif (default: text; repeatable)",
+        help="text, json, github (workflow-command annotations) or sarif; default: text (repeatable)",
     )
     scan.add_argument(
         "--output",
@@ -257,7 +257,7 @@ def _parser() -> argparse.ArgumentParser:
         action="extend",
         default=[],
         metavar="RULES",
-        help="these rules too, on top of --select or the config's select (comma-separated; repeatable)",
+        help="these rules too, on top of --select or the config's select; comma-separated (repeatable)",
     )
     scan.add_argument(
         "--ignore",
@@ -265,7 +265,7 @@ def _parser() -> argparse.ArgumentParser:
         action="extend",
         default=[],
         metavar="RULES",
-        help="skip these rules, on top of the config's ignore (comma-separated; repeatable)",
+        help="skip these rules, on top of the config's ignore; comma-separated (repeatable)",
     )
     scan.add_argument(
         "--fail-on",

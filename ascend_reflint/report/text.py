@@ -104,7 +104,16 @@ def write_findings(
     if colour:
         from rich.console import Console
 
-        console = Console(file=stream, soft_wrap=True, highlight=False, force_terminal=True)
+        # The caller decided (``--color``, FORCE_COLOR, NO_COLOR): rich must not decide again from the
+        # environment or from whether the stream is a terminal.
+        console = Console(
+            file=stream,
+            soft_wrap=True,
+            highlight=False,
+            force_terminal=True,
+            no_color=False,
+            color_system="standard",
+        )
     if statistics:
         for line in statistics_lines(result.findings):
             stream.write(line + "\n")
