@@ -27,6 +27,24 @@ REQUESTS = {
 }
 CHECKOUT = "github.com/actions/checkout"
 STALE_ID = "0" * 40
+#: The fake repository (``tests/data/remotes``) that answers for each remote of REQUESTS.
+REPOSITORIES = {
+    "github.com/nvidia/megatron-lm": "github.com/NVIDIA/Megatron-LM",
+    "github.com/vllm-project/vllm-ascend": "github.com/vllm-project/vllm-ascend",
+    "github.com/actions/checkout": "github.com/actions/checkout",
+}
+
+
+def _answer(result: object) -> tuple[object, ...]:
+    """What a lookup result says, without the time it was fetched: (remote, branches, tags, head)."""
+    assert isinstance(result, RemoteRefs), result
+    return (result.remote, result.branches, result.tags, result.head)
+
+
+def _real(remotes: FakeRemotes, remote: str) -> tuple[object, ...]:
+    """What ``ls-remote`` of the fake repository behind ``remote`` says, as :func:`_answer` gives it."""
+    repository = remotes[REPOSITORIES[remote]]
+    return (remote, repository.branches, repository.tags, None)
 
 
 def _stored(cache_dir: Path, remote: str, fetched_at: float) -> RemoteRefs:
@@ -47,10 +65,12 @@ def test_second_call_is_answered_wholly_from_the_cache(
     )
 
     assert second == first
-    assert all(isinstance(result, RemoteRefs) for result in second.values())
+    assert {remote: _answer(result) for remote, result in second.items()} == {
+        remote: _real(git_env, remote) for remote in REQUESTS
+    }
     assert (first_stats.lookups, first_stats.cached) == (3, 0)
     assert (second_stats.lookups, second_stats.cached) == (0, 3)
-    assert len(ls_remote_calls(git_calls())) == 3
+    assert sorted(call.argv[-1] for call in ls_remote_calls(git_calls())) == sorted(REQUESTS.values())
     assert completed == list(REQUESTS)
 
 
@@ -94,8 +114,7 @@ def test_an_entry_is_used_only_within_its_time_to_live(
         assert (stats.lookups, stats.cached) == (0, 1)
     else:
         fresh = results[CHECKOUT]
-        assert isinstance(fresh, RemoteRefs)
-        assert fresh.branches == git_env["github.com/actions/checkout"].branches
+        assert _answer(fresh) == _real(git_env, CHECKOUT)
         assert RefCache(cache_dir).load(CHECKOUT, max_age=None) == fresh
         assert (stats.lookups, stats.cached) == (1, 0)
 
@@ -123,10 +142,13 @@ def test_refresh_asks_the_remote_again_and_rewrites_the_entry(
     refreshed, refreshed_stats = lookup_remotes(requests, LookupOptions(cache_dir=cache_dir, refresh=True))
 
     main = own.branches["main"]
-    assert isinstance(cached["example.com/own/repo"], RemoteRefs)
-    assert cached["example.com/own/repo"].branches == {"main": main}
-    assert isinstance(refreshed["example.com/own/repo"], RemoteRefs)
-    assert refreshed["example.com/own/repo"].branches == {"main": main, "release": main}
+    assert _answer(cached["example.com/own/repo"]) == ("example.com/own/repo", {"main": main}, {}, None)
+    assert _answer(refreshed["example.com/own/repo"]) == (
+        "example.com/own/repo",
+        {"main": main, "release": main},
+        {},
+        None,
+    )
     assert (cached_stats.cached, refreshed_stats.lookups) == (1, 1)
     assert RefCache(cache_dir).load("example.com/own/repo", max_age=None) == refreshed["example.com/own/repo"]
 
@@ -170,7 +192,7 @@ def test_damaged_entry_is_ignored_and_rewritten(
     results, stats = lookup_remotes({CHECKOUT: REQUESTS[CHECKOUT]}, LookupOptions(cache_dir=cache_dir))
 
     assert (stats.lookups, stats.cached) == (1, 0)
-    assert isinstance(results[CHECKOUT], RemoteRefs)
+    assert _answer(results[CHECKOUT]) == _real(git_env, CHECKOUT)
     assert RefCache(cache_dir).load(CHECKOUT, max_age=3600) == results[CHECKOUT]
 
 
@@ -201,7 +223,9 @@ def test_unwritable_cache_dir_still_answers_and_says_so_once(git_env: FakeRemote
 
     results, stats = lookup_remotes(REQUESTS, LookupOptions(cache_dir=cache_dir))
 
-    assert all(isinstance(result, RemoteRefs) for result in results.values())
+    assert {remote: _answer(result) for remote, result in results.items()} == {
+        remote: _real(git_env, remote) for remote in REQUESTS
+    }
     assert stats.notices == [f"cannot write the ref cache in {cache_dir}: Not a directory"]
     assert stats.lookups == 3
 
@@ -217,12 +241,20 @@ def test_entry_holds_no_credentials_and_is_named_by_the_remote_hash(
         {remote: "https://alice:tok3n@github.com/NVIDIA/Megatron-LM.git"}, LookupOptions(cache_dir=cache_dir)
     )
 
-    assert isinstance(results[remote], RemoteRefs)
+    assert _answer(results[remote]) == _real(git_env, remote)
     (entry,) = (cache_dir / "remotes").iterdir()
     assert entry.name == hashlib.sha256(remote.encode()).hexdigest() + ".json"
     text = entry.read_text(encoding="utf-8")
-    assert "tok3n" not in text and "alice" not in text
-    assert sorted(json.loads(text)) == ["branches", "fetched_at", "format", "head", "remote", "tags"]
+    assert ("tok3n" in text, "alice" in text) == (False, False)
+    megatron = git_env["github.com/NVIDIA/Megatron-LM"]
+    assert json.loads(text) == {
+        "format": 1,
+        "remote": remote,
+        "fetched_at": results[remote].fetched_at,
+        "head": None,
+        "branches": megatron.branches,
+        "tags": megatron.tags,
+    }
 
 
 _WRITER = """
@@ -260,7 +292,10 @@ def test_two_processes_writing_one_cache_leave_valid_entries(cache_dir: Path) ->
         assert writer in "ab"
         assert refs.tags == {f"v{n}": writer * 40 for n in range(3000)}
         assert refs.fetched_at == 39.0
-    assert sorted(path.name.startswith(".tmp-") for path in (cache_dir / "remotes").iterdir()) == [False] * 3
+    # No temporary file is left behind: the three entries only.
+    assert sorted((cache_dir / "remotes").iterdir()) == sorted(
+        cache.entry_path(remote) for remote in ("github.com/a/one", "github.com/a/two", "github.com/a/three")
+    )
 
 
 def test_a_remote_with_100000_refs_round_trips(cache_dir: Path) -> None:
