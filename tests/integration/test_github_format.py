@@ -178,7 +178,7 @@ def test_unreadable_files_count_as_error_annotations(tmp_path: Path) -> None:
         ScanResult([], errors, [], SUMMARY), stream, {"GITHUB_STEP_SUMMARY": str(summary_file)}, str(tmp_path)
     )
     assert buffer.getvalue().splitlines() == [
-        *(f"::warning file=f{n}.sh,title=reflint could not read this file::binary" for n in range(11)),
+        *(f"::error file=f{n}.sh,title=reflint could not read this file::binary" for n in range(11)),
         "0 errors, 0 warnings, 0 info in 3 files (4 pins, 2 remotes: 1 looked up, 1 cached); 11 files could "
         "not be read; GitHub shows at most 10 annotations of each severity per step and 50 per job, so some "
         "are not shown: all 0 findings are in the job summary and in the SARIF report "
