@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import re
 import sys
 import time
 from collections.abc import Sequence
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
     from ascend_reflint.scan import ScanRun
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+_MIB = 1024 * 1024
 FORMATS = ("text", "json", "github", "sarif")
 log = logging.getLogger("reflint")
 
@@ -136,6 +138,44 @@ def _parser() -> argparse.ArgumentParser:
         help="remotes looked up at once (default: 32; lookups wait on the network, not the CPU)",
     )
     scan.add_argument(
+        "--lookup-deadline",
+        type=_seconds,
+        default=120.0,
+        metavar="SECONDS",
+        help="time limit of all lookups together; what has not answered by then is RL010 (default: 120)",
+    )
+    scan.add_argument(
+        "--max-refs",
+        type=_positive_int,
+        default=250_000,
+        metavar="N",
+        help="refs one remote may list; past it the lookup stops: RL010 (default: 250000)",
+    )
+    scan.add_argument(
+        "--max-ref-bytes",
+        type=_size,
+        default=32 * _MIB,
+        metavar="SIZE",
+        help="bytes one remote's ref list may take, e.g. 32M; past it the lookup stops (default: 32M)",
+    )
+    scan.add_argument(
+        "--lookup-memory",
+        type=_size,
+        default=512 * _MIB,
+        metavar="SIZE",
+        help="memory all lookups running at once may hold (git and the ref lists read), e.g. 512M; "
+        "past it the largest stops (default: 512M)",
+    )
+    scan.add_argument(
+        "--credentials-for",
+        type=_hosts,
+        action="extend",
+        default=[],
+        metavar="HOST",
+        help="look up https and ssh URLs of HOST (or HOST:PORT) with your git credentials; other hosts "
+        "get none (repeatable or comma-separated; also $REFLINT_CREDENTIALS_FOR)",
+    )
+    scan.add_argument(
         "--select",
         type=_codes,
         action="extend",
@@ -231,6 +271,38 @@ def _seconds(text: str) -> float:
     if value <= 0:
         raise argparse.ArgumentTypeError(f"must be more than 0 seconds: {text!r}")
     return value
+
+
+def _size(text: str) -> int:
+    """A size in bytes: a whole number, with an optional K, M or G suffix (1024-based; ``KiB`` and ``MB``
+    spellings are taken too)."""
+    match = re.fullmatch(r"\s*([0-9]+)\s*([KMG]?)(?:i?B)?\s*", text, re.IGNORECASE)
+    if match is None:
+        raise argparse.ArgumentTypeError(f"not a size such as 512M: {text!r}")
+    value = int(match[1]) * 1024 ** "_KMG".index(match[2].upper() or "_")
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1 byte: {text!r}")
+    return value
+
+
+def _hosts(text: str) -> list[str]:
+    from ascend_reflint.lookup.credentials import parse_credential_hosts
+
+    try:
+        return parse_credential_hosts(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _credential_hosts(option_hosts: Sequence[str]) -> frozenset[str]:
+    """The hosts of ``--credentials-for`` and of the environment variable, together."""
+    from ascend_reflint.lookup.credentials import CREDENTIALS_ENV, parse_credential_hosts
+
+    try:
+        from_env = parse_credential_hosts(os.environ.get(CREDENTIALS_ENV, ""))
+    except ValueError as error:
+        raise UsageError(f"{CREDENTIALS_ENV}: {error}") from None
+    return frozenset((*option_hosts, *from_env))
 
 
 def _positive_int(text: str) -> int:
@@ -351,6 +423,11 @@ def _run_scan(args: argparse.Namespace) -> int:
         cache_ttl=args.cache_ttl,
         timeout=args.timeout,
         jobs=args.jobs,
+        deadline=args.lookup_deadline,
+        max_refs=args.max_refs,
+        max_ref_bytes=args.max_ref_bytes,
+        lookup_memory=args.lookup_memory,
+        credentials_for=_credential_hosts(args.credentials_for),
         select=select,
         ignore=ignore,
         rule_packs=tuple(args.rule_pack),
@@ -393,6 +470,12 @@ def _run_scan(args: argparse.Namespace) -> int:
     from ascend_reflint.model import Severity
 
     threshold = Severity.parse(args.fail_on)
+    if result.summary.nothing_checked:
+        unchecked = result.summary.unchecked_pins
+        sys.stderr.write(
+            f"reflint: no remote could be checked: {unchecked} pin{'s' * (unchecked != 1)} unchecked\n"
+        )
+        return EXIT_FINDINGS
     return EXIT_FINDINGS if any(f.severity >= threshold for f in result.findings) else EXIT_CLEAN
 
 

@@ -32,7 +32,8 @@ def recipe(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         (["refs", "dockr/"], "reflint: error: no such file or directory: dockr/\n"),
         (
             ["scan", "--offline", "--refresh"],
-            "reflint: error: --offline and --refresh contradict each other: --refresh asks every remote again\n",
+            "reflint: error: --offline and --refresh contradict each other: "
+            "--refresh asks every remote again\n",
         ),
         (
             ["scan", "--offline", "--format", "json", "--format", "sarif"],

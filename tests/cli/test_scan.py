@@ -80,11 +80,14 @@ def test_megatron_release_branch_and_missing_refs(
         "remotes": 3,
         "lookups": 3,
         "cached": 0,
+        "checked": 3,
+        "unchecked": 0,
+        "unchecked_pins": 0,
         "findings": {"error": 3, "warning": 0, "info": 0},
     }
     assert document["findings"][0]["message"] == (
-        'ref "core_r0.18.0" is a branch of github.com/nvidia/megatron-lm, which moves whenever a commit lands '
-        'on it: pin its release tag "core_v0.18.0"'
+        'ref "core_r0.18.0" is a branch of github.com/nvidia/megatron-lm, which moves whenever a commit '
+        'lands on it: pin its release tag "core_v0.18.0"'
     )
 
 
@@ -93,10 +96,10 @@ def test_text_output_says_did_you_mean(
 ) -> None:
     assert main(["scan", "--cache-dir", str(tmp_path / "cache"), "--select", "RL002"]) == 1
     assert capsys.readouterr().out.splitlines() == [
-        'Dockerfile:2:34: RL002 [error] ref "core_r0.18.0" is a branch of github.com/nvidia/megatron-lm, which '
-        'moves whenever a commit lands on it: pin its release tag "core_v0.18.0"',
+        'Dockerfile:2:34: RL002 [error] ref "core_r0.18.0" is a branch of github.com/nvidia/megatron-lm, '
+        'which moves whenever a commit lands on it: pin its release tag "core_v0.18.0"',
         "  did you mean 'core_v0.18.0'?",
-        "1 error, 0 warnings, 0 info in 1 file (5 pins, 3 remotes: 3 looked up, 0 cached)",
+        "1 error, 0 warnings, 0 info in 1 file (5 pins, 3 remotes: 3 checked (0 cached), 0 not checked)",
     ]
 
 
@@ -131,9 +134,10 @@ def test_offline_with_an_empty_cache_is_unknown_not_missing(
     project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     code, document = scan_json(capsys, "--offline", "--cache-dir", str(tmp_path / "empty"))
-    assert code == 0
+    assert code == 1  # nothing could be checked: exit 0 would say "checked and clean"
     assert {f["code"] for f in document["findings"]} == {"RL010"}
     assert document["summary"]["lookups"] == 0
+    assert (document["summary"]["checked"], document["summary"]["unchecked"]) == (0, 3)
     assert all("unknown (offline)" in f["message"] for f in document["findings"])
 
 
@@ -155,6 +159,9 @@ def test_many_pins_of_one_remote_make_one_lookup(
         "remotes": 1,
         "lookups": 1,
         "cached": 0,
+        "checked": 1,
+        "unchecked": 0,
+        "unchecked_pins": 0,
         "findings": {"error": 0, "warning": 0, "info": 0},
     }
 

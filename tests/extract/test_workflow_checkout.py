@@ -1,4 +1,5 @@
-"""``actions/checkout`` with ``with: repository:`` pins another repository (ascend_reflint.extract.workflow)."""
+"""``actions/checkout`` with ``with: repository:`` pins another repository
+(ascend_reflint.extract.workflow)."""
 
 from __future__ import annotations
 
@@ -245,7 +246,10 @@ def test_github_server_url_names_the_host_and_inputs_are_trimmed() -> None:
 
 
 def test_composite_action_steps_pin_checkouts_too() -> None:
-    text = "runs:\n  using: composite\n  steps:\n    - uses: actions/checkout@v4\n      with:\n        repository: o/n\n        ref: v1\n"
+    text = (
+        "runs:\n  using: composite\n  steps:\n    - uses: actions/checkout@v4\n      with:\n"
+        "        repository: o/n\n        ref: v1\n"
+    )
     source = SourceFile(path="action.yml", abspath="/repo/action.yml", kind=FileKind.WORKFLOW, text=text)
     extract_workflow(source)
     assert [(pin.via, pin.span, pin.ref) for pin in source.pins] == [

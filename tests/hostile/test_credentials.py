@@ -103,7 +103,9 @@ def test_no_output_log_or_cache_file_holds_the_token(
     checked = [(f["code"], f["path"]) for f in scanned["findings"] if f["code"] in ("RL001", "RL002")]
     assert checked == [("RL001", ".github/workflows/ci.yml"), ("RL002", "Dockerfile")]
     assert "ls-remote" in runs[3].stderr  # --debug did log the git commands
-    assert len(cache_files) == 3  # megatron-lm, checkout and mindspeed, each looked up with the token
+    # One per URL as written, each looked up with its token: Megatron-LM as alice:TOKEN@ and as TOKEN@,
+    # checkout and MindSpeed.
+    assert len(cache_files) == 4
 
 
 _FAILING_EXTRACTOR = f"""

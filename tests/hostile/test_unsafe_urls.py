@@ -162,7 +162,12 @@ def test_git_runs_non_interactively_outside_the_scanned_folder(tmp_path: Path, r
     assert silent is not None and Path(silent).name == "true"
     assert call["env"]["SSH_ASKPASS"] == silent
     assert call["env"]["GIT_TERMINAL_PROMPT"] == "0"
-    assert call["env"]["GIT_SSH_COMMAND"] == "ssh -o BatchMode=yes"
+    # github.com is not allowed credentials here: the ssh that git would use offers none.
+    assert call["env"]["GIT_SSH_COMMAND"] == (
+        "ssh -o BatchMode=yes -o IdentityAgent=none -o PubkeyAuthentication=no -o PasswordAuthentication=no "
+        "-o KbdInteractiveAuthentication=no -o GSSAPIAuthentication=no -o HostbasedAuthentication=no "
+        "-o ForwardAgent=no -o ControlMaster=no -o ControlPath=none"
+    )
     workdir = Path(call["cwd"])
     assert workdir.name.startswith("reflint-git-") and not workdir.exists()
     assert call["env"]["GIT_CEILING_DIRECTORIES"] == str(workdir.parent)

@@ -20,7 +20,7 @@ from ascend_reflint.report.github import (
     write_github,
 )
 
-SUMMARY = ScanSummary(files=3, pins=4, remotes=2, lookups=1, cached=1)
+SUMMARY = ScanSummary(files=3, pins=4, remotes=2, lookups=1, cached=1, checked=2)
 
 
 def branch_pin(
@@ -127,7 +127,7 @@ def test_write_github_writes_annotations_then_the_summary_line(tmp_path: Path) -
         "::'core_r0.18.0' is a branch of github.com/nvidia/megatron-lm; the release is tag 'core_v0.18.0'"
         "%0Adid you mean 'core_v0.18.0'?\n"
         "::warning file=scripts/bad.sh,title=reflint could not read this file::not UTF-8 text\n"
-        "1 error, 0 warnings, 0 info in 3 files (4 pins, 2 remotes: 1 looked up, 1 cached); "
+        "1 error, 0 warnings, 0 info in 3 files (4 pins, 2 remotes: 2 checked (1 cached), 0 not checked); "
         "1 file could not be read\n"
     )
 
@@ -137,7 +137,7 @@ def test_ten_annotations_of_each_severity_fit(tmp_path: Path) -> None:
     stream = io.StringIO()
     write_github(ScanResult(findings, [], [], SUMMARY), stream, {}, cwd=str(tmp_path))
     assert stream.getvalue().splitlines()[-1] == (
-        "10 errors, 10 warnings, 10 info in 3 files (4 pins, 2 remotes: 1 looked up, 1 cached)"
+        "10 errors, 10 warnings, 10 info in 3 files (4 pins, 2 remotes: 2 checked (1 cached), 0 not checked)"
     )
 
 
@@ -148,7 +148,7 @@ def test_an_eleventh_error_is_announced_with_where_to_find_all(tmp_path: Path) -
     lines = stream.getvalue().splitlines()
     assert len(lines) == 12
     assert lines[-1] == (
-        "11 errors, 0 warnings, 0 info in 3 files (4 pins, 2 remotes: 1 looked up, 1 cached); "
+        "11 errors, 0 warnings, 0 info in 3 files (4 pins, 2 remotes: 2 checked (1 cached), 0 not checked); "
         "GitHub shows at most 10 annotations of each severity per step and 50 per job, "
         "so some are not shown: "
         "all 11 findings are in the SARIF report "
@@ -198,7 +198,7 @@ def test_job_summary_is_appended_as_an_escaped_table_with_links(tmp_path: Path) 
         "earlier step\n"
         "### reflint\n"
         "\n"
-        "1 error, 1 warning, 0 info in 3 files (4 pins, 2 remotes: 1 looked up, 1 cached); "
+        "1 error, 1 warning, 0 info in 3 files (4 pins, 2 remotes: 2 checked (1 cached), 0 not checked); "
         "1 file could not be read\n"
         "\n"
         "| Severity | Rule | Location | Message |\n"
@@ -222,7 +222,8 @@ def test_job_summary_is_appended_as_an_escaped_table_with_links(tmp_path: Path) 
 def test_job_summary_without_findings_is_the_summary_line(tmp_path: Path) -> None:
     text, complete = job_summary(ScanResult([], [], [], SUMMARY), {}, str(tmp_path), cwd=str(tmp_path))
     assert (text, complete) == (
-        "### reflint\n\n0 errors, 0 warnings, 0 info in 3 files (4 pins, 2 remotes: 1 looked up, 1 cached)\n",
+        "### reflint\n\n0 errors, 0 warnings, 0 info in 3 files "
+        "(4 pins, 2 remotes: 2 checked (1 cached), 0 not checked)\n",
         True,
     )
 

@@ -28,6 +28,8 @@ from ascend_reflint.check.rules import (
     rl013_ambiguous_ref,
     rl014_repo_not_found,
     rl015_unpinned_clone,
+    rl016_insecure_transport,
+    rl017_local_repository,
     rl099_unused_ignore,
 )
 
@@ -48,6 +50,8 @@ RULES: tuple[RuleModule, ...] = (
     rl013_ambiguous_ref,
     rl014_repo_not_found,
     rl015_unpinned_clone,
+    rl016_insecure_transport,
+    rl017_local_repository,
     rl099_unused_ignore,
 )
 

@@ -10,7 +10,7 @@ not. A full id equal to a tip, or an abbreviated id that a tip starts with, is c
 lookup of the remote failed, there is no ref list to confirm the id against and nothing is reported here:
 RL010 (unreachable), RL011 (URL refused) or RL014 (no such repository) says why the pin went unchecked,
 unless the remote is listed under `private-remotes`. When the remote was not looked up at all, the id is
-reported as not confirmed.
+reported as not confirmed, except for a local path, which RL017 reports.
 
 ## Why is this bad?
 
@@ -45,6 +45,7 @@ from ascend_reflint.check.refnames import (
     tips_starting_with,
 )
 from ascend_reflint.model import Finding, Severity, Via
+from ascend_reflint.remote import is_local_path
 
 CODE = "RL008"
 NAME = "unverifiable-commit"
@@ -61,6 +62,8 @@ def check(context: PinContext) -> Iterator[Finding]:
     ref = pinned_ref(pin)
     if context.failure is not None or ref is None or ref.kind is not None or ref.via not in _TAKES_COMMITS:
         return
+    if is_local_path(pin.url):
+        return  # RL017: never looked up
     name = ref.name
     if not is_full_commit_id(name):
         if ref.via is Via.ACTION or not is_abbreviated_commit_id(name):
