@@ -8,8 +8,6 @@ The same key is SARIF's ``partialFingerprints``.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -32,7 +30,8 @@ class BaselineResult:
 
 
 def write_baseline(path: str, findings: Sequence[Finding]) -> None:
-    """Record ``findings`` in ``path`` (JSON, sorted, one entry per finding with its readable key).
+    """Record ``findings`` in ``path`` (JSON, sorted, one entry per finding with its readable key), with
+    :func:`ascend_reflint.output.write_file`: a symbolic link at ``path`` is replaced, never followed.
 
     Raises:
         BaselineError: the file cannot be written.
@@ -45,24 +44,12 @@ def write_baseline(path: str, findings: Sequence[Finding]) -> None:
         key=lambda e: (e["path"], e["code"], e["remote"] or "", e["ref"] or "", e["fingerprint"]),
     )
     document = {"reflint-baseline": FORMAT_VERSION, "findings": entries}
-    folder = os.path.dirname(os.path.abspath(path))
+    from ascend_reflint.output import OutputFileError, json_text, write_file
+
     try:
-        with tempfile.NamedTemporaryFile(
-            "w", dir=folder, delete=False, suffix=".tmp", encoding="utf-8"
-        ) as handle:
-            json.dump(document, handle, indent=2)
-            handle.write("\n")
-        _chmod_as_umask(handle.name)
-        os.replace(handle.name, path)
-    except OSError as exc:
-        raise BaselineError(f"cannot write baseline {path}: {exc.strerror or exc}") from None
-
-
-def _chmod_as_umask(path: str) -> None:
-    """Give the file the mode a plain ``open()`` would (NamedTemporaryFile makes it owner-only, 0600)."""
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(path, 0o666 & ~umask)
+        write_file(path, json_text(document))
+    except OutputFileError as exc:
+        raise BaselineError(f"cannot write baseline {exc.path}: {exc.reason}") from None
 
 
 def apply_baseline(path: str, findings: Sequence[Finding]) -> BaselineResult:
@@ -83,12 +70,14 @@ def apply_baseline(path: str, findings: Sequence[Finding]) -> BaselineResult:
 
 
 def _read_fingerprints(path: str) -> list[str]:
+    from ascend_reflint.sidefile import BASELINE_MAX_BYTES, read_side_file
+    from ascend_reflint.textfile import FileReadError
+
     try:
-        with open(path, encoding="utf-8") as handle:
-            document = json.load(handle)
-    except OSError as exc:
-        raise BaselineError(f"cannot read baseline {path}: {exc.strerror or exc}") from None
-    except ValueError as exc:
+        document = json.loads(read_side_file(path, BASELINE_MAX_BYTES))
+    except FileReadError as exc:
+        raise BaselineError(f"cannot read baseline {path}: {exc}") from None
+    except (ValueError, RecursionError) as exc:
         raise BaselineError(f"baseline {path} is not valid JSON: {exc}") from None
     if not isinstance(document, dict) or document.get("reflint-baseline") != FORMAT_VERSION:
         raise BaselineError(

@@ -8,22 +8,26 @@ GitPython, tree-sitter, ruamel.yaml) are imported only by the commands that need
 from __future__ import annotations
 
 import argparse
+import contextlib
+import functools
+import io
 import logging
 import os
-import re
+import signal
 import sys
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, TextIO
 
 from ascend_reflint import __version__
 
 if TYPE_CHECKING:
-    from ascend_reflint.model import ScanResult
+    from ascend_reflint.model import Pin, ScanResult
+    from ascend_reflint.output import Channel
     from ascend_reflint.scan import ScanRun
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
-_MIB = 1024 * 1024
 FORMATS = ("text", "json", "github", "sarif")
 log = logging.getLogger("reflint")
 
@@ -33,40 +37,88 @@ class UsageError(Exception):
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run ``reflint`` with ``argv`` (default: ``sys.argv[1:]``) and return the exit code."""
+    """Run ``reflint`` with ``argv`` (default: ``sys.argv[1:]``) and return the exit code.
+
+    Standard output and standard error are :class:`~ascend_reflint.output.Channel` s for the duration: no
+    text from a scanned file can write a workflow command to the CI log through them.
+    """
+    from ascend_reflint.output import guarded_streams
+
+    with guarded_streams(), _signals_as_interrupts():
+        return _main(argv)
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    from ascend_reflint.output import configure_logging, shown, shown_lines
+
     parser = _parser()
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse exits 2 on usage errors and 0 for --help
         return int(exc.code or 0)
-    logging.basicConfig(level=logging.DEBUG if args.debug else logging.WARNING, format="reflint: %(message)s")
-    from ascend_reflint.remote import RedactingFilter
-
-    for handler in logging.getLogger().handlers:  # every logger, GitPython's included, masks credentials
-        handler.addFilter(RedactingFilter())
+    configure_logging(sys.stderr, args.debug)  # every logger, GitPython's included, masks credentials
     if args.command is None:
         parser.print_help(sys.stderr)
         return EXIT_ERROR
     try:
         return int(args.handler(args))
     except UsageError as exc:
-        sys.stderr.write(f"reflint: error: {exc}\n")
+        sys.stderr.write(f"reflint: error: {shown_lines(str(exc))}\n")
         return EXIT_ERROR
-    except KeyboardInterrupt:
-        sys.stderr.write("reflint: interrupted\n")
-        return EXIT_ERROR
+    except (KeyboardInterrupt, Interrupted) as exc:
+        number = exc.signum if isinstance(exc, Interrupted) else signal.SIGINT
+        sys.stderr.write(f"reflint: interrupted ({signal.Signals(number).name})\n")
+        return 128 + number
     except BrokenPipeError:
         # The reader went away (`reflint refs | head`): stop quietly, as the Python docs advise
         # (library/signal.html, "Note on SIGPIPE"), with stdout on devnull so that exit does not fail again.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_FINDINGS
     except Exception as exc:
-        from ascend_reflint.report.safe import safe_text
-
-        log.debug("internal error", exc_info=True)  # the traceback, through the redacting handler
-        detail = safe_text(f"{type(exc).__name__}: {exc}")
+        log.debug("internal error", exc_info=True)  # the traceback, through the safe log formatter
+        detail = shown(f"{type(exc).__name__}: {exc}")
         sys.stderr.write(f"reflint: internal error: {detail} (run with --debug for details)\n")
         return EXIT_ERROR
+
+
+class Interrupted(BaseException):
+    """SIGTERM or SIGHUP arrived: raised in the main thread, it unwinds the scan as KeyboardInterrupt
+    does for SIGINT, so that the same cleanup runs (git process groups killed, temporary folders removed).
+
+    Attributes:
+        signum: the signal's number; reflint exits with 128 + it, as shells report a signal.
+    """
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+#: Signals handled as SIGINT is: a CI runner cancelling a job sends SIGTERM, a closed terminal SIGHUP.
+_INTERRUPTING = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
+@contextlib.contextmanager
+def _signals_as_interrupts() -> Iterator[None]:
+    """While reflint runs, SIGTERM and SIGHUP raise :class:`Interrupted` in the main thread; the first one
+    only: later ones are ignored, so that the cleanup it started is not cut short (it is bounded: git is
+    killed, not waited for). Outside the main thread (where Python cannot install handlers) nothing
+    changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, _frame: object) -> None:
+        for number in _INTERRUPTING:
+            signal.signal(number, signal.SIG_IGN)
+        raise Interrupted(signum)
+
+    previous = {number: signal.signal(number, interrupt) for number in _INTERRUPTING}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -86,6 +138,11 @@ def _parser() -> argparse.ArgumentParser:
         "--format", choices=("text", "json"), default="text", help="output format (default: text)"
     )
     refs.add_argument("--output", "-o", metavar="FILE", help="write the output to FILE instead of stdout")
+    refs.add_argument(
+        "--cache-dir",
+        metavar="DIR",
+        help="where scans cached what they verified (default: user cache dir); refs never uses the network",
+    )
     refs.set_defaults(handler=_run_refs)
 
     scan = commands.add_parser("scan", help="check every pinned ref against its remote and the rules")
@@ -152,19 +209,19 @@ def _parser() -> argparse.ArgumentParser:
         help="refs one remote may list; past it the lookup stops: RL010 (default: 250000)",
     )
     scan.add_argument(
-        "--max-ref-bytes",
-        type=_size,
-        default=32 * _MIB,
-        metavar="SIZE",
-        help="bytes one remote's ref list may take, e.g. 32M; past it the lookup stops (default: 32M)",
+        "--max-ref-list-size",
+        type=_mebibytes,
+        default=32.0,
+        metavar="MIB",
+        help="the largest one remote's ref list may be; past it the lookup stops: RL010 (default: 32)",
     )
     scan.add_argument(
         "--lookup-memory",
-        type=_size,
-        default=512 * _MIB,
-        metavar="SIZE",
-        help="memory all lookups running at once may hold (git and the ref lists read), e.g. 512M; "
-        "past it the largest stops (default: 512M)",
+        type=_mebibytes,
+        default=512.0,
+        metavar="MIB",
+        help="memory all lookups running at once may hold (git's processes and the ref lists read); past "
+        "it the largest stops: RL010 (default: 512)",
     )
     scan.add_argument(
         "--credentials-for",
@@ -174,6 +231,19 @@ def _parser() -> argparse.ArgumentParser:
         metavar="HOST",
         help="look up https and ssh URLs of HOST (or HOST:PORT) with your git credentials; other hosts "
         "get none (repeatable or comma-separated; also $REFLINT_CREDENTIALS_FOR)",
+    )
+    scan.add_argument(
+        "--no-verify-commits",
+        dest="verify_commits",
+        action="store_false",
+        help="do not verify pinned commit ids against their remotes' histories (RL008 reports them)",
+    )
+    scan.add_argument(
+        "--max-history-size",
+        type=_mebibytes,
+        default=256.0,
+        metavar="MIB",
+        help="the largest a remote's history may be in the cache; larger ones go unverified (default: 256)",
     )
     scan.add_argument(
         "--select",
@@ -273,18 +343,6 @@ def _seconds(text: str) -> float:
     return value
 
 
-def _size(text: str) -> int:
-    """A size in bytes: a whole number, with an optional K, M or G suffix (1024-based; ``KiB`` and ``MB``
-    spellings are taken too)."""
-    match = re.fullmatch(r"\s*([0-9]+)\s*([KMG]?)(?:i?B)?\s*", text, re.IGNORECASE)
-    if match is None:
-        raise argparse.ArgumentTypeError(f"not a size such as 512M: {text!r}")
-    value = int(match[1]) * 1024 ** "_KMG".index(match[2].upper() or "_")
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1 byte: {text!r}")
-    return value
-
-
 def _hosts(text: str) -> list[str]:
     from ascend_reflint.lookup.credentials import parse_credential_hosts
 
@@ -303,6 +361,22 @@ def _credential_hosts(option_hosts: Sequence[str]) -> frozenset[str]:
     except ValueError as error:
         raise UsageError(f"{CREDENTIALS_ENV}: {error}") from None
     return frozenset((*option_hosts, *from_env))
+
+
+def _mebibytes(text: str) -> float:
+    """A size in MiB: a finite number above 0 (fractions allowed: ``0.5`` is 512 KiB)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of MiB: {text!r}") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a number of MiB above 0: {text!r}")
+    return value
+
+
+def _bytes(mebibytes: float) -> int:
+    """A size of :func:`_mebibytes`, in bytes (at least 1)."""
+    return max(1, round(mebibytes * 1024 * 1024))
 
 
 def _positive_int(text: str) -> int:
@@ -352,16 +426,31 @@ def _check_paths(paths: Sequence[str]) -> None:
     """A path that does not exist is a usage error, as in ruff and hadolint: a typo must not pass CI."""
     missing = [path for path in paths if not os.path.lexists(path)]
     if missing:
-        raise UsageError(f"no such file or directory: {', '.join(missing)}")
+        from ascend_reflint.output import shown
+
+        raise UsageError(f"no such file or directory: {shown(', '.join(missing))}")
 
 
-def _open_output(path: str | None) -> TextIO:
+def _emit(path: str | None, render: Callable[[Channel], None]) -> None:
+    """Write one output: to standard output (``path`` None or ``-``), or to the file ``path`` through
+    :func:`ascend_reflint.output.write_file`, which never writes through a symbolic link.
+
+    Raises:
+        UsageError: the file is a directory or a special file, or cannot be written.
+    """
+    from ascend_reflint.output import Channel, OutputFileError, write_file
+
     if path is None or path == "-":
-        return sys.stdout
+        render(sys.stdout if isinstance(sys.stdout, Channel) else Channel(sys.stdout))
+        return
+    buffer = io.StringIO()
+    channel = Channel(buffer)
+    render(channel)
+    channel.close()
     try:
-        return open(path, "w", encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+        write_file(path, buffer.getvalue())
+    except OutputFileError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def _wants_colour(stream: TextIO) -> bool:
@@ -386,21 +475,47 @@ def _run_refs(args: argparse.Namespace) -> int:
 
     _check_paths(args.paths)
     inventory = _inventory(args)
-    stream = _open_output(args.output)
-    try:
-        if args.format == "json":
-            from ascend_reflint.report.json_output import dumps, refs_document
+    describes = _cached_describes(inventory, args.cache_dir)
 
-            stream.write(dumps(refs_document(inventory)))
+    def render(stream: Channel) -> None:
+        if args.format == "json":
+            from ascend_reflint.output import json_text
+            from ascend_reflint.report.json_output import refs_document
+
+            stream.write(json_text(refs_document(inventory, describes)))
         else:
             from ascend_reflint.report.text import write_refs
 
-            write_refs(inventory, stream, rich_output=_wants_colour(stream))
+            write_refs(inventory, stream, rich_output=_wants_colour(stream), describes=describes)
             write_file_messages(inventory.errors, inventory.notices, sys.stderr)
-    finally:
-        if stream is not sys.stdout:
-            stream.close()
+
+    _emit(args.output, render)
     return EXIT_CLEAN
+
+
+def _cached_describes(inventory, cache_dir: str | None) -> dict[Pin, str]:  # type: ignore[no-untyped-def]
+    """Each commit pin's nearest tag (``git describe --tags``), from what scans verified and cached; no git,
+    no network. Pins whose commit is not in the cache, or not in its remote's history, are left out."""
+    from pathlib import Path
+
+    from ascend_reflint.check.refnames import pinned_commit
+    from ascend_reflint.lookup.history import cached_verdicts
+    from ascend_reflint.model import CommitState
+
+    commits = {
+        pin: (pin.remote, commit) for pin in inventory.pins if pin.remote and (commit := pinned_commit(pin))
+    }
+    pinned: dict[str, set[str]] = {}
+    for remote, commit in commits.values():
+        pinned.setdefault(remote, set()).add(commit)
+    verdicts = cached_verdicts(Path(cache_dir) if cache_dir else None, pinned) if pinned else {}
+    return {
+        pin: verdict.describe
+        for pin, key in commits.items()
+        if (verdict := verdicts.get(key)) is not None
+        and verdict.state is CommitState.IN_HISTORY
+        and verdict.describe is not None
+    }
 
 
 def _run_scan(args: argparse.Namespace) -> int:
@@ -425,8 +540,8 @@ def _run_scan(args: argparse.Namespace) -> int:
         jobs=args.jobs,
         deadline=args.lookup_deadline,
         max_refs=args.max_refs,
-        max_ref_bytes=args.max_ref_bytes,
-        lookup_memory=args.lookup_memory,
+        max_ref_bytes=_bytes(args.max_ref_list_size),
+        lookup_memory=_bytes(args.lookup_memory),
         credentials_for=_credential_hosts(args.credentials_for),
         select=select,
         ignore=ignore,
@@ -439,6 +554,8 @@ def _run_scan(args: argparse.Namespace) -> int:
         excludes=tuple(args.exclude),
         build_args=_build_args(args.build_arg),
         max_bytes=args.max_file_size,
+        verify_commits=args.verify_commits,
+        max_history_bytes=_bytes(args.max_history_size),
     )
     destinations = _destinations(args.format or ["text"], args.output)
     inventory = _inventory(args)
@@ -456,12 +573,7 @@ def _run_scan(args: argparse.Namespace) -> int:
     _write_baseline_note(run, args.baseline, args.write_baseline)
     # Files first: a reader that closes standard output early (`| head`) must not cost the SARIF file.
     for output_format, path in sorted(destinations, key=lambda destination: destination[1] in (None, "-")):
-        stream = _open_output(path)
-        try:
-            _write_scan(output_format, result, stream)
-        finally:
-            if stream is not sys.stdout:
-                stream.close()
+        _emit(path, functools.partial(_write_scan, output_format, result))
     timings["report"] = time.perf_counter() - started
     if args.profile:
         sys.stderr.write(
@@ -490,6 +602,9 @@ def _input_errors() -> tuple[type[Exception], ...]:
 
 def _write_baseline_note(run: ScanRun, baseline: str | None, written: str | None) -> None:
     """One line on stderr about the baseline: how many findings it hid and how many entries are stale."""
+    from ascend_reflint.output import shown
+
+    baseline, written = (shown(path) if path is not None else None for path in (baseline, written))
     if written is not None:
         sys.stderr.write(f"reflint: wrote {run.baseline_written} findings to the baseline {written}\n")
     elif baseline is not None:
@@ -514,21 +629,22 @@ def _destinations(formats: Sequence[str], outputs: Sequence[str]) -> list[tuple[
     return [(f, None) for f in formats[:on_stdout]] + list(zip(formats[on_stdout:], outputs, strict=True))
 
 
-def _write_scan(output_format: str, result: ScanResult, stream: TextIO) -> None:
+def _write_scan(output_format: str, result: ScanResult, stream: Channel) -> None:
     if output_format == "json":
-        from ascend_reflint.report.json_output import dumps, scan_document
+        from ascend_reflint.output import json_text
+        from ascend_reflint.report.json_output import scan_document
 
-        stream.write(dumps(scan_document(result)))
+        stream.write(json_text(scan_document(result)))
     elif output_format == "github":
         from ascend_reflint.report.github import write_github
 
         write_github(result, stream, os.environ)
     elif output_format == "sarif":
         from ascend_reflint.check import all_rules
-        from ascend_reflint.report.json_output import dumps
+        from ascend_reflint.output import json_text
         from ascend_reflint.report.sarif import sarif_document
 
-        stream.write(dumps(sarif_document(result, all_rules(), _repository_root())))
+        stream.write(json_text(sarif_document(result, all_rules(), _repository_root())))
     else:
         from ascend_reflint.report.text import write_findings
 

@@ -70,12 +70,18 @@ class Config:
         return self.settings.select if self.settings is not None else None
 
     @property
+    def verify_commits(self) -> bool:
+        """The config's ``verify-commits`` (default: True)."""
+        return self.settings.verify_commits if self.settings is not None else True
+
+    @property
     def ignore(self) -> tuple[str, ...]:
         """The config's ``ignore``."""
         return self.settings.ignore if self.settings is not None else ()
 
     def rule_pack_paths(self) -> list[Path]:
-        """``rule-packs``, each relative to the config file's folder, the root (absolute ones as they are)."""
+        """``rule-packs``, each relative to the config file's folder, the root (absolute ones as they are);
+        :func:`load_config` has checked that each is inside the root."""
         if self.settings is None:
             return []
         return [Path(self.root) / entry for entry in self.settings.rule_packs]
@@ -109,6 +115,11 @@ class Config:
 def load_config(paths: Sequence[str], config_file: str | None = None, cwd: str | None = None) -> Config:
     """The config for a scan of ``paths``.
 
+    A config file that reflint finds is part of the scanned repository: it must be inside the root (not a
+    symbolic link to a file elsewhere), and so must every rule pack that its ``rule-packs`` names (see
+    :mod:`ascend_reflint.sidefile`). One that ``config_file`` names is the user's choice; its rule packs
+    must still be inside its folder.
+
     Args:
         paths: files and folders as given on the command line (none: the current directory).
         config_file: the ``--config`` file, or None to look for one (see the module docstring).
@@ -118,47 +129,69 @@ def load_config(paths: Sequence[str], config_file: str | None = None, cwd: str |
         The config; its settings are None when no config file is found.
 
     Raises:
-        ConfigError: the file cannot be read or is not valid.
+        ConfigError: the file cannot be read or is not valid, or names a rule pack outside the root.
     """
     cwd = os.path.abspath(cwd or os.getcwd())
     if config_file is not None:
         path = os.path.abspath(os.path.join(cwd, config_file))
+        root = os.path.dirname(path)
         text = _read(path, config_file)
         if path.endswith(".toml"):
-            return Config(os.path.dirname(path), config_file, parse_toml_config(text, config_file))
-        return Config(os.path.dirname(path), config_file, parse_yaml_config(text, config_file))
+            return Config(root, config_file, parse_toml_config(text, config_file, root))
+        return Config(root, config_file, parse_yaml_config(text, config_file, root))
     start = _common_folder(paths, cwd)
     for folder in _upwards(start):
         yaml_path = os.path.join(folder, YAML_NAME)
         if os.path.isfile(yaml_path):
             shown = _shown(yaml_path, cwd)
-            return Config(folder, shown, parse_yaml_config(_read(yaml_path, shown), shown))
+            text = _read_in_root(folder, YAML_NAME, shown)
+            return Config(folder, shown, parse_yaml_config(text, shown, folder))
         pyproject = os.path.join(folder, PYPROJECT_NAME)
         if os.path.isfile(pyproject):
             shown = _shown(pyproject, cwd)
-            text = _read(pyproject, shown)
+            text = _read_in_root(folder, PYPROJECT_NAME, shown)
             table = reflint_table(text, shown)
             if table is not None:
-                return Config(folder, shown, _validate_table(table, text, shown))
+                return Config(folder, shown, _validate_table(table, text, shown, folder))
         if os.path.exists(os.path.join(folder, ".git")):
             return Config(folder)
     inside_cwd = start == cwd or start.startswith(cwd + os.sep)
     return Config(cwd if inside_cwd else start)
 
 
+def _read_in_root(root: str, name: str, shown: str) -> str:
+    """A config file found in ``root``, refused when it is a symbolic link to a file outside it."""
+    from ascend_reflint.sidefile import inside_root
+
+    if inside_root(root, name) is None:
+        raise ConfigError(
+            f"{shown}: the config file links to a file outside the project root; reflint does not read it "
+            "(give a config outside the repository with --config FILE)"
+        )
+    return _read(os.path.join(root, name), shown)
+
+
 def _read(path: str, shown: str) -> str:
+    from ascend_reflint.sidefile import CONFIG_MAX_BYTES, read_side_file
+    from ascend_reflint.textfile import FileReadError
+
     try:
-        with open(path, encoding="utf-8") as handle:
-            return handle.read()
-    except (OSError, UnicodeDecodeError) as error:
+        return read_side_file(path, CONFIG_MAX_BYTES)
+    except FileReadError as error:
         raise ConfigError(f"{shown}: cannot read the config file: {error}") from None
 
 
-def parse_yaml_config(text: str, source: str) -> UserConfig:
+def parse_yaml_config(text: str, source: str, root: str | None = None) -> UserConfig:
     """Read the config in the YAML ``text`` (an empty file is an empty config).
 
+    Args:
+        text: the file's text.
+        source: its name, for messages.
+        root: the project root, to check that ``rule-packs`` stay inside it (None: not checked).
+
     Raises:
-        ConfigError: the text is not YAML, not a mapping, or not a valid config.
+        ConfigError: the text is not YAML, not a mapping, or not a valid config; a rule pack outside
+            ``root``.
     """
     from ascend_reflint.check.located import InvalidFileError, load_yaml, yaml_locator
     from ascend_reflint.check.pack_schema import UserConfig
@@ -171,19 +204,25 @@ def parse_yaml_config(text: str, source: str) -> UserConfig:
         return UserConfig()
     if not isinstance(data, dict):
         raise ConfigError(f"{source}: the config must be a mapping of settings (see `reflint scan --help`)")
-    return _validate(data, source, yaml_locator(data), "")
+    return _validate(data, source, yaml_locator(data), "", root)
 
 
-def parse_toml_config(text: str, source: str) -> UserConfig:
+def parse_toml_config(text: str, source: str, root: str | None = None) -> UserConfig:
     """Read the ``[tool.reflint]`` table of the TOML ``text``.
 
+    Args:
+        text: the file's text.
+        source: its name, for messages.
+        root: the project root, to check that ``rule-packs`` stay inside it (None: not checked).
+
     Raises:
-        ConfigError: the text is not TOML, has no such table, or the table is not a valid config.
+        ConfigError: the text is not TOML, has no such table, or the table is not a valid config; a rule
+            pack outside ``root``.
     """
     table = reflint_table(text, source)
     if table is None:
         raise ConfigError(f"{source}: no [tool.reflint] table")
-    return _validate_table(table, text, source)
+    return _validate_table(table, text, source, root)
 
 
 def reflint_table(text: str, source: str) -> dict[str, Any] | None:
@@ -208,7 +247,7 @@ def reflint_table(text: str, source: str) -> dict[str, Any] | None:
     return table
 
 
-def _validate_table(table: dict[str, Any], text: str, source: str) -> UserConfig:
+def _validate_table(table: dict[str, Any], text: str, source: str, root: str | None) -> UserConfig:
     lines = toml_key_lines(text)
 
     def locate(loc: Loc) -> tuple[int, int] | None:
@@ -218,19 +257,48 @@ def _validate_table(table: dict[str, Any], text: str, source: str) -> UserConfig
                 return lines[full[:length]]
         return None
 
-    return _validate(table, source, locate, "tool.reflint.")
+    return _validate(table, source, locate, "tool.reflint.", root)
 
 
-def _validate(data: Mapping[str, Any], source: str, locate: Locator, prefix: str) -> UserConfig:
+def _validate(
+    data: Mapping[str, Any], source: str, locate: Locator, prefix: str, root: str | None
+) -> UserConfig:
     from pydantic import ValidationError
 
     from ascend_reflint.check.located import validation_messages
     from ascend_reflint.check.pack_schema import UserConfig
 
     try:
-        return UserConfig.model_validate(data)
+        settings = UserConfig.model_validate(data)
     except ValidationError as error:
         raise ConfigError(validation_messages(error, source, locate, UserConfig, prefix)) from None
+    if root is not None:
+        _check_rule_packs_inside(settings.rule_packs, root, source, locate, prefix)
+    return settings
+
+
+def _check_rule_packs_inside(
+    entries: Sequence[str], root: str, source: str, locate: Locator, prefix: str
+) -> None:
+    """Refuse a ``rule-packs`` entry that resolves outside ``root``, before anything reads it: the error
+    names the key and the entry as written, never what the file holds."""
+    from ascend_reflint.output import shown
+    from ascend_reflint.sidefile import inside_root
+
+    problems = []
+    for index, entry in enumerate(entries):
+        if inside_root(root, entry) is None:
+            position = locate(("rule-packs", index))
+            where = f"{source}:{position[0]}:{position[1]}" if position else source
+            problems.append(
+                shown(
+                    f"{where}: {prefix}rule-packs[{index}]: {entry!r} is outside the project root "
+                    f"{root} (symbolic links followed); a repository's config may name only packs inside "
+                    "it (give others with --rule-pack FILE)"
+                )
+            )
+    if problems:
+        raise ConfigError("\n".join(problems))
 
 
 _BARE_KEY = r"[A-Za-z0-9_-]+"

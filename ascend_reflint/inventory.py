@@ -13,13 +13,9 @@ from dataclasses import dataclass, field
 
 from ascend_reflint.discover import discover
 from ascend_reflint.model import FileMessage, Pin, SourceFile
-from ascend_reflint.remote import RedactingFilter
 from ascend_reflint.textfile import DEFAULT_MAX_BYTES, FileReadError, read_text
 
 log = logging.getLogger("reflint")
-# Debug records may quote what a file holds (a traceback's message); credentials in it are masked.
-if not any(isinstance(existing, RedactingFilter) for existing in log.filters):
-    log.addFilter(RedactingFilter())
 
 
 @dataclass

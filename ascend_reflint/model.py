@@ -264,6 +264,49 @@ class LookupFailure:
 LookupResult = RemoteRefs | LookupFailure
 
 
+class CommitState(str, enum.Enum):
+    """What a remote's history says about a pinned commit id; the value is what caches store.
+
+    - ``IN_HISTORY``: a commit that a branch or tag of the remote reaches (is or descends to).
+    - ``NOT_IN_HISTORY``: a commit that the server hands out by id, but that no branch or tag reaches (a
+      commit of a fork, which GitHub serves through the parent's URL, or one left by a force-push).
+    - ``ABSENT``: neither in the history nor served by id (an abbreviated id that no commit of the history
+      starts with, or a full id the server does not have or will not serve).
+    - ``AMBIGUOUS``: an abbreviated id that several commits of the history start with.
+    - ``UNVERIFIED``: the history could not be consulted (the reason is in the verdict's ``detail``).
+    """
+
+    IN_HISTORY = "in-history"
+    NOT_IN_HISTORY = "not-in-history"
+    ABSENT = "absent"
+    AMBIGUOUS = "ambiguous"
+    UNVERIFIED = "unverified"
+
+
+@dataclass(frozen=True, slots=True)
+class CommitVerdict:
+    """What commit verification found for one commit id pinned to one remote.
+
+    Attributes:
+        remote: the normalised remote.
+        pinned: the commit id as pinned, lower-cased (7 to 40 or 64 hex digits).
+        state: the verdict.
+        commit: the full id (``IN_HISTORY``, ``NOT_IN_HISTORY``), else None.
+        describe: the nearest tag, as ``git describe --tags`` prints it (``v0.8.4-12-gc0ffee1``, or the tag
+            alone for a tagged commit), when the commit is known and a tag reaches it; else None.
+        candidates: for ``AMBIGUOUS``, ``(full id, describe or None)`` of each commit the id starts.
+        detail: why, in a phrase for messages: how ``ABSENT`` was established, why ``UNVERIFIED``.
+    """
+
+    remote: str
+    pinned: str
+    state: CommitState
+    commit: str | None = None
+    describe: str | None = None
+    candidates: tuple[tuple[str, str | None], ...] = ()
+    detail: str = ""
+
+
 @dataclass(frozen=True, slots=True)
 class Related:
     """Another place that a finding refers to (the other variant, the other file's pin)."""

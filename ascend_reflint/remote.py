@@ -7,7 +7,6 @@ for remote helpers such as ``ext::``), and git-config(1) ``protocol.allow``.
 
 from __future__ import annotations
 
-import logging
 import re
 from urllib.parse import urlsplit
 
@@ -47,27 +46,6 @@ def redact(text: str) -> str:
         return f"{match.group('scheme')}***@"
 
     return _USERINFO.sub(_sub, text)
-
-
-class RedactingFilter(logging.Filter):
-    """A logging filter that masks credentials (see :func:`redact`) in a record's message, traceback and
-    stack text, so that ``--debug`` output never shows a URL's password or token.
-
-    A filter sees only the records of the logger or handler it is attached to: on the ``reflint`` logger
-    it covers reflint's own records; on a handler it covers every record that handler writes.
-    """
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        """Rewrite ``record`` in place with its text redacted; never drops it (returns True)."""
-        record.msg = redact(record.getMessage())
-        record.args = None
-        if record.exc_info and not record.exc_text:
-            record.exc_text = logging.Formatter().formatException(record.exc_info)
-        if record.exc_text:
-            record.exc_text = redact(record.exc_text)
-        if record.stack_info:
-            record.stack_info = redact(record.stack_info)
-        return True
 
 
 def unsafe_reason(url: str) -> str | None:

@@ -4,12 +4,16 @@ The expansion forms follow the POSIX shell's "Parameter Expansion" (``$V``, ``${
 ``${V-d}``, ``${V:+x}``, ``${V+x}``), which Docker's ARG/ENV substitution also implements (Dockerfile
 reference, "Environment replacement"). Anything else that computes a value at run time (``$(cmd)``,
 backticks, ``${{ expr }}`` in GitHub workflows, positional parameters, pattern operators) stays unresolved.
+
+Word expansion ends with quote removal (POSIX "Word Expansions"): :func:`unquote` is the one reader of shell
+quoting, and :func:`expansion_end` and :func:`closing_bracket` the one scanner for where an expansion ends,
+for the shell extractor's words, for :func:`expand`, and for the Dockerfile reader's heredoc names.
 """
 
 from __future__ import annotations
 
-import builtins
 import re
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from ascend_reflint.model import Resolution
@@ -58,10 +62,6 @@ class Scope:
         """Bind ``name`` in this scope (shadows any parent's binding)."""
         self._vars[name] = binding
 
-    def unset(self, name: str) -> None:
-        """Forget ``name`` in this scope (``unset NAME``)."""
-        self._vars.pop(name, None)
-
     def get(self, name: str) -> Binding | None:
         """The binding of ``name`` here or in a parent, or None when unset."""
         scope: Scope | None = self
@@ -85,6 +85,19 @@ class Scope:
             scope = scope._parent
         return None
 
+    def hinted(self, names: Iterable[str], why_empty: Callable[[str], str | None]) -> Scope:
+        """This scope, or a child of it that hints (:meth:`hint_empty`) each of ``names`` that is unset here
+        and that ``why_empty`` explains (returns the note, or None when the file does not show it empty)."""
+        hinted: Scope | None = None
+        for name in names:
+            if self.get(name) is not None:
+                continue
+            note = why_empty(name)
+            if note is not None:
+                hinted = hinted or self.child()
+                hinted.hint_empty(name, note)
+        return hinted or self
+
     def child(self) -> Scope:
         """A new scope whose lookups fall back to this one."""
         return Scope(self)
@@ -102,17 +115,126 @@ class Scope:
             flat._hints.update(link._hints)
         return flat
 
-    def names(self) -> builtins.set[str]:
-        """Every variable name bound here or in a parent."""
-        names: builtins.set[str] = builtins.set()
-        scope: Scope | None = self
-        while scope is not None:
-            names.update(scope._vars)
-            scope = scope._parent
-        return names
+
+#: Characters that make a word more than its literal text (quotes, escapes, expansions).
+_SPECIAL = re.compile(r"[\\'\"$`]")
+#: The characters that may be more than themselves inside double quotes.
+_DOUBLE_QUOTED_SPECIAL = re.compile(r"[\\\"$`]")
+
+
+def unquote(raw: str) -> tuple[str, list[bool], list[int]]:
+    """Remove a shell word's quoting (bash(1) "QUOTING"), keeping its expansions as written.
+
+    Single quotes, double quotes, backslash escapes, ``$'…'`` (ANSI-C escapes decoded) and ``$"…"`` are
+    read as bash reads them; ``$NAME``, ``${…}``, ``$(…)``, backquotes and GitHub's ``${{ … }}`` (one
+    expansion: the runner replaces it before the shell starts) stay as written.
+
+    Returns:
+        ``(display, literal, offsets)``: the word without its quoting; per character of ``display``,
+        whether it is literal (False for the characters of an expansion) and its offset in ``raw``.
+    """
+    if not _SPECIAL.search(raw):
+        return raw, [True] * len(raw), list(range(len(raw)))
+    chars: list[str] = []
+    literal: list[bool] = []
+    offsets: list[int] = []
+
+    def add(text: str, offset: int, is_literal: bool) -> None:
+        chars.append(text)
+        literal.append(is_literal)
+        offsets.append(offset)
+
+    def add_run(begin: int, end: int, is_literal: bool) -> None:
+        """Add the characters ``raw[begin:end]``, each at its own offset."""
+        chars.append(raw[begin:end])
+        literal.extend([is_literal] * (end - begin))
+        offsets.extend(range(begin, end))
+
+    index, size, in_double = 0, len(raw), False
+    while index < size:
+        char = raw[index]
+        if raw.startswith("${{", index):
+            end = raw.find("}}", index + 3)
+            end = size if end == -1 else end + 2
+            add_run(index, end, False)
+            index = end
+        elif char == "'" and not in_double:
+            end = raw.find("'", index + 1)
+            end = size if end == -1 else end
+            add_run(index + 1, end, True)
+            index = end + 1
+        elif char == "$" and raw.startswith("'", index + 1) and not in_double:
+            index = _ansi_c_string(raw, index + 2, add)
+        elif char == "$" and raw.startswith('"', index + 1) and not in_double:
+            index += 1  # $"…" is a translatable "…"
+        elif char == '"':
+            in_double = not in_double
+            index += 1
+        elif char == "\\" and index + 1 < size:
+            escaped = raw[index + 1]
+            if escaped == "\n":
+                index += 2
+            elif in_double and escaped not in '$`"\\':
+                add("\\", index, True)
+                index += 1
+            else:
+                add(escaped, index + 1, True)
+                index += 2
+        elif char in "$`":
+            end = expansion_end(raw, index)
+            if end == index + 1 and char == "$":
+                add("$", index, True)
+            else:
+                add_run(index, end, False)
+            index = end
+        else:  # a literal character, and those after it up to the next that may be special
+            special = (_DOUBLE_QUOTED_SPECIAL if in_double else _SPECIAL).search(raw, index + 1)
+            end = size if special is None else special.start()
+            add_run(index, end, True)
+            index = end
+    return "".join(chars), literal, offsets
+
+
+def _ansi_c_string(raw: str, index: int, add: Callable[[str, int, bool], None]) -> int:
+    """Read the body of ``$'…'`` from ``raw[index]`` as literal characters; return the index after ``'``."""
+    simple = {"n": "\n", "t": "\t", "\\": "\\", "'": "'", '"': '"'}
+    while index < len(raw) and raw[index] != "'":
+        if raw[index] == "\\" and index + 1 < len(raw):
+            add(simple.get(raw[index + 1], raw[index : index + 2]), index + 1, True)
+            index += 2
+        else:
+            add(raw[index], index, True)
+            index += 1
+    return index + 1
+
+
+def expansion_end(raw: str, index: int) -> int:
+    """The index just after the expansion starting at ``raw[index]`` (``$…`` or a backquote) in a shell word.
+
+    ``$NAME``, ``${…}``, ``$(…)``, a backquoted command (backslash escapes inside), ``$1``/``$@``/``$?`` …;
+    ``index + 1`` for a ``$`` that starts none (bash reads it as itself).
+    """
+    size = len(raw)
+    if raw[index] == "`":
+        position = index + 1
+        while position < size and raw[position] != "`":
+            position += 2 if raw[position] == "\\" else 1
+        return min(position + 1, size)
+    if index + 1 >= size:
+        return index + 1
+    follower = raw[index + 1]
+    if follower in "{(":
+        return closing_bracket(raw, index + 1)
+    name = _NAME.match(raw, index + 1)
+    if name is not None:
+        return name.end()
+    if follower in "0123456789@*#?$!-":
+        return index + 2
+    return index + 1
 
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_REFERENCE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
 _MAX_NESTED_DEFAULTS = 64
 _BRACED = re.compile(r"\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:(?P<op>:?[-=+?])(?P<word>.*))?\}", re.DOTALL)
 
@@ -133,6 +255,11 @@ def expand(word: str, scope: Scope, *, shell_quotes: bool = True) -> Expansion:
     return _Expander(word, scope, shell_quotes).run()
 
 
+def referenced_names(text: str) -> set[str]:
+    """The names of the variables that ``text`` references (``$NAME``, ``${NAME…}``), wherever they are."""
+    return set(_REFERENCE.findall(text))
+
+
 def has_expansion(word: str) -> bool:
     """True when ``word`` holds anything that expansion would change (``$``, a backtick)."""
     return "$" in word or "`" in word
@@ -151,40 +278,36 @@ class _Expander:
         self.depth = depth  # defaults nested in defaults recurse: bounded so input cannot exhaust the stack
 
     def run(self) -> Expansion:
-        word, i, n = self.word, 0, len(self.word)
-        in_double = False
-        while i < n:
-            ch = word[i]
-            if self.shell_quotes and ch == "'" and not in_double:
-                end = word.find("'", i + 1)
-                end = n if end == -1 else end
-                self.out.append(word[i + 1 : end])
-                i = end + 1
-            elif self.shell_quotes and ch == '"':
-                in_double = not in_double
-                i += 1
-            elif self.shell_quotes and ch == "\\" and i + 1 < n:
-                nxt = word[i + 1]
-                if in_double and nxt not in '$`"\\\n':
-                    self.out.append("\\")
-                if nxt != "\n":
-                    self.out.append(nxt)
-                i += 2
-            elif ch == "`":
-                end = word.find("`", i + 1)
-                self._unresolved("command substitution")
-                i = n if end == -1 else end + 1
-            elif ch == "$":
-                i = self._dollar(i)
-            else:
-                self.out.append(ch)
-                i += 1
+        if self.shell_quotes:
+            display, literal, _offsets = unquote(self.word)
+            for start, end, is_literal in _literal_runs(literal):
+                if is_literal:
+                    self.out.append(display[start:end])
+                else:
+                    self._scan(display[start:end])
+        else:
+            self._scan(self.word)
         if self.resolution is Resolution.RESOLVED:
             return Expansion("".join(self.out))
         return Expansion(None, self.resolution, self.note)
 
-    def _dollar(self, i: int) -> int:
-        word, n = self.word, len(self.word)
+    def _scan(self, word: str) -> None:
+        """Expand ``word``, which holds no quoting (a word's expansions, or an unquoted Docker value)."""
+        i, n = 0, len(word)
+        while i < n:
+            ch = word[i]
+            if ch == "`":
+                end = word.find("`", i + 1)
+                self._unresolved("command substitution")
+                i = n if end == -1 else end + 1
+            elif ch == "$":
+                i = self._dollar(word, i)
+            else:
+                self.out.append(ch)
+                i += 1
+
+    def _dollar(self, word: str, i: int) -> int:
+        n = len(word)
         if i + 1 >= n:
             self.out.append("$")
             return n
@@ -194,11 +317,11 @@ class _Expander:
             self._unresolved(f"GitHub expression {word[i : end + 2 if end != -1 else n].strip()}")
             return n if end == -1 else end + 2
         if nxt == "(":
-            end = _matching(word, i + 1, "(", ")")
+            end = closing_bracket(word, i + 1)
             self._unresolved("command substitution")
             return end
         if nxt == "{":
-            end = _matching(word, i + 1, "{", "}")
+            end = closing_bracket(word, i + 1)
             self._braced(word[i + 1 : end])
             return end
         match = _NAME.match(word, i + 1)
@@ -274,8 +397,24 @@ class _Expander:
             self.note = note
 
 
-def _matching(text: str, start: int, opening: str, closing: str) -> int:
-    """The index just after the bracket that closes ``text[start]`` (or ``len(text)`` when none does)."""
+def _literal_runs(literal: list[bool]) -> Iterator[tuple[int, int, bool]]:
+    """The runs of equal flags in ``literal``: ``(start, end, flag)`` each, in order."""
+    start, size = 0, len(literal)
+    while start < size:
+        flag = literal[start]
+        try:
+            end = literal.index(not flag, start)
+        except ValueError:
+            end = size
+        yield start, end, flag
+        start = end
+
+
+def closing_bracket(text: str, start: int) -> int:
+    """The index just after the bracket that closes the ``{`` or ``(`` at ``text[start]`` (brackets of one
+    kind nest), or ``len(text)`` when none does: where ``${…}`` or ``$(…)`` ends."""
+    opening = text[start]
+    closing = "}" if opening == "{" else ")"
     depth = 0
     for index in range(start, len(text)):
         if text[index] == opening:

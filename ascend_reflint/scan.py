@@ -31,7 +31,8 @@ from ascend_reflint.model import FileMessage, Finding, ScanResult, ScanSummary, 
 if TYPE_CHECKING:
     from ascend_reflint.check.policy import Policy
     from ascend_reflint.lookup import LookupOptions, LookupStats
-    from ascend_reflint.model import LookupResult
+    from ascend_reflint.lookup.history import HistoryStats
+    from ascend_reflint.model import CommitVerdict, LookupResult
 
 #: The rules that compare files with each other; the work tree is read as context only for them.
 CROSS_FILE_CODES = frozenset({"RL004", "RL005", "RL006"})
@@ -64,6 +65,9 @@ class ScanOptions:
         excludes: ``--exclude`` globs, for the work tree read as context.
         build_args: ``--build-arg`` values, for the work tree read as context.
         max_bytes: the largest file read, for the work tree read as context (None: the default).
+        verify_commits: verify pinned commit ids against their remotes' histories (and the config's
+            ``verify-commits`` allows it).
+        max_history_bytes: the largest a remote's cached history may be on disk, in bytes.
     """
 
     offline: bool = False
@@ -88,6 +92,8 @@ class ScanOptions:
     excludes: tuple[str, ...] = ()
     build_args: Mapping[str, str] = field(default_factory=dict)
     max_bytes: int | None = None
+    verify_commits: bool = True
+    max_history_bytes: int = 256 * 1024 * 1024
 
 
 @dataclass
@@ -96,7 +102,8 @@ class ScanRun:
 
     Attributes:
         result: the findings, file errors and notices, and the summary.
-        timings: seconds per stage (``discover``, ``extract``, ``context``, ``lookup``, ``check``).
+        timings: seconds per stage (``discover``, ``extract``, ``context``, ``lookup``, ``history``,
+            ``check``).
         baseline_matched: findings that the baseline dropped (None without ``--baseline``).
         baseline_stale: baseline entries that matched no finding (None without ``--baseline``).
         baseline_written: findings recorded by ``--write-baseline`` (None without it).
@@ -179,11 +186,17 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
     timings["lookup"] = time.perf_counter() - started
 
     started = time.perf_counter()
-    findings = run_checks(inventory.files, lookups, policy, context_files, config.root)
+    commits, history_stats = _verify_commits(inventory.files, requests, lookups, options, config)
+    timings["history"] = time.perf_counter() - started
+
+    started = time.perf_counter()
+    findings = run_checks(inventory.files, lookups, policy, context_files, config.root, commits)
     findings = _reported(findings, inventory.files, selection, policy, options.report_unused_ignores)
     timings["check"] = time.perf_counter() - started
 
-    notices = list(inventory.notices) + [FileMessage("(cache)", notice) for notice in stats.notices]
+    notices = list(inventory.notices) + [
+        FileMessage("(cache)", notice) for notice in (*stats.notices, *history_stats.notices)
+    ]
     summary = ScanSummary(
         files=len(inventory.files),
         pins=len(inventory.pins),
@@ -224,6 +237,39 @@ def _unchecked_pins(files: Sequence[SourceFile], lookups: Mapping[str, LookupRes
 
     keys = (pin_lookup_key(pin) for source in files for pin in source.pins)
     return sum(1 for key in keys if key is not None and key in lookups and not answered(lookups[key]))
+
+
+def _verify_commits(
+    files: Sequence[SourceFile],
+    requests: Mapping[str, str],
+    lookups: Mapping[str, LookupResult],
+    options: ScanOptions,
+    config: Config,
+) -> tuple[dict[tuple[str, str], CommitVerdict], HistoryStats]:
+    """Verify the commit ids the pins check out against their remotes' histories (see
+    :mod:`ascend_reflint.lookup.history`); a history fetch may take three times ``--timeout``."""
+    from ascend_reflint.check import pinned_commits
+    from ascend_reflint.lookup.history import CommitRequest, HistoryOptions, HistoryStats, verify_commits
+    from ascend_reflint.model import RemoteRefs
+
+    pinned = pinned_commits(files, lookups)
+    if not pinned:
+        return {}, HistoryStats()
+    commit_requests = {
+        remote: CommitRequest(url=requests[key], refs=refs, commits=commits)
+        for remote, (key, commits) in pinned.items()
+        if isinstance(refs := lookups[key], RemoteRefs)
+    }
+    history_options = HistoryOptions(
+        enabled=options.verify_commits and config.verify_commits,
+        offline=options.offline,
+        refresh=options.refresh,
+        cache_dir=Path(options.cache_dir) if options.cache_dir else None,
+        timeout=3 * options.timeout,
+        max_bytes=options.max_history_bytes,
+        credentials_for=options.credentials_for,
+    )
+    return verify_commits(commit_requests, history_options)
 
 
 def build_policy(config: Config, rule_packs: Sequence[Path] = ()) -> Policy:

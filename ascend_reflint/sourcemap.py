@@ -2,8 +2,8 @@
 
 A Dockerfile RUN body (continuation lines joined, comment lines dropped, as Docker does) and a workflow
 ``run:`` block (indentation stripped) are shell text that no longer sits where it sits in the file. Their
-extractors build a :class:`SourceMap` while they assemble the text, so that the one shell extractor reports
-the file's own positions.
+extractors assemble the text with a :class:`SourceMapBuilder`, which keeps the :class:`SourceMap` as the text
+grows, so that the one shell extractor reports the file's own positions.
 """
 
 from __future__ import annotations
@@ -72,3 +72,37 @@ class SourceMap:
         line, column = self.position(start)
         end_line, last_column = self.position(max(start, end - 1))
         return Span(line, column, end_line, last_column + 1)
+
+
+class SourceMapBuilder:
+    """A derived text assembled piece by piece, and its :class:`SourceMap` back to the file.
+
+    Every kind of file that hands shell text to the shell extractor builds the text with one: a Dockerfile
+    ``RUN`` (continuation lines joined, heredocs laid out), a workflow ``run:`` block (a YAML scalar's value).
+    """
+
+    __slots__ = ("_length", "_parts", "source_map")
+
+    def __init__(self) -> None:
+        self._parts: list[str] = []
+        self._length = 0
+        self.source_map = SourceMap()
+
+    def copy(self, text: str, line: int, column: int) -> None:
+        """Append ``text``, which the file holds on ``line`` from ``column`` on (1-based, in characters)."""
+        if text:
+            self.source_map.add(self._length, line, column)
+            self._parts.append(text)
+            self._length += len(text)
+
+    def insert(self, text: str, line: int, column: int) -> None:
+        """Append ``text`` that the file does not hold as such; every character maps to (line, column)."""
+        for char in text:
+            self.source_map.add(self._length, line, column)
+            self._parts.append(char)
+            self._length += 1
+
+    @property
+    def text(self) -> str:
+        """The text assembled so far."""
+        return "".join(self._parts)

@@ -105,19 +105,31 @@ def read_head(path: str, size: int) -> bytes:
 
 
 def _read_bytes(path: str, max_bytes: int) -> bytes:
-    """Read at most ``max_bytes`` of the regular file at ``path``."""
+    return read_bytes(path, max_bytes, " (raise it with --max-file-size)")
+
+
+def read_bytes(path: str, max_bytes: int, advice: str = "") -> bytes:
+    """The bytes of the regular file at ``path``, read as recipes are: never a FIFO, device or directory,
+    never more than ``max_bytes`` (a file that grows while it is read is cut off there and refused).
+
+    Args:
+        path: filesystem path.
+        max_bytes: the largest size read, in bytes.
+        advice: added to the message about a file over the limit (how to raise it).
+
+    Raises:
+        FileReadError: as :func:`read_text`, the binary case aside.
+    """
     with _open_regular(path) as handle:
         try:
             size = os.fstat(handle.fileno()).st_size
             if size > max_bytes:
-                raise FileReadError(
-                    f"file is {size:,} bytes, over the limit of {max_bytes:,} (raise it with --max-file-size)"
-                )
+                raise FileReadError(f"file is {size:,} bytes, over the limit of {max_bytes:,}{advice}")
             data = handle.read(max_bytes + 1)
         except OSError as exc:
             raise FileReadError(_describe_os_error(exc)) from None
     if len(data) > max_bytes:
-        raise FileReadError(f"file is over the limit of {max_bytes:,} bytes (raise it with --max-file-size)")
+        raise FileReadError(f"file is over the limit of {max_bytes:,} bytes{advice}")
     return data
 
 

@@ -221,7 +221,9 @@ def main() -> int:
         print(f"## {case.name}")
         print(f"command: reflint {' '.join(argv[1:-2])} …")
         peak = f"{outcome.peak_mib:.0f} MiB"
-        print(f"wall time: {outcome.seconds:.1f} s; peak memory (PSS of reflint and its git processes): {peak}")
+        print(
+            f"wall time: {outcome.seconds:.1f} s; peak memory (PSS of reflint and its git processes): {peak}"
+        )
         print(
             f"exit code: {outcome.exit_code}"
             + (f" ({outcome.stopped_by_guard})" if outcome.stopped_by_guard else "")

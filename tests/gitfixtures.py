@@ -28,7 +28,8 @@ What a built repository holds:
   object (so ``ls-remote`` prints the ``^{}`` line too), any other tag is lightweight;
 - ``HEAD`` pointing at the branch whose id is the listed ``HEAD`` id (``main`` or ``master`` first);
 - an alias with the owner and name lower-cased (a symlink), because GitHub ignores case there and the
-  file system does not.
+  file system does not;
+- ``uploadpack.allowFilter``, as on GitHub, so that reflint's treeless history fetches are served.
 
 The environment from :func:`insteadof_env` also sets ``GIT_CONFIG_GLOBAL`` to the null device and
 ``GIT_CONFIG_NOSYSTEM=1``, so the developer's own git configuration cannot change what tests see.
@@ -155,6 +156,7 @@ def build_repo(repo: Path, upstream: Sequence[tuple[str, str]], name: str = "") 
 
     repo.parent.mkdir(parents=True, exist_ok=True)
     _git("init", "--quiet", "--bare", "--object-format=sha1", str(repo))
+    _git("-C", str(repo), "config", "uploadpack.allowFilter", "true")  # as GitHub: treeless fetches work
     stream: list[str] = []
     for commit in commits:
         message = f"upstream {commit}\n"

@@ -4,7 +4,8 @@ Public API (what the scan wires together)::
 
     policy = load_policy(extra_packs)               # default packs + the user's, merged
     lookups = lookup_remotes(remotes_to_look_up(files), ...)
-    findings = run_checks(files, lookups, policy, context_files, root)  # sorted by Finding.sort_key()
+    commits = verify_commits(... pinned_commits(files, lookups) ...)  # ascend_reflint.lookup.history
+    findings = run_checks(files, lookups, policy, context_files, root, commits)  # by Finding.sort_key()
     all_rules()                                      # RuleInfo per rule, for docs and SARIF
 
 One rule per module in :mod:`ascend_reflint.check.rules`: pin rules see one pin at a time
@@ -17,7 +18,13 @@ from __future__ import annotations
 from typing import Any
 
 from ascend_reflint.check.context import PinContext, ProjectContext, RuleInfo
-from ascend_reflint.check.engine import all_rules, needs_lookup, remotes_to_look_up, run_checks
+from ascend_reflint.check.engine import (
+    all_rules,
+    needs_lookup,
+    pinned_commits,
+    remotes_to_look_up,
+    run_checks,
+)
 from ascend_reflint.check.policy import Policy, PolicyError, load_policy
 
 __all__ = [
@@ -30,6 +37,7 @@ __all__ = [
     "all_rules",
     "load_policy",
     "needs_lookup",
+    "pinned_commits",
     "remotes_to_look_up",
     "run_checks",
 ]

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from ascend_reflint.model import (
+    CommitVerdict,
     Finding,
     LookupFailure,
     LookupResult,
@@ -86,6 +87,9 @@ class PinContext:
             :func:`ascend_reflint.remote.lookup_key`), in file order, so that a failed lookup is reported
             once per file, at the first of them.
         rule: the rule that is running.
+        commit: what commit verification found for the commit id the pin checks out (see
+            :func:`~ascend_reflint.check.refnames.pinned_commit`), or None when it pins no commit id or the
+            id was not verified (the lookup failed, or the remote was not looked up).
     """
 
     pin: Pin
@@ -93,6 +97,7 @@ class PinContext:
     policy: Policy
     remote_pins: tuple[Pin, ...]
     rule: RuleInfo
+    commit: CommitVerdict | None = None
 
     @property
     def refs(self) -> RemoteRefs | None:

@@ -14,11 +14,11 @@ from collections.abc import Mapping, Sequence
 
 from ascend_reflint.check.context import PinContext, ProjectContext, RuleInfo, RuleModule
 from ascend_reflint.check.policy import Policy
-from ascend_reflint.check.refnames import is_full_commit_id
+from ascend_reflint.check.refnames import is_full_commit_id, pinned_commit
 from ascend_reflint.check.rules import PIN_RULES, PROJECT_RULES, RULES
 from ascend_reflint.check.variants import find_variants
 from ascend_reflint.discover import under_root
-from ascend_reflint.model import Finding, LookupResult, Pin, SourceFile, Via
+from ascend_reflint.model import CommitVerdict, Finding, LookupResult, Pin, RemoteRefs, SourceFile, Via
 from ascend_reflint.remote import is_local_path, lookup_key, unsafe_reason
 
 
@@ -81,12 +81,41 @@ def remotes_to_look_up(files: Sequence[SourceFile]) -> dict[str, str]:
     return lookups
 
 
+def pinned_commits(
+    files: Sequence[SourceFile], lookups: Mapping[str, LookupResult]
+) -> dict[str, tuple[str, set[str]]]:
+    """The commit ids to verify against each remote's history.
+
+    Args:
+        files: the files read, with their pins.
+        lookups: lookup key → its ref list or the lookup's failure.
+
+    Returns:
+        remote → (the lookup key of its first pin whose lookup succeeded, whose URL fetches the history;
+        the commit ids its pins check out: lower-case, see
+        :func:`~ascend_reflint.check.refnames.pinned_commit`), for pins whose own lookup succeeded; ids
+        that are also branch or tag names there are left out.
+    """
+    commits: dict[str, tuple[str, set[str]]] = {}
+    for source in files:
+        for pin in source.pins:
+            key = pin_lookup_key(pin)
+            refs = lookups.get(key) if key is not None else None
+            if key is None or pin.remote is None or not isinstance(refs, RemoteRefs):
+                continue
+            commit = pinned_commit(pin, refs)
+            if commit is not None:
+                commits.setdefault(pin.remote, (key, set()))[1].add(commit)
+    return commits
+
+
 def run_checks(
     files: Sequence[SourceFile],
     lookups: Mapping[str, LookupResult],
     policy: Policy,
     context_files: Sequence[SourceFile] = (),
     root: str | None = None,
+    commits: Mapping[tuple[str, str], CommitVerdict] | None = None,
 ) -> list[Finding]:
     """Run the pin rules over every pin of ``files`` and the project rules over all the files.
 
@@ -99,6 +128,8 @@ def run_checks(
             (pre-commit passes a few paths; their variants and the workflows that run them are elsewhere).
         root: the absolute project root that the packs' globs are relative to (default: globs match the
             display paths).
+        commits: (remote, commit id) → what commit verification found (see :func:`pinned_commits`);
+            None when commits were not verified.
 
     Returns:
         The findings on ``files``, with the packs' severities applied, sorted by :meth:`Finding.sort_key`.
@@ -111,12 +142,23 @@ def run_checks(
         for pin, key in zip(source.pins, keys, strict=True):
             lookup = lookups.get(key) if key is not None else None
             shared = pins_of_key.get(key, ()) if key is not None else ()
+            verdict = _verdict(pin, lookup, commits)
             for rule, info in rules:
-                context = PinContext(pin=pin, lookup=lookup, policy=policy, remote_pins=shared, rule=info)
+                context = PinContext(pin, lookup, policy, shared, info, verdict)
                 findings.extend(rule.check(context))
     if PROJECT_RULES:
         findings.extend(_project_findings(files, context_files, policy, root))
     return sorted((_with_policy_severity(finding, policy) for finding in findings), key=Finding.sort_key)
+
+
+def _verdict(
+    pin: Pin, lookup: LookupResult | None, commits: Mapping[tuple[str, str], CommitVerdict] | None
+) -> CommitVerdict | None:
+    """The verification verdict of the commit id ``pin`` checks out, if it pins one and it was verified."""
+    if not commits or pin.remote is None or not isinstance(lookup, RemoteRefs):
+        return None
+    commit = pinned_commit(pin, lookup)
+    return commits.get((pin.remote, commit)) if commit is not None else None
 
 
 def _project_findings(

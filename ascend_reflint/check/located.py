@@ -18,6 +18,8 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
+from ascend_reflint.output import shown
+
 #: A pydantic error location: keys (str) and list indexes (int).
 Loc = tuple[str | int, ...]
 #: 1-based (line, column) of a location in the file, or None when it cannot be found.
@@ -76,7 +78,8 @@ def validation_messages(
     error: ValidationError, source: str, locate: Locator, model: type[BaseModel], prefix: str = ""
 ) -> str:
     """One line per problem: ``source:line:column: key: message`` (``source: key: message`` when the line
-    is unknown).
+    is unknown). Keys and values come from the file: each line is made safe with
+    :func:`ascend_reflint.output.shown`, so that a key holding a line break stays on its line.
 
     Args:
         error: what pydantic found.
@@ -98,7 +101,7 @@ def validation_messages(
         message = _message(problem, model)
         line = f"{where}: {prefix}{key}: {message}" if key else f"{where}: {message}"
         lines.append((position or (0, 0), line))
-    return "\n".join(line for _, line in sorted(lines, key=lambda item: item[0]))
+    return "\n".join(shown(line) for _, line in sorted(lines, key=lambda item: item[0]))
 
 
 def _inside(loc: Loc, outer: Loc) -> bool:

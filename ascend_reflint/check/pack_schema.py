@@ -154,6 +154,8 @@ class UserConfig(PackSettings):
         per_file_ignores: glob → rule codes that are not reported on the files the glob matches.
         rule_packs: rule pack files to merge after the default ones and before this config's own settings,
             relative to the config file's folder.
+        verify_commits: verify pinned commit ids against their remotes' histories (False: as
+            ``--no-verify-commits``).
         (and every key of :class:`PackSettings`)
     """
 
@@ -161,3 +163,4 @@ class UserConfig(PackSettings):
     ignore: tuple[RuleCode, ...] = ()
     per_file_ignores: dict[Glob, tuple[RuleCode, ...]] = Field(default_factory=dict)
     rule_packs: tuple[str, ...] = ()
+    verify_commits: StrictBool = True

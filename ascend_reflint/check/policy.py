@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 from ascend_reflint.check.globs import check_glob
 from ascend_reflint.check.rules import RULES
 from ascend_reflint.model import Severity
+from ascend_reflint.output import shown
 from ascend_reflint.remote import normalise_remote
 
 if TYPE_CHECKING:
@@ -421,15 +422,19 @@ def parse_pack(text: str, source: str) -> RulePack:
 
 
 def load_pack_file(path: Path) -> RulePack:
-    """Read the rule pack at ``path`` and validate it.
+    """Read the rule pack at ``path`` (a side file: regular, at most
+    :data:`~ascend_reflint.sidefile.CONFIG_MAX_BYTES`) and validate it.
 
     Raises:
         PolicyError: when the file cannot be read or is not a valid pack.
     """
+    from ascend_reflint.sidefile import CONFIG_MAX_BYTES, read_side_file
+    from ascend_reflint.textfile import FileReadError
+
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise PolicyError(f"{path}: cannot read the rule pack: {error}") from None
+        text = read_side_file(path, CONFIG_MAX_BYTES)
+    except FileReadError as error:
+        raise PolicyError(shown(f"{path}: cannot read the rule pack: {error}")) from None
     return parse_pack(text, str(path))
 
 

@@ -125,6 +125,28 @@ def is_abbreviated_commit_id(name: str) -> bool:
     return _ABBREVIATED_COMMIT_ID.fullmatch(name) is not None
 
 
+#: Ways of pinning that take a commit id (GitHub Actions only a full one).
+_TAKES_COMMITS = (Via.CHECKOUT, Via.PIP_VCS, Via.ACTION)
+
+
+def pinned_commit(pin: Pin, refs: RemoteRefs | None = None) -> str | None:
+    """The commit id that ``pin`` checks out, lower-cased, or None when it pins no commit id.
+
+    A pin names a commit when ``git checkout``, pip or ``uses:`` is given a full id, or (not ``uses:``,
+    which takes only full ids) an abbreviated one, that is not also the name of a branch or tag of the
+    remote (``refs``; without it, any hex name of 7 digits or more counts).
+    """
+    ref = pinned_ref(pin)
+    if ref is None or ref.kind is not None or ref.via not in _TAKES_COMMITS:
+        return None
+    name = ref.name
+    if not is_full_commit_id(name) and (ref.via is Via.ACTION or not is_abbreviated_commit_id(name)):
+        return None
+    if refs is not None and exists(ref, refs):
+        return None
+    return name.lower()
+
+
 def gets_branch(ref: NamedRef, refs: RemoteRefs) -> bool:
     """True when ``ref`` ends up on a branch of the remote (see the module docstring for who prefers what)."""
     if ref.kind is RefType.TAG or ref.name not in refs.branches:

@@ -9,14 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from ascend_reflint.extract.errors import ExtractError
 from ascend_reflint.model import FileKind, SourceFile
 
-
-class ExtractError(Exception):
-    """The file cannot be extracted as a whole (malformed YAML, a shell script that does not parse).
-
-    The message names the cause and, where known, the line; the caller adds the file's path.
-    """
+__all__ = ["ExtractError", "extract_file"]
 
 
 def extract_file(source: SourceFile, build_args: Mapping[str, str] | None = None) -> None:

@@ -44,10 +44,12 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, NamedTuple
 
-from ascend_reflint.extract import ExtractError, shell
+from ascend_reflint.extract import shell
+from ascend_reflint.extract.commands import SHELLS
+from ascend_reflint.extract.errors import ExtractError
 from ascend_reflint.model import EnvSetting, FileKind, Pin, Resolution, SourceFile, Span
-from ascend_reflint.resolve import Binding, Scope, expand
-from ascend_reflint.sourcemap import SourceMap
+from ascend_reflint.resolve import Binding, Scope, closing_bracket, expand, referenced_names, unquote
+from ascend_reflint.sourcemap import SourceMapBuilder
 
 if TYPE_CHECKING:
     from ascend_reflint.extract.shell import ShellSession
@@ -57,7 +59,6 @@ _KNOWN_DIRECTIVES = frozenset({"escape", "syntax", "check"})
 _WHITESPACE = re.compile(r"[\t\v\f\r ]+")
 _HEREDOC_WORD = re.compile(r"(\d*)<<(-?)([^<]*)")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_VARIABLE_USE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
 _SHELL_ASSIGNMENT = re.compile(r"(?:^|[\s;&|(])([A-Za-z_][A-Za-z0-9_]*)=")
 #: A commented-out ``ARG NAME``/``ENV NAME`` or shell assignment: ``# ARG MCORE_REF=core_v0.18.0``.
 _COMMENTED_DECLARATION = re.compile(
@@ -66,7 +67,6 @@ _COMMENTED_DECLARATION = re.compile(
 )
 #: Characters that a shell word may hold unquoted and still mean itself (for exec-form arguments).
 _PLAIN_WORD = re.compile(r"[A-Za-z0-9_@%+=:,./-]+")
-_SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "ash", "mksh"})
 _INTERPRETERS = re.compile(r"(?:python[0-9.]*|pypy[0-9.]*|perl|ruby|node|php|lua|Rscript)")
 _HEREDOC_INSTRUCTIONS = frozenset({"RUN", "COPY", "ADD"})
 _ONBUILD_RUN = re.compile(r"\s*RUN(?=\s|$)", re.IGNORECASE)
@@ -150,7 +150,7 @@ class _Logical:
         end_line, last_column = self.position(end - 1)
         return Span(line, column, end_line, last_column + 1)
 
-    def copy_to(self, out: _ShellText, start: int, end: int) -> None:
+    def copy_to(self, out: SourceMapBuilder, start: int, end: int) -> None:
         """Append ``text[start:end]`` to ``out``, split where the file's lines split it."""
         index = max(bisect_right(self._offsets, start) - 1, 0)
         while start < end and index < len(self._offsets):
@@ -161,34 +161,6 @@ class _Logical:
                 out.copy(self.text[start:stop], self._lines[index], column)
                 start = stop
             index += 1
-
-
-class _ShellText:
-    """Shell text being assembled for the shell extractor, with its :class:`SourceMap`."""
-
-    def __init__(self) -> None:
-        self._parts: list[str] = []
-        self._length = 0
-        self.source_map = SourceMap()
-
-    def copy(self, text: str, line: int, column: int) -> None:
-        """Append ``text``, which the file holds on ``line`` from ``column`` on."""
-        if text:
-            self.source_map.add(self._length, line, column)
-            self._parts.append(text)
-            self._length += len(text)
-
-    def insert(self, text: str, line: int, column: int) -> None:
-        """Append ``text`` that the file does not hold as such; every character maps to (line, column)."""
-        for char in text:
-            self.source_map.add(self._length, line, column)
-            self._parts.append(char)
-            self._length += 1
-
-    @property
-    def text(self) -> str:
-        """The text assembled so far."""
-        return "".join(self._parts)
 
 
 @dataclass(slots=True)
@@ -402,7 +374,7 @@ def _heredoc_word(word: str) -> _Heredoc | None:
     match = _HEREDOC_WORD.fullmatch(word)
     if match is None or len(_shell_words(match.group(3))) != 1:
         return None
-    name = _unquote_shell_word(match.group(3))
+    name = unquote(match.group(3))[0]
     if not name:
         return None
     return _Heredoc(name=name, chomp=match.group(2) == "-")
@@ -411,28 +383,6 @@ def _heredoc_word(word: str) -> _Heredoc | None:
 def _shell_words(text: str) -> list[tuple[str, int, int]]:
     """Words of ``text`` as BuildKit's heredoc lexer splits them (escape token ``\\``, quotes kept)."""
     return _docker_words(text, 0, "\\")
-
-
-def _unquote_shell_word(word: str) -> str:
-    """A word without its quotes and backslashes (enough for heredoc names and command names)."""
-    out: list[str] = []
-    position, quote = 0, ""
-    while position < len(word):
-        char = word[position]
-        if quote == "'":
-            if char == "'":
-                quote = ""
-            else:
-                out.append(char)
-        elif char == "\\" and position + 1 < len(word) and (not quote or word[position + 1] in '"\\$`'):
-            position += 1
-            out.append(word[position])
-        elif char in "'\"" and (not quote or char == quote):
-            quote = "" if quote else char
-        else:
-            out.append(char)
-        position += 1
-    return "".join(out)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -630,16 +580,7 @@ def _dollar_end(raw: str, position: int) -> int:
     """The offset after the ``$NAME``/``${…}`` at ``raw[position]`` (``position + 1`` for a lone ``$``)."""
     following = raw[position + 1 : position + 2]
     if following == "{":
-        depth, index = 0, position + 1
-        while index < len(raw):
-            if raw[index] == "{":
-                depth += 1
-            elif raw[index] == "}":
-                depth -= 1
-                if depth == 0:
-                    return index + 1
-            index += 1
-        return len(raw)
+        return closing_bracket(raw, position + 1)
     match = _NAME.match(raw, position + 1)
     if match is not None:
         return match.end()
@@ -662,7 +603,6 @@ class _Stage:
     session: ShellSession
     lineage: frozenset[int]
     shell: tuple[str, int] | None = None  # SHELL's program and line; None: /bin/sh
-    git_names: set[str] = field(default_factory=set)  # variables whose value mentions git
 
     @property
     def cwd(self) -> str:
@@ -772,7 +712,6 @@ class _Extractor:
         stage = _Stage(index, label, scope, session, lineage)
         if base is not None:
             stage.shell = base.shell
-            stage.git_names = set(base.git_names)
         self.stages.append(stage)
         if name:
             self.by_name[name.lower()] = stage
@@ -786,8 +725,6 @@ class _Extractor:
             scope = stage.scope if stage is not None else self.global_scope
             binding = self._arg_binding(name, value if equals else None, scope, stage is None)
             scope.set(name, binding)
-            if stage is not None:
-                self._note_git_value(stage, name, binding)
 
     def _arg_binding(self, name: str, value: str | None, scope: Scope, is_global: bool) -> Binding:
         if name in self.build_args:
@@ -807,15 +744,7 @@ class _Extractor:
         bindings = [_docker_value(raw, stage.scope, self.escape) for _name, raw, _span in pairs]
         for (name, _raw, span), binding in zip(pairs, bindings, strict=True):
             stage.scope.set(name, binding)
-            self._note_git_value(stage, name, binding)
             self.source.env.append(EnvSetting(name, binding.value, span, "image"))
-
-    @staticmethod
-    def _note_git_value(stage: _Stage, name: str, binding: Binding) -> None:
-        if binding.value is not None and "git" in binding.value:
-            stage.git_names.add(name)
-        else:
-            stage.git_names.discard(name)
 
     def _workdir(self, instruction: _Instruction, stage: _Stage) -> None:
         path = _docker_value(instruction.args, stage.scope, self.escape).value
@@ -862,15 +791,13 @@ class _Extractor:
 
     @staticmethod
     def _may_hold_pin(instruction: _Instruction, stage: _Stage) -> bool:
-        """Cheap test before any shell parsing: the RUN mentions git, or a variable whose value does."""
+        """Cheap test before any shell parsing (:func:`~ascend_reflint.extract.shell.may_pin`)."""
         texts = [instruction.logical.text] + [heredoc.body for heredoc in instruction.heredocs]
-        if any("git" in text for text in texts):
-            return True
-        return bool(stage.git_names) and any(
-            name in stage.git_names for text in texts for name in _VARIABLE_USE.findall(text)
-        )
+        return any(shell.may_pin(text, stage.scope) for text in texts)
 
-    def _shell_texts(self, instruction: _Instruction, stage: _Stage, args_start: int) -> Iterator[_ShellText]:
+    def _shell_texts(
+        self, instruction: _Instruction, stage: _Stage, args_start: int
+    ) -> Iterator[SourceMapBuilder]:
         """The shell texts that a RUN executes, each mapped back to the file (none for a non-shell RUN)."""
         logical = instruction.logical
         rest = logical.text[args_start:]
@@ -880,17 +807,17 @@ class _Extractor:
         if values is not None:
             yield from self._exec_form(logical, start, values)
             return
-        if stage.shell is not None and posixpath.basename(stage.shell[0]) not in _SHELLS:
+        if stage.shell is not None and posixpath.basename(stage.shell[0]) not in SHELLS:
             self._skip_notice(instruction, f"runs in {stage.shell[0]} (SHELL on line {stage.shell[1]})")
             return
         if not instruction.heredocs:
-            out = _ShellText()
+            out = SourceMapBuilder()
             logical.copy_to(out, start, start + len(command))
             yield out
             return
         yield from self._heredoc_run(instruction, start, command)
 
-    def _exec_form(self, logical: _Logical, args_start: int, values: list[str]) -> Iterator[_ShellText]:
+    def _exec_form(self, logical: _Logical, args_start: int, values: list[str]) -> Iterator[SourceMapBuilder]:
         if not values:
             return
         last_line = logical.position(len(logical.text) - 1)[0]
@@ -898,26 +825,26 @@ class _Extractor:
         strings = _json_strings(logical.text, args_start, values)
         script = _shell_c_script(values)
         if script is not None:
-            out = _ShellText()
+            out = SourceMapBuilder()
             _emit_json_string(out, logical, strings[script], quoted=False)
             yield out
             return
-        out = _ShellText()
+        out = SourceMapBuilder()
         for index, string in enumerate(strings):
             if index:
                 out.insert(" ", *logical.position(string.open_offset))
             _emit_json_string(out, logical, string, quoted=_PLAIN_WORD.fullmatch(string.value) is None)
         yield out
 
-    def _heredoc_run(self, instruction: _Instruction, start: int, command: str) -> Iterator[_ShellText]:
+    def _heredoc_run(self, instruction: _Instruction, start: int, command: str) -> Iterator[SourceMapBuilder]:
         """A RUN with heredocs, as BuildKit's ``dispatchRun`` runs it."""
         logical = instruction.logical
         heredocs = instruction.heredocs
         body_is_script = len(heredocs) == 1 and _heredoc_word(command) is not None
         stdin_command = _stdin_command(_shell_words(command)) if len(heredocs) == 1 else None
         if not body_is_script and stdin_command is not None:
-            program = posixpath.basename(_unquote_shell_word(stdin_command[0]))
-            if program in _SHELLS:
+            program = posixpath.basename(unquote(stdin_command[0])[0])
+            if program in SHELLS:
                 body_is_script = True
             elif _INTERPRETERS.fullmatch(program):
                 self._skip_notice(instruction, f"heredoc is run by {program}, not a shell", heredocs[0].body)
@@ -925,10 +852,10 @@ class _Extractor:
         if body_is_script:
             heredoc = heredocs[0]
             interpreter = _shebang(heredoc)
-            if interpreter is not None and interpreter not in _SHELLS:
+            if interpreter is not None and interpreter not in SHELLS:
                 self._skip_notice(instruction, f"heredoc is run by {interpreter}, not a shell", heredoc.body)
                 return
-            out = _ShellText()
+            out = SourceMapBuilder()
             _copy_body(out, heredoc)
             yield out
             return
@@ -936,7 +863,7 @@ class _Extractor:
         if laid_out is not None:
             yield laid_out
             return
-        out = _ShellText()
+        out = SourceMapBuilder()
         logical.copy_to(out, start, start + len(command))
         for heredoc in heredocs:
             out.insert("\n", *logical.position(len(logical.text)))
@@ -953,13 +880,9 @@ class _Extractor:
 
     def _scope_for(self, stage: _Stage, instruction: _Instruction, text: str) -> Scope:
         """A snapshot of the stage's variables for one RUN, with empty-hints for the names it uses."""
-        scope = stage.scope.copy()
-        for name in set(_VARIABLE_USE.findall(text)):
-            if scope.get(name) is None:
-                note = self._why_empty(name, instruction, stage)
-                if note is not None:
-                    scope.hint_empty(name, note)
-        return scope
+        return stage.scope.copy().hinted(
+            referenced_names(text), lambda name: self._why_empty(name, instruction, stage)
+        )
 
     def _why_empty(self, name: str, instruction: _Instruction, stage: _Stage) -> str | None:
         """Why the file shows ``name`` empty at this RUN (naming the line), or None when it never sets it."""
@@ -1060,7 +983,7 @@ def _declared_names(instruction: _Instruction, escape: str) -> Iterator[str]:
 
 def _shell_c_script(values: list[str]) -> int | None:
     """The index of the script in ``["bash", "-c", "script", …]``, or None when argv runs no shell script."""
-    if posixpath.basename(values[0]) not in _SHELLS:
+    if posixpath.basename(values[0]) not in SHELLS:
         return None
     command_mode = False
     index = 1
@@ -1076,7 +999,7 @@ def _shell_c_script(values: list[str]) -> int | None:
     return index if command_mode and index < len(values) else None
 
 
-def _emit_json_string(out: _ShellText, logical: _Logical, string: _JsonString, *, quoted: bool) -> None:
+def _emit_json_string(out: SourceMapBuilder, logical: _Logical, string: _JsonString, *, quoted: bool) -> None:
     """Append a JSON string's value to ``out``; ``quoted`` wraps it in single quotes for the shell.
 
     The opening and closing single quotes map to the JSON string's own quotes, so that a quoted word's span
@@ -1098,14 +1021,14 @@ def _emit_json_string(out: _ShellText, logical: _Logical, string: _JsonString, *
         out.insert("'", *logical.position(string.close_offset))
 
 
-def _emit_piece(out: _ShellText, logical: _Logical, text: str, offset: int, copied: bool) -> None:
+def _emit_piece(out: SourceMapBuilder, logical: _Logical, text: str, offset: int, copied: bool) -> None:
     if copied:
         logical.copy_to(out, offset, offset + len(text))
     else:
         out.insert(text, *logical.position(offset))
 
 
-def _copy_body(out: _ShellText, heredoc: _Heredoc) -> None:
+def _copy_body(out: SourceMapBuilder, heredoc: _Heredoc) -> None:
     """Append a heredoc's body, line by line at column 1 of its own lines."""
     for index, body_line in enumerate(heredoc.body.split("\n")[:-1]):
         out.copy(body_line + "\n", heredoc.first_line + index, 1)
@@ -1215,7 +1138,7 @@ def _in_redirection(command: str, position: int) -> bool:
 
 def _heredoc_command(
     logical: _Logical, start: int, command: str, heredocs: list[_Heredoc]
-) -> _ShellText | None:
+) -> SourceMapBuilder | None:
     """A RUN's command line (``logical.text[start:]``) and its heredocs, laid out for tree-sitter-bash.
 
     BuildKit hands the shell ``COMMAND⏎BODY1⏎NAME1⏎BODY2⏎NAME2``. tree-sitter-bash cannot read two heredocs
@@ -1244,7 +1167,7 @@ def _heredoc_command(
     if len(heredoc_words) != len(heredocs):
         return None
     body_of = dict(zip(heredoc_words, heredocs, strict=True))
-    out = _ShellText()
+    out = SourceMapBuilder()
     cursor = 0
     after_line: list[_Heredoc] = []
 

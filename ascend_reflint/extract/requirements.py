@@ -8,7 +8,7 @@ Facts used here:
   replaces ``${NAME}`` (upper-case letters, digits, ``_``) with the environment variable of that name.
 - pip's "VCS Support": ``git+URL[@REF][#egg=NAME&subdirectory=DIR]``; the ref follows the last ``@`` of the
   URL's *path*, so ``git+ssh://git@host/o/r`` keeps its user and ``@release/v1`` is a ref with a slash. The
-  split is :func:`ascend_reflint.extract.shell_commands.vcs_parts`, shared with ``pip install`` in scripts.
+  split is :func:`ascend_reflint.extract.commands.pip.vcs_parts`, shared with ``pip install`` in scripts.
 - PEP 508 direct references (``name [extras] @ URL [; marker]``), PEP 621 (``[project] dependencies`` and
   ``[project.optional-dependencies]``), PEP 735 (``[dependency-groups]``) and PEP 518
   (``[build-system] requires``).
@@ -24,8 +24,8 @@ from collections.abc import Callable, Iterator
 from pathlib import PurePosixPath
 from typing import Any
 
-from ascend_reflint.extract import ExtractError
-from ascend_reflint.extract.shell_commands import VcsParts, vcs_parts
+from ascend_reflint.extract.commands.pip import VcsParts, vcs_parts
+from ascend_reflint.extract.errors import ExtractError
 from ascend_reflint.model import Pin, Resolution, SourceFile, Span, Via
 from ascend_reflint.remote import normalise_remote
 from ascend_reflint.sourcemap import SourceMap

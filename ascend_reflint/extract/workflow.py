@@ -39,7 +39,7 @@ import os
 import re
 from typing import NamedTuple
 
-from ascend_reflint.extract import ExtractError
+from ascend_reflint.extract.errors import ExtractError
 from ascend_reflint.extract.shell import ShellSession
 from ascend_reflint.extract.yamlpos import (
     LineIndex,

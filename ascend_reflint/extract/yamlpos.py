@@ -33,8 +33,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ascend_reflint.extract import ExtractError
-from ascend_reflint.sourcemap import SourceMap
+from ascend_reflint.extract.errors import ExtractError
+from ascend_reflint.sourcemap import SourceMap, SourceMapBuilder
 
 try:  # PyYAML's binding of libyaml, when installed with it: the same events, about 25 times faster.
     from yaml import CSafeLoader as LibyamlLoader
@@ -278,17 +278,16 @@ def scalar_source_map(text: str, scalar: YamlScalar, lines: LineIndex) -> Source
     """
     begin, end = _content_region(text, scalar)
     pieces = _align(text, scalar, begin, end)
-    source_map = SourceMap()
-    if pieces is None:
-        line, column = lines.position(begin)
-        for offset in range(max(1, len(scalar.value))):
-            source_map.add(offset, line, column)
-        return source_map
-    for offset, index in pieces:
-        source_map.add(offset, *lines.position(index))
-    if not pieces:
-        source_map.add(0, *lines.position(begin))
-    return source_map
+    builder = SourceMapBuilder()
+    if pieces is None:  # (never an empty value) every character maps to where the value starts
+        builder.insert(scalar.value, *lines.position(begin))
+    elif not pieces:  # an empty value: offset 0 is where it would start
+        builder.source_map.add(0, *lines.position(begin))
+    else:  # the pieces tile the value from offset 0 on
+        ends = [offset for offset, _index in pieces[1:]] + [len(scalar.value)]
+        for (offset, index), piece_end in zip(pieces, ends, strict=True):
+            builder.copy(scalar.value[offset:piece_end], *lines.position(index))
+    return builder.source_map
 
 
 def _content_region(text: str, scalar: YamlScalar) -> tuple[int, int]:

@@ -29,9 +29,11 @@ from ascend_reflint.remote import is_local_path, normalise_remote, unsafe_reason
 if TYPE_CHECKING:
     import subprocess
 
+    from ascend_reflint.lookup.environment import LookupEnvironments
+    from ascend_reflint.lookup.git import GitRunner
     from ascend_reflint.lookup.network import Request
 
-__all__ = ["LookupOptions", "LookupStats", "answered", "lookup_remotes"]
+__all__ = ["GitRunners", "LookupOptions", "LookupStats", "answered", "lookup_remotes", "start_runners"]
 
 log = logging.getLogger("reflint")
 
@@ -243,15 +245,55 @@ def _look_up_over_network(
     return results
 
 
-def _starter(
-    directory: str, policy: CredentialPolicy, timeout: float, stats: LookupStats
-) -> Callable[[Request], subprocess.Popen[bytes]] | str:
-    """A function that starts the git of one request in the environment its URL gets, or why git cannot
-    be run at all."""
+@dataclass(frozen=True)
+class GitRunners:
+    """Runners for the git commands of one stage, one per environment (see
+    :mod:`ascend_reflint.lookup.environment`): :meth:`for_url` picks the one a URL may use.
+
+    Attributes:
+        git: the git program.
+        environments: the user's and the isolated environment.
+        user: runs git in the user's environment.
+        isolated: runs git in the isolated one.
+    """
+
+    git: str
+    environments: LookupEnvironments
+    user: GitRunner
+    isolated: GitRunner
+
+    def for_url(self, url: str) -> GitRunner:
+        """The runner for git commands that fetch ``url`` (and for the local commands that go with them)."""
+        return self.user if self.environments.for_url(url) is self.environments.user else self.isolated
+
+    def kill_all(self) -> None:
+        """Kill every git that either runner started and is still running."""
+        self.user.kill_all()
+        self.isolated.kill_all()
+
+
+def start_runners(
+    timeout: float, directory: str, credentials_for: frozenset[str] = frozenset()
+) -> tuple[GitRunners, str | None] | str:
+    """Runners for git in ``directory``, with credentials for the URLs of ``credentials_for`` only.
+
+    Reads the user's git config once (``git config --list``).
+
+    Args:
+        timeout: seconds each git may run (also the limit of the config read).
+        directory: an empty directory of its own (:func:`ascend_reflint.lookup.git.git_directory`); the
+            isolated ``HOME`` is made in it.
+        credentials_for: hosts allowed credentials (see :class:`CredentialPolicy`).
+
+    Returns:
+        ``(runners, notice)`` — the notice says when the user's config could not be read — or why git
+        cannot be run at all.
+    """
     from ascend_reflint.lookup.environment import make_environments
-    from ascend_reflint.lookup.git import base_env, git_executable, ls_remote_args, start_git
+    from ascend_reflint.lookup.git import GitRunner, base_env, git_executable
     from ascend_reflint.lookup.gitconfig import read_user_config
 
+    policy = CredentialPolicy(credentials_for)
     try:
         git = git_executable()
         base = base_env(os.environ, directory)
@@ -262,22 +304,44 @@ def _starter(
     except (ImportError, OSError) as error:
         # GitPython raises ImportError when it cannot run ``git version`` (git missing or broken).
         return clean_detail(f"git cannot be run: {error}".splitlines()[0])
-    if problem is not None:
-        stats.notice(f"your git config could not be read ({problem}); lookups used none of it")
-
     log.debug(
         "lookups carry %d of your %d git config entries; credentials only for: %s",
         int(environments.isolated.get("GIT_CONFIG_COUNT", "0")),
         len(config),
         ", ".join(sorted(policy.hosts)) or "no host",
     )
+    runners = GitRunners(
+        git,
+        environments,
+        GitRunner(environments.user, timeout, directory, git),
+        GitRunner(environments.isolated, timeout, directory, git),
+    )
+    if problem is None:
+        return runners, None
+    return runners, f"your git config could not be read ({problem}); lookups used none of it"
+
+
+def _starter(
+    directory: str, policy: CredentialPolicy, timeout: float, stats: LookupStats
+) -> Callable[[Request], subprocess.Popen[bytes]] | str:
+    """A function that starts the ``git ls-remote`` of one request in the environment its URL gets, or why
+    git cannot be run at all."""
+    from ascend_reflint.lookup.git import ls_remote_args, start_git
+
+    started = start_runners(timeout, directory, policy.hosts)
+    if isinstance(started, str):
+        return started
+    runners, notice = started
+    if notice is not None:
+        stats.notice(notice)
+    environments = runners.environments
 
     def start(request: Request) -> subprocess.Popen[bytes]:
         env = environments.for_url(request.url)
         args = ls_remote_args(request.url)
         mode = "with your git config and credentials" if env is environments.user else "isolated"
         log.debug("git %s (%s)", " ".join(args), mode)  # the handler masks credentials
-        proc = start_git(git, args, env, directory)
+        proc = start_git(runners.git, args, env, directory)
         stats.lookups += 1
         return proc
 

@@ -7,20 +7,19 @@ cache key (:func:`cache_key`) is the lookup key (the URL as the recipe wrote it,
 credentials were allowed for it; so a ``git://`` answer never stands for an ``https://`` pin. Neither the
 key nor the content holds a credential.
 
-Several reflint processes may share the directory: an entry is written to a temporary file in the same
-directory and moved over the old one with :func:`os.replace` (atomic on POSIX and Windows), so a reader
-sees the old entry or the new one, never half of one. An entry that cannot be read or does not hold what
-it should (truncated, garbage, another key, another format) counts as absent and is replaced by the
-next successful lookup. Failed lookups are not cached.
+Several reflint processes may share the directory: an entry is written with
+:func:`ascend_reflint.output.write_file` (a temporary file in the same directory moved over the old one
+with :func:`os.replace`, atomic on POSIX and Windows), so a reader sees the old entry or the new one, never
+half of one. An entry is read as a side file (:mod:`ascend_reflint.sidefile`: a regular file of at most
+:data:`~ascend_reflint.sidefile.CACHE_ENTRY_MAX_BYTES`); one that cannot be read or does not hold what it
+should (a FIFO, a link to a device, too large, truncated, garbage, another key, another format) counts
+as absent and is replaced by the next successful lookup. Failed lookups are not cached.
 """
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
-import os
-import tempfile
 import time
 from pathlib import Path
 from typing import Any, TypeGuard
@@ -69,9 +68,12 @@ class RefCache:
             The refs, or None when the entry is absent, unreadable, malformed, of another key or
             format, or older than ``max_age``.
         """
+        from ascend_reflint.sidefile import CACHE_ENTRY_MAX_BYTES
+        from ascend_reflint.textfile import FileReadError, read_bytes
+
         try:
-            data = json.loads(self.entry_path(key).read_bytes())
-        except (OSError, ValueError, RecursionError):
+            data = json.loads(read_bytes(str(self.entry_path(key)), CACHE_ENTRY_MAX_BYTES))
+        except (FileReadError, ValueError, RecursionError):
             # RecursionError: garbage nested deeper than the JSON decoder's stack ("[[[[…").
             return None
         refs = _refs_from_entry(data, key)
@@ -87,20 +89,16 @@ class RefCache:
             None when written; otherwise why not (``"cannot write the ref cache in DIR: REASON"``). Never
             raises for a file-system error: a lookup works without its cache.
         """
+        from ascend_reflint.output import OutputFileError, json_text, write_file
+
         path = self.entry_path(key)
-        text = json.dumps(_entry_from_refs(key, refs), separators=(",", ":"), ensure_ascii=False)
-        temp: str | None = None
         try:
             path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-            fd, temp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=path.parent)
-            with os.fdopen(fd, "w", encoding="utf-8") as stream:
-                stream.write(text)
-            os.replace(temp, path)
+            write_file(str(path), json_text(_entry_from_refs(key, refs), indent=None))
         except OSError as error:
-            if temp is not None:
-                with contextlib.suppress(OSError):
-                    os.unlink(temp)
             return f"cannot write the ref cache in {self.directory}: {error.strerror or error}"
+        except OutputFileError as error:
+            return f"cannot write the ref cache in {self.directory}: {error.reason}"
         return None
 
 

@@ -28,7 +28,10 @@ import shutil
 import signal
 import subprocess
 import tempfile
-from collections.abc import Iterator, Mapping
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 
 from ascend_reflint.model import RemoteRefs
 
@@ -47,6 +50,12 @@ REPOSITORY_VARIABLES = frozenset(
         "GIT_SHALLOW_FILE",
     }
 )
+
+#: How long to wait for git's pipes to close after its process group was killed, in seconds. Only a
+#: process that left the group (a daemonised ssh ControlMaster) can hold them open longer.
+_DRAIN_SECONDS = 2.0
+#: How often :meth:`GitRunner.run` calls its ``watch``, in seconds.
+_WATCH_SECONDS = 0.1
 
 _OBJECT_ID = re.compile(rb"[0-9a-fA-F]{40}(?:[0-9a-fA-F]{24})?")
 _OPENSSH_NAMES = frozenset({"ssh", "ssh.exe"})
@@ -138,9 +147,11 @@ def is_openssh(command: str) -> bool:
     return bool(words) and os.path.basename(words[0]) in _OPENSSH_NAMES
 
 
-def start_git(git: str, args: list[str], env: Mapping[str, str], directory: str) -> subprocess.Popen[bytes]:
+def start_git(
+    git: str, args: list[str], env: Mapping[str, str], directory: str, stdin: bool = False
+) -> subprocess.Popen[bytes]:
     """Start ``git ARGS`` (no shell: an argument list) in ``directory`` with exactly ``env``, stdin from the
-    null device, stdout and stderr piped, in a new session.
+    null device (a pipe with ``stdin``), stdout and stderr piped, in a new session.
 
     Raises:
         OSError: git cannot be started.
@@ -149,11 +160,140 @@ def start_git(git: str, args: list[str], env: Mapping[str, str], directory: str)
         [git, *args],
         cwd=directory,
         env=dict(env),
-        stdin=subprocess.DEVNULL,
+        stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         start_new_session=True,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class GitRun:
+    """What one git process did.
+
+    Attributes:
+        returncode: git's exit status (negative: killed by that signal).
+        stdout: standard output, decoded as UTF-8 (invalid bytes replaced).
+        stderr: standard error, decoded likewise.
+        timed_out: True when git was killed because the timeout passed.
+        stopped: why git was killed when a ``watch`` of :meth:`GitRunner.run` stopped it, else None.
+    """
+
+    returncode: int
+    stdout: str
+    stderr: str
+    timed_out: bool = False
+    stopped: str | None = None
+
+
+class GitRunner:
+    """Runs git processes in one directory, with one whole environment and a timeout; can kill every one
+    still running. Safe to use from several threads at once.
+
+    Args:
+        env: git's whole environment (see :func:`base_env` and :mod:`ascend_reflint.lookup.environment`).
+        timeout: seconds each git may run before its process group is killed.
+        directory: where git runs (see :func:`git_directory`).
+        git: the git program (default: :func:`git_executable`).
+    """
+
+    def __init__(
+        self, env: Mapping[str, str], timeout: float, directory: str, git: str | None = None
+    ) -> None:
+        self._env = dict(env)
+        self._timeout = timeout
+        self._directory = directory
+        self._git = git
+        self._running: set[subprocess.Popen[bytes]] = set()
+        self._closed = False
+        self._lock = threading.Lock()
+
+    def run(
+        self,
+        args: Sequence[str],
+        *,
+        stdin: bytes | None = None,
+        timeout: float | None = None,
+        watch: Callable[[], str | None] | None = None,
+    ) -> GitRun:
+        """Run ``git ARGS`` (an argument list, no shell) in the runner's directory and wait for it.
+
+        Args:
+            args: git's arguments, without ``git``.
+            stdin: bytes for git's standard input (default: /dev/null).
+            timeout: seconds before git's process group is killed (default: the runner's timeout).
+            watch: called every :data:`_WATCH_SECONDS` while git runs; when it returns a reason, git's
+                process group is killed and the reason is the result's ``stopped`` (a size cap, …).
+
+        Returns:
+            What git did; ``timed_out`` is True when the timeout killed it.
+
+        Raises:
+            ImportError: GitPython could not run ``git version`` when it was first imported.
+            OSError: git cannot be started.
+        """
+        git = self._git or git_executable()
+        proc = start_git(git, list(args), self._env, self._directory, stdin=stdin is not None)
+        deadline = time.monotonic() + (self._timeout if timeout is None else timeout)
+        with self._tracked(proc):
+            while True:
+                left = max(0.0, deadline - time.monotonic())
+                try:
+                    out, err = proc.communicate(
+                        stdin, timeout=left if watch is None else min(left, _WATCH_SECONDS)
+                    )
+                    return GitRun(proc.returncode, _decode(out), _decode(err))
+                except subprocess.TimeoutExpired:
+                    stdin = None  # communicate() keeps writing what it started; it must not be given twice
+                    stopped = watch() if watch is not None else None
+                    if stopped is None and time.monotonic() < deadline:
+                        continue
+                kill_group(proc)
+                out, err = _drain(proc)
+                return GitRun(
+                    proc.wait(), _decode(out), _decode(err), timed_out=stopped is None, stopped=stopped
+                )
+
+    def kill_all(self) -> None:
+        """Kill the process group of every git still running, and of any started from now on.
+
+        Used when the scan is interrupted; a git that another thread starts afterwards is killed as soon
+        as it is registered.
+        """
+        with self._lock:
+            self._closed = True
+            running = list(self._running)
+        for proc in running:
+            if proc.poll() is None:
+                kill_group(proc)
+
+    @contextlib.contextmanager
+    def _tracked(self, proc: subprocess.Popen[bytes]) -> Iterator[None]:
+        with self._lock:
+            self._running.add(proc)
+            closed = self._closed
+        if closed:
+            kill_group(proc)
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._running.discard(proc)
+
+
+def _drain(proc: subprocess.Popen[bytes]) -> tuple[bytes, bytes]:
+    """Collect what a killed git wrote; give up on pipes that a process outside the group holds open."""
+    try:
+        return proc.communicate(timeout=_DRAIN_SECONDS)
+    except subprocess.TimeoutExpired:
+        for stream in (proc.stdout, proc.stderr):
+            if stream is not None:
+                stream.close()
+        return b"", b""
+
+
+def _decode(data: bytes | None) -> str:
+    return (data or b"").decode("utf-8", errors="replace")
 
 
 def ls_remote_args(url: str) -> list[str]:

@@ -2,8 +2,9 @@
 
 Workflow commands (https://docs.github.com/actions/reference/workflow-commands) are lines of the form
 ``::error file=PATH,line=L,col=C,endLine=EL,endColumn=E,title=TITLE::MESSAGE`` that the runner turns into
-annotations on the run and on the pull request's diff. Their escaping is the one of actions/toolkit
-(``packages/core/src/command.ts``: ``escapeData`` and ``escapeProperty``).
+annotations on the run and on the pull request's diff. They are built and written by
+:mod:`ascend_reflint.output` (escaping as actions/toolkit does, text from outside made safe), which also
+keeps text from outside from forming commands of its own.
 
 GitHub shows at most 10 error, 10 warning and 10 notice annotations per step and 50 per job (actions/toolkit
 ``docs/problem-matchers.md``, "Limitations") and drops the rest silently. When a scan has more, the summary
@@ -16,11 +17,10 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Mapping, Sequence
-from typing import TextIO
 from urllib.parse import quote
 
 from ascend_reflint.model import FileMessage, Finding, ScanResult, Severity
-from ascend_reflint.report.safe import safe_text
+from ascend_reflint.output import Channel, OutputFileError, append_file, shown, workflow_command
 from ascend_reflint.report.text import summary_line
 
 log = logging.getLogger("reflint")
@@ -40,22 +40,6 @@ _FILE_ERROR_COMMAND = "warning"
 _MARKDOWN_SPECIAL = frozenset("\\`*_[]<>|~&")
 #: Bytes kept free for the note that counts the rows a too-long job summary leaves out.
 _FOOTER_ROOM = 200
-
-
-def escape_data(text: str) -> str:
-    """Escape a workflow command's message: ``%`` → ``%25``, CR → ``%0D``, LF → ``%0A``.
-
-    Source: actions/toolkit ``packages/core/src/command.ts``, ``escapeData``.
-    """
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
-def escape_property(text: str) -> str:
-    """Escape a workflow command's property: as :func:`escape_data`, and ``:`` → ``%3A``, ``,`` → ``%2C``.
-
-    Source: actions/toolkit ``packages/core/src/command.ts``, ``escapeProperty``.
-    """
-    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
 def repository_root(environ: Mapping[str, str], cwd: str | None = None) -> str:
@@ -127,8 +111,7 @@ def annotation(finding: Finding, root: str, cwd: str | None = None) -> str:
     else:
         properties.append(("endLine", str(span.end_line)))
     properties.append(("title", f"{finding.code} {finding.rule}"))
-    lines = _message_lines(finding, root, cwd)
-    return _command(_COMMAND[finding.severity], properties, "\n".join(safe_text(line) for line in lines))
+    return workflow_command(_COMMAND[finding.severity], properties, _message_lines(finding, root, cwd))
 
 
 def _message_lines(finding: Finding, root: str, cwd: str | None) -> list[str]:
@@ -143,18 +126,11 @@ def _message_lines(finding: Finding, root: str, cwd: str | None) -> list[str]:
 def file_error_annotation(error: FileMessage, root: str, cwd: str | None = None) -> str:
     """The workflow command for a file that could not be read: ``::warning file=PATH,title=…::MESSAGE``."""
     properties = [("file", _shown_path(error.path, root, cwd)), ("title", "reflint could not read this file")]
-    return _command(_FILE_ERROR_COMMAND, properties, safe_text(error.message))
-
-
-def _command(name: str, properties: Sequence[tuple[str, str]], message: str) -> str:
-    """``::name key=value,…::message``; property values (a path can hold anything a file name can) are
-    made safe for the log like the message, then escaped."""
-    joined = ",".join(f"{key}={escape_property(safe_text(value))}" for key, value in properties)
-    return f"::{name} {joined}::{escape_data(message)}"
+    return workflow_command(_FILE_ERROR_COMMAND, properties, [error.message])
 
 
 def write_github(
-    result: ScanResult, stream: TextIO, environ: Mapping[str, str], cwd: str | None = None
+    result: ScanResult, stream: Channel, environ: Mapping[str, str], cwd: str | None = None
 ) -> None:
     """Write an annotation per finding and per unreadable file, the summary line; append the job summary.
 
@@ -170,9 +146,9 @@ def write_github(
     """
     root = repository_root(environ, cwd)
     for finding in result.findings:
-        stream.write(annotation(finding, root, cwd) + "\n")
+        stream.write_command(annotation(finding, root, cwd))
     for error in result.errors:
-        stream.write(file_error_annotation(error, root, cwd) + "\n")
+        stream.write_command(file_error_annotation(error, root, cwd))
     summary_complete = False
     summary_path = environ.get("GITHUB_STEP_SUMMARY")
     if summary_path:
@@ -210,10 +186,12 @@ def _append_job_summary(
     try:
         used = os.path.getsize(summary_path) if os.path.exists(summary_path) else 0
         markdown, complete = job_summary(result, environ, root, cwd, budget=STEP_SUMMARY_LIMIT - used)
-        with open(summary_path, "a", encoding="utf-8") as handle:
-            handle.write(markdown)
+        append_file(summary_path, markdown)
     except OSError as exc:
         log.warning("cannot write the job summary %s: %s", summary_path, exc.strerror or exc)
+        return False
+    except OutputFileError as exc:
+        log.warning("cannot write the job summary %s: %s", exc.path, exc.reason)
         return False
     return complete
 
@@ -323,7 +301,7 @@ def _blob_url(relative: str | None, line: int, environ: Mapping[str, str]) -> st
 def _cell(text: str) -> str:
     """Text as one Markdown table cell: markup escaped, line breaks as ``<br>``."""
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    return "<br>".join(_escape_markdown(safe_text(line)) for line in lines)
+    return "<br>".join(_escape_markdown(shown(line)) for line in lines)
 
 
 def _escape_markdown(text: str) -> str:

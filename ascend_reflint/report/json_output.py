@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-import json
-import re
-import unicodedata
+from collections.abc import Mapping
 from typing import Any
 
 from ascend_reflint.inventory import Inventory
 from ascend_reflint.model import FileMessage, Finding, Pin, ScanResult
-from ascend_reflint.remote import redact
 
 
-def pin_record(pin: Pin) -> dict[str, Any]:
-    """One pin as the ``refs`` JSON shows it (:func:`dumps` masks the credentials of ``url``)."""
-    return {
+def pin_record(pin: Pin, describe: str | None = None) -> dict[str, Any]:
+    """One pin as the ``refs`` JSON shows it (:func:`ascend_reflint.output.json_text` masks the credentials
+    of ``url``); ``describe`` (the nearest tag of the commit it checks out) is added when known."""
+    record = {
         "path": pin.path,
         "line": pin.span.line,
         "column": pin.span.column,
@@ -31,16 +29,26 @@ def pin_record(pin: Pin) -> dict[str, Any]:
         "depth": pin.depth,
         "shallow": pin.shallow,
     }
+    if describe is not None:
+        record["describe"] = describe
+    return record
 
 
 def _messages(messages: list[FileMessage]) -> list[dict[str, str]]:
     return [{"path": m.path, "message": m.message} for m in messages]
 
 
-def refs_document(inventory: Inventory) -> dict[str, Any]:
-    """The ``refs --format json`` document: ``pins``, ``files_scanned``, ``errors``, ``notices``."""
+def refs_document(inventory: Inventory, describes: Mapping[Pin, str] | None = None) -> dict[str, Any]:
+    """The ``refs --format json`` document: ``pins``, ``files_scanned``, ``errors``, ``notices``.
+
+    Args:
+        inventory: what ``refs`` found.
+        describes: pin → the nearest tag of the commit it checks out (``v0.8.4-12-gc0ffee1``), for the
+            commit pins that scans verified and cached.
+    """
+    describes = describes or {}
     return {
-        "pins": [pin_record(pin) for pin in inventory.pins],
+        "pins": [pin_record(pin, describes.get(pin)) for pin in inventory.pins],
         "files_scanned": len(inventory.files),
         "errors": _messages(inventory.errors),
         "notices": _messages(inventory.notices),
@@ -90,45 +98,3 @@ def scan_document(result: ScanResult) -> dict[str, Any]:
             "findings": counts,
         },
     }
-
-
-def dumps(document: dict[str, Any]) -> str:
-    """Serialise a document: indented, key order kept, non-ASCII kept, ending with a newline.
-
-    Every string value goes through :func:`ascend_reflint.remote.redact` first, so that a password or
-    token written in a URL (``https://user:TOKEN@host/…``) never reaches a JSON or SARIF document: the
-    pins keep the real URL because the lookup needs it, and the documents show ``https://user:***@…``.
-    Characters that a terminal acts on or that reorder what a reader sees are written as ``\\uXXXX``
-    escapes, which any JSON reader turns back into the same text: JSON escapes C0 controls (``\\u001b``)
-    itself, and this adds DEL, the C1 controls (``\\x9b`` is CSI to some terminals), format characters
-    (bidirectional overrides such as U+202E) and lone surrogates (which UTF-8 cannot encode).
-    """
-    text = json.dumps(_redacted(document), indent=2, ensure_ascii=False)
-    return _INVISIBLE.sub(_json_escape, text) + "\n"
-
-
-#: Candidates for :func:`_json_escape`: DEL, C1 controls, and every non-ASCII character (checked there).
-_INVISIBLE = re.compile("[\x7f-\U0010ffff]")
-
-
-def _json_escape(match: re.Match[str]) -> str:
-    """A character as JSON's ``\\uXXXX`` (a surrogate pair above U+FFFF) when it is Cc, Cf or Cs."""
-    char = match.group()
-    if unicodedata.category(char) not in ("Cc", "Cf", "Cs"):
-        return char
-    code = ord(char)
-    if code <= 0xFFFF:
-        return f"\\u{code:04x}"
-    code -= 0x10000
-    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
-
-
-def _redacted(value: Any) -> Any:
-    """``value`` with :func:`~ascend_reflint.remote.redact` applied to every string in it (keys too)."""
-    if isinstance(value, str):
-        return redact(value)
-    if isinstance(value, dict):
-        return {_redacted(key): _redacted(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_redacted(item) for item in value]
-    return value

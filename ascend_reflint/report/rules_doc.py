@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Set
 from typing import TextIO
 
@@ -28,7 +27,9 @@ def write_rules(stream: TextIO, codes: Set[str], output_format: str) -> int:
     if unknown:
         import sys
 
-        sys.stderr.write(f"reflint: error: unknown rule code(s): {', '.join(unknown)}\n")
+        from ascend_reflint.output import shown
+
+        sys.stderr.write(f"reflint: error: unknown rule code(s): {shown(', '.join(unknown))}\n")
         return 2
     if output_format == "json":
         records = [
@@ -41,7 +42,9 @@ def write_rules(stream: TextIO, codes: Set[str], output_format: str) -> int:
             }
             for r in rules
         ]
-        stream.write(json.dumps(records, indent=2) + "\n")
+        from ascend_reflint.output import json_text
+
+        stream.write(json_text(records))
         return 0
     for rule in rules:
         lookup = "needs a lookup" if rule.needs_lookup else "no lookup"

@@ -66,7 +66,7 @@ def sarif_document(
 
     Returns:
         The document as JSON-ready dicts and lists (serialise it with
-        :func:`ascend_reflint.report.json_output.dumps`).
+        :func:`ascend_reflint.output.json_text`).
 
     Each result's ``partialFingerprints["reflint/v1"]`` is :meth:`Finding.fingerprint` (code, path, remote,
     ref: no line numbers, so moving a line keeps the alert). A second finding with the same fingerprint in

@@ -2,36 +2,48 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TextIO
 
 from ascend_reflint.inventory import Inventory
-from ascend_reflint.model import FileMessage, Finding, ScanResult, Severity
-from ascend_reflint.report.safe import safe_text
+from ascend_reflint.model import FileMessage, Finding, Pin, ScanResult, Severity
+from ascend_reflint.output import shown
 
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 
 
-def write_refs(inventory: Inventory, stream: TextIO, rich_output: bool) -> None:
+def write_refs(
+    inventory: Inventory, stream: TextIO, rich_output: bool, describes: Mapping[Pin, str] | None = None
+) -> None:
     """Write the pin inventory: ``path:line:column: remote ref (via)`` per pin, or a rich table.
 
     Args:
         inventory: what ``refs`` found.
         stream: where to write.
         rich_output: True on a colour terminal (not NO_COLOR): draw a table; else one plain line per pin.
+        describes: pin → the nearest tag of the commit it checks out; such a ref is shown as
+            ``c0ffee1 (v0.8.4-12-gc0ffee1)``.
     """
+    describes = describes or {}
     if rich_output:
-        _refs_table(inventory, stream)
+        _refs_table(inventory, stream, describes)
         return
     for pin in inventory.pins:
         target = pin.remote or pin.url
-        ref = pin.ref if pin.ref is not None else (pin.ref_text or "-")
+        ref = _shown_ref(pin, describes)
         stream.write(
-            safe_text(f"{pin.path}:{pin.span.line}:{pin.span.column}: {target} {ref} ({pin.via.value})")
-            + "\n"
+            shown(f"{pin.path}:{pin.span.line}:{pin.span.column}: {target} {ref} ({pin.via.value})") + "\n"
         )
 
 
-def _refs_table(inventory: Inventory, stream: TextIO) -> None:
+def _shown_ref(pin: Pin, describes: Mapping[Pin, str]) -> str:
+    """The pin's ref as resolved (as written when unresolved, ``-`` when none), with its nearest tag."""
+    ref = pin.ref if pin.ref is not None else (pin.ref_text or "-")
+    describe = describes.get(pin)
+    return f"{ref} ({describe})" if describe is not None else ref
+
+
+def _refs_table(inventory: Inventory, stream: TextIO, describes: Mapping[Pin, str]) -> None:
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
@@ -42,9 +54,9 @@ def _refs_table(inventory: Inventory, stream: TextIO) -> None:
         table.add_column(column, no_wrap=column == "location", overflow="fold")
     for pin in inventory.pins:
         ref = (
-            Text(safe_text(pin.ref if pin.ref is not None else "-"), style="green")
+            Text(shown(_shown_ref(pin, describes)), style="green")
             if pin.resolved
-            else Text(safe_text(pin.ref_text or "-"), style="yellow")
+            else Text(shown(pin.ref_text or "-"), style="yellow")
         )
         clone = " ".join(
             part
@@ -55,8 +67,8 @@ def _refs_table(inventory: Inventory, stream: TextIO) -> None:
             if part
         )
         table.add_row(
-            Text(safe_text(f"{pin.path}:{pin.span.line}:{pin.span.column}")),
-            Text(safe_text(pin.remote or pin.url)),
+            Text(shown(f"{pin.path}:{pin.span.line}:{pin.span.column}")),
+            Text(shown(pin.remote or pin.url)),
             ref,
             Text(pin.via.value),
             Text(clone),
@@ -85,12 +97,12 @@ def write_findings(result: ScanResult, stream: TextIO, colour: bool) -> None:
 
 def _write_finding(finding: Finding, stream: TextIO, console: object) -> None:
     # Made safe before its length is taken: an escaped path is longer than the file name it shows.
-    location = safe_text(f"{finding.path}:{finding.span.line}:{finding.span.column}:")
+    location = shown(f"{finding.path}:{finding.span.line}:{finding.span.column}:")
     severity = finding.severity.label
-    lines = [f"{location} {safe_text(f'{finding.code} [{severity}] {finding.message}')}"]
+    lines = [f"{location} {shown(f'{finding.code} [{severity}] {finding.message}')}"]
     if finding.suggestion is not None:
-        lines.append(safe_text(f"  did you mean '{finding.suggestion}'?"))
-    lines.extend(safe_text(f"  {r.path}:{r.line}:{r.column}: {r.message}") for r in finding.related)
+        lines.append(shown(f"  did you mean '{finding.suggestion}'?"))
+    lines.extend(shown(f"  {r.path}:{r.line}:{r.column}: {r.message}") for r in finding.related)
     if console is None:
         stream.write("\n".join(lines) + "\n")
         return
@@ -127,6 +139,6 @@ def summary_line(result: ScanResult) -> str:
 def write_file_messages(errors: list[FileMessage], notices: list[FileMessage], stream: TextIO) -> None:
     """Write ``path: error: message`` and ``path: notice: message`` lines (to stderr, usually)."""
     for message in errors:
-        stream.write(safe_text(f"{message.path}: error: {message.message}") + "\n")
+        stream.write(shown(f"{message.path}: error: {message.message}") + "\n")
     for message in notices:
-        stream.write(safe_text(f"{message.path}: notice: {message.message}") + "\n")
+        stream.write(shown(f"{message.path}: notice: {message.message}") + "\n")

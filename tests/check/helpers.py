@@ -9,6 +9,7 @@ from pathlib import Path
 from ascend_reflint.check import Policy, RulePack, run_checks
 from ascend_reflint.check.engine import pin_lookup_key
 from ascend_reflint.model import (
+    CommitVerdict,
     FileKind,
     Finding,
     LookupResult,
@@ -125,12 +126,16 @@ def scan(
     lookups: Mapping[str, LookupResult] | None = None,
     with_policy: Policy | None = None,
     code: str | None = None,
+    commits: Sequence[CommitVerdict] = (),
 ) -> list[Finding]:
-    """Run every rule over one file holding ``pins``; only findings of ``code`` when given.
+    """Run every rule over one file holding ``pins``; only findings of ``code`` when given. ``commits`` are
+    what commit verification found.
 
     ``lookups`` is keyed by remote (``host/owner/name``): each answers for every URL of that remote that the
     pins fetch (see :func:`by_lookup_key`).
     """
     source = SourceFile(path=PATH, abspath=f"/repo/{PATH}", kind=FileKind.DOCKERFILE, pins=list(pins))
-    found = run_checks([source], by_lookup_key(pins, lookups or {}), with_policy or Policy())
+    verdicts = {(verdict.remote, verdict.pinned): verdict for verdict in commits}
+    keyed = by_lookup_key(pins, lookups or {})
+    found = run_checks([source], keyed, with_policy or Policy(), commits=verdicts)
     return [finding for finding in found if code is None or finding.code == code]

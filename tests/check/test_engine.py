@@ -146,7 +146,7 @@ def test_all_rules_lists_code_name_severity_and_lookup() -> None:
         ("RL005", "cross-file-drift", "warning", False),
         ("RL006", "env-drift", "warning", False),
         ("RL007", "branch-flag-with-commit", "error", False),
-        ("RL008", "unverifiable-commit", "info", False),
+        ("RL008", "unverifiable-commit", "info", True),
         ("RL009", "unresolved-ref", "info", False),
         ("RL010", "remote-unreachable", "warning", True),
         ("RL011", "unsafe-url", "error", False),
@@ -156,6 +156,8 @@ def test_all_rules_lists_code_name_severity_and_lookup() -> None:
         ("RL015", "unpinned-clone", "warning", False),
         ("RL016", "insecure-transport", "warning", False),
         ("RL017", "local-repository", "info", False),
+        ("RL025", "commit-not-in-history", "error", True),
+        ("RL026", "ambiguous-commit-id", "error", True),
         ("RL099", "unused-ignore", "info", False),
     ]
 

@@ -8,7 +8,17 @@ from dataclasses import replace
 from pathlib import Path
 
 from ascend_reflint.check import load_policy
-from ascend_reflint.model import FailureKind, Finding, LookupFailure, RemoteRefs, Severity, Span, Via
+from ascend_reflint.model import (
+    CommitState,
+    CommitVerdict,
+    FailureKind,
+    Finding,
+    LookupFailure,
+    RemoteRefs,
+    Severity,
+    Span,
+    Via,
+)
 
 from .helpers import (
     CHECKOUT_ACTION,
@@ -402,35 +412,28 @@ def test_rl007_an_abbreviation_the_remote_does_not_have_is_a_commit() -> None:
 # RL008 unverifiable-commit
 
 
-def test_rl008_a_commit_that_is_no_tip_cannot_be_confirmed() -> None:
+def test_rl008_a_commit_whose_verification_could_not_run_says_why() -> None:
     pin = make_pin("f2b0977e", url=MINDSPEED_URL, via=Via.CHECKOUT)  # verl's MindSpeed pin
-    assert scan([pin], MINDSPEED_LOOKUP, code="RL008") == [
+    reason = "offline, and its history is not in the cache"
+    verdict = CommitVerdict(MINDSPEED, "f2b0977e", CommitState.UNVERIFIED, detail=reason)
+    assert scan([pin], MINDSPEED_LOOKUP, code="RL008", commits=[verdict]) == [
         expected(
             "RL008",
             "unverifiable-commit",
             Severity.INFO,
-            'commit "f2b0977e" is not the tip of any branch or tag of gitcode.com/ascend/mindspeed, so '
-            "`git ls-remote` cannot confirm that it exists; check it against the remote's history",
+            'commit "f2b0977e" of gitcode.com/ascend/mindspeed could not be verified against its history: '
+            "offline, and its history is not in the cache",
             remote=MINDSPEED,
             ref="f2b0977e",
         )
     ]
 
 
-def test_rl008_a_full_id_that_was_not_looked_up_is_not_confirmed() -> None:
-    pin = make_pin(DEEPEP_COMMIT, url=DEEPEP_URL, via=Via.PIP_VCS)
-    assert scan([pin], {}, code="RL008") == [
-        expected(
-            "RL008",
-            "unverifiable-commit",
-            Severity.INFO,
-            f'commit "{DEEPEP_COMMIT}" of github.com/deepseek-ai/deepep was not confirmed: `git ls-remote` '
-            "lists "
-            "only the tips of branches and tags; check it against the remote's history",
-            remote=DEEPEP,
-            ref=DEEPEP_COMMIT,
-        )
-    ]
+def test_rl008_nothing_for_a_verified_commit_or_one_never_verified() -> None:
+    pin = make_pin("f2b0977e", url=MINDSPEED_URL, via=Via.CHECKOUT)
+    in_history = CommitVerdict(MINDSPEED, "f2b0977e", CommitState.IN_HISTORY, commit="f2b0977e" + "0" * 32)
+    assert scan([pin], MINDSPEED_LOOKUP, code="RL008", commits=[in_history]) == []
+    assert scan([pin], MINDSPEED_LOOKUP, code="RL008") == []
 
 
 def test_rl008_a_commit_at_a_branch_or_peeled_tag_tip_is_confirmed() -> None:

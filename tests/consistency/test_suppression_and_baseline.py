@@ -188,7 +188,10 @@ def test_a_missing_baseline_is_exit_2_and_both_options_together_are_refused(
     monkeypatch.chdir(tmp_path)
     write_tree(tmp_path, {"Dockerfile": "FROM x\n"})
     code, _, err = scan_json(capsys, "--offline", "--baseline", "nope.json")
-    assert (code, err) == (2, "reflint: error: cannot read baseline nope.json: No such file or directory\n")
+    assert (code, err) == (
+        2,
+        "reflint: error: cannot read baseline nope.json: file not found (deleted or a broken symlink)\n",
+    )
     code, _, err = scan_json(capsys, "--baseline", "a.json", "--write-baseline", "b.json")
     assert code == 2
     assert "argument --write-baseline: not allowed with argument --baseline" in err

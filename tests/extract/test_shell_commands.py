@@ -6,8 +6,9 @@ from dataclasses import dataclass
 
 import pytest
 
-from ascend_reflint.extract import shell_commands as commands
-from ascend_reflint.extract.shell_commands import WordPart
+from ascend_reflint.extract import commands
+from ascend_reflint.extract.commands import WordPart
+from ascend_reflint.extract.commands.git import _CLONE
 
 
 @dataclass(frozen=True)
@@ -27,7 +28,7 @@ def words(text: str) -> list[Word]:
 
 def test_parse_options_reads_values_in_every_form_and_stops_at_double_dash() -> None:
     parsed = commands.parse_options(
-        words("clone -qb v1 --depth=1 --jobs 4 -j8 URL --br x -- -dir"), commands._CLONE, start=1
+        words("clone -qb v1 --depth=1 --jobs 4 -j8 URL --br x -- -dir"), _CLONE, start=1
     )
     assert parsed.options == [
         ("quiet", 1, None),
@@ -41,14 +42,14 @@ def test_parse_options_reads_values_in_every_form_and_stops_at_double_dash() -> 
 
 
 def test_ambiguous_or_unknown_long_options_are_flags() -> None:
-    parsed = commands.parse_options(words("--re x --frob=1 --no-t"), commands._CLONE)
+    parsed = commands.parse_options(words("--re x --frob=1 --no-t"), _CLONE)
     # --re: reference, reference-if-able, recurse-submodules, reject-shallow, …; --no-t: no-tags only
     assert parsed.options == [("re", 0, None), ("frob", 2, WordPart(2, 7)), ("no-tags", 3, None)]
     assert parsed.positionals == [1]
 
 
 def test_sticked_short_value_may_be_an_expansion() -> None:
-    parsed = commands.parse_options(words("-b$REF URL"), commands._CLONE)
+    parsed = commands.parse_options(words("-b$REF URL"), _CLONE)
     assert parsed.options == [("branch", 0, WordPart(0, 2))]
 
 

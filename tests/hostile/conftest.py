@@ -1,7 +1,9 @@
-"""Fixtures for the hostile-input tests: local remotes (one with 100,000 refs) and misbehaving servers."""
+"""Fixtures for the hostile-input tests: local remotes (one with 100,000 refs) and misbehaving servers; and,
+for every test here, a check that no output of reflint holds a workflow command it did not mean."""
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import subprocess
 from collections.abc import Callable, Iterator
@@ -10,7 +12,20 @@ from pathlib import Path
 import pytest
 from gitfixtures import FakeRemotes, build_remotes
 
-from .support import BIG_HOST, BIG_REF_COUNT, LoopbackServer, clean_env
+from .runner_commands import foreign_commands
+from .support import BIG_HOST, BIG_REF_COUNT, RECORDED_OUTPUT, LoopbackServer, clean_env
+
+
+@pytest.fixture(autouse=True)
+def no_forged_workflow_commands() -> Iterator[None]:
+    """After each test, read what every reflint run of it wrote (stdout and stderr, as recorded by
+    ``support.run_reflint``, ``support.record`` and ``support.run_in_terminal``) as the GitHub Actions
+    runner would: nothing may be a command except reflint's own annotations."""
+    RECORDED_OUTPUT.clear()
+    yield
+    forged = [(what, command) for what, text in RECORDED_OUTPUT for command in foreign_commands(text)]
+    RECORDED_OUTPUT.clear()
+    assert forged == []
 
 
 @pytest.fixture(scope="session")
@@ -67,8 +82,9 @@ def servers() -> Iterator[Callable[[Callable[..., None]], LoopbackServer]]:
         return server
 
     yield start
-    for server in started:
-        server.stop()
+    with contextlib.ExitStack() as stopping:  # stops every server, even after one fails to stop
+        for server in started:
+            stopping.callback(server.stop)
 
 
 @pytest.fixture

@@ -8,6 +8,7 @@ import fcntl
 import json
 import os
 import pty
+import resource
 import select
 import shutil
 import socket
@@ -21,6 +22,8 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from loopback import CLIENT_TIMEOUT, POLL_INTERVAL, ServerThread
+
 from ascend_reflint.model import Span
 
 #: Git configuration that hides the developer's own (git-config(1), "ENVIRONMENT").
@@ -29,8 +32,22 @@ GIT_ISOLATION = {"GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
 HANG_GUARD_SECONDS = 120
 #: The host of the remote with 100,000 refs (see the ``big_remote`` fixture).
 BIG_HOST = "bigrefs.example"
+#: Address space and CPU seconds a bounded run may use (far above what a scan needs: about 150 MB and 2 s).
+ADDRESS_SPACE = 2 * 1024**3
+CPU_SECONDS = 60
 #: How many refs it has: ``main`` and the tags ``t0`` … ``t99998``.
 BIG_REF_COUNT = 100_000
+#: What each reflint run of the current test wrote, one entry per stream: ``(what, text)``. The
+#: ``no_forged_workflow_commands`` fixture (conftest.py) reads every one with the runner's rules.
+RECORDED_OUTPUT: list[tuple[str, str]] = []
+
+
+def record(completed: subprocess.CompletedProcess[str]) -> subprocess.CompletedProcess[str]:
+    """Keep a finished run's stdout and stderr in :data:`RECORDED_OUTPUT`; returns the run."""
+    command = " ".join(str(arg) for arg in completed.args[-6:])
+    RECORDED_OUTPUT.append((f"stdout of {command}", completed.stdout or ""))
+    RECORDED_OUTPUT.append((f"stderr of {command}", completed.stderr or ""))
+    return completed
 
 
 def run_reflint(
@@ -51,18 +68,27 @@ def run_reflint(
         The completed process; a run that takes longer than :data:`HANG_GUARD_SECONDS` raises
         ``subprocess.TimeoutExpired``.
     """
-    return subprocess.run(
-        [sys.executable, "-m", "ascend_reflint", *args],
-        cwd=cwd,
-        env=clean_env(env),
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        errors="replace",
-        timeout=HANG_GUARD_SECONDS,
-        preexec_fn=preexec_fn,
-        check=False,
+    return record(
+        subprocess.run(
+            [sys.executable, "-m", "ascend_reflint", *args],
+            cwd=cwd,
+            env=clean_env(env),
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            errors="replace",
+            timeout=HANG_GUARD_SECONDS,
+            preexec_fn=preexec_fn,
+            check=False,
+        )
     )
+
+
+def bounded() -> None:
+    """Before exec, in the child (``preexec_fn``): cap its address space and CPU time (setrlimit(2)), so
+    that a run which would read without bound is killed instead of passing."""
+    resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
+    resource.setrlimit(resource.RLIMIT_CPU, (CPU_SECONDS, CPU_SECONDS))
 
 
 def clean_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -144,6 +170,9 @@ def drop_file_permission_override() -> None:
 class LoopbackServer:
     """A TCP server on 127.0.0.1 whose every connection is handed to ``handle`` in its own thread.
 
+    Nothing it does can wait for ever (see :mod:`loopback`): the listener polls for :meth:`stop`, each
+    connection has a timeout, and :meth:`stop` fails the test if the server does not stop in time.
+
     Args:
         handle: called with the accepted socket and a stop event; the server closes the socket after.
 
@@ -155,23 +184,24 @@ class LoopbackServer:
     def __init__(self, handle: Callable[[socket.socket, threading.Event], None]) -> None:
         self._handle = handle
         self._listener = socket.create_server(("127.0.0.1", 0))
+        self._listener.settimeout(POLL_INTERVAL)
         self._stop = threading.Event()
         self._open: list[socket.socket] = []
         self._lock = threading.Lock()
         self.port: int = self._listener.getsockname()[1]
         self.connections = 0
-        threading.Thread(target=self._accept, daemon=True).start()
+        self._thread = ServerThread(self._accept, f"loopback-{handle.__name__}")
 
     def _accept(self) -> None:
-        while not self._stop.is_set():
-            try:
-                connection, _ = self._listener.accept()
-            except OSError:
-                return
-            with self._lock:
-                self._open.append(connection)
-                self.connections += 1
-            threading.Thread(target=self._serve, args=(connection,), daemon=True).start()
+        try:
+            connection, _ = self._listener.accept()
+        except TimeoutError:
+            return
+        connection.settimeout(CLIENT_TIMEOUT)
+        with self._lock:
+            self._open.append(connection)
+            self.connections += 1
+        threading.Thread(target=self._serve, args=(connection,), daemon=True).start()
 
     def _serve(self, connection: socket.socket) -> None:
         with contextlib.suppress(OSError):
@@ -180,14 +210,20 @@ class LoopbackServer:
             connection.close()
 
     def stop(self) -> None:
-        """Stop accepting and close every connection still open."""
+        """Stop accepting and close every connection still open.
+
+        Raises:
+            AssertionError: the accepting thread did not stop in time.
+        """
         self._stop.set()
-        with contextlib.suppress(OSError):
+        try:
+            self._thread.stop()
+        finally:
             self._listener.close()
-        with self._lock:
-            for connection in self._open:
-                with contextlib.suppress(OSError):
-                    connection.close()
+            with self._lock:
+                for connection in self._open:
+                    with contextlib.suppress(OSError):
+                        connection.close()
 
 
 def read_request(connection: socket.socket) -> bytes:
@@ -289,7 +325,7 @@ def run_in_terminal(args: Sequence[str], cwd: Path, env: Mapping[str, str] | Non
 
     Returns:
         Everything the run wrote to the terminal, decoded as UTF-8 (the terminal turns ``\\n`` into
-        ``\\r\\n``).
+        ``\\r\\n``); also kept in :data:`RECORDED_OUTPUT`.
     """
     environ = clean_env({"TERM": "xterm-256color", "COLUMNS": "200", "LINES": "50", **(env or {})})
     environ.pop("NO_COLOR")
@@ -324,4 +360,6 @@ def run_in_terminal(args: Sequence[str], cwd: Path, env: Mapping[str, str] | Non
         os.close(master)
         if process.poll() is None:
             process.kill()
-    return b"".join(chunks).decode("utf-8", "replace")
+    output = b"".join(chunks).decode("utf-8", "replace")
+    RECORDED_OUTPUT.append((f"terminal of reflint {' '.join(args)}", output))
+    return output

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from gitfixtures import FakeRemotes
 
-from .support import clean_env, json_output, run_in_terminal, run_reflint, write_tree
+from .support import clean_env, json_output, record, run_in_terminal, run_reflint, write_tree
 
 TOKEN = "tok3n-5ecret-c4f3b00c"
 
@@ -124,13 +124,15 @@ sys.exit(main(sys.argv[1:]))
 def test_debug_tracebacks_and_error_messages_are_masked(tmp_path: Path) -> None:
     write_tree(tmp_path, {"build.sh": "git clone https://github.com/a/b.git\n"})
 
-    completed = subprocess.run(
-        [sys.executable, "-c", _FAILING_EXTRACTOR, "--debug", "refs", "--format", "json"],
-        cwd=tmp_path,
-        env=clean_env(),
-        capture_output=True,
-        text=True,
-        timeout=120,
+    completed = record(
+        subprocess.run(
+            [sys.executable, "-c", _FAILING_EXTRACTOR, "--debug", "refs", "--format", "json"],
+            cwd=tmp_path,
+            env=clean_env(),
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
     )
 
     assert TOKEN not in completed.stdout + completed.stderr

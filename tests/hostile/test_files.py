@@ -1,14 +1,13 @@
 """Files that misbehave: each gives one clear entry in ``errors`` naming it, in bounded time and memory,
 and every other file is still read and checked. No traceback reaches the user; ``--debug`` shows it.
 
-The runs are bounded by resource limits (address space and CPU time, see :func:`_bounded`), not by
+The runs are bounded by resource limits (address space and CPU time, see :func:`support.bounded`), not by
 timing assertions: a run that needed more would be killed and fail the test.
 """
 
 from __future__ import annotations
 
 import os
-import resource
 import subprocess
 import sys
 from pathlib import Path
@@ -18,22 +17,21 @@ from gitfixtures import FakeRemotes
 
 from ascend_reflint.inventory import build_inventory
 
-from .support import clean_env, drop_file_permission_override, json_output, run_reflint, write_tree
+from .support import (
+    bounded,
+    clean_env,
+    drop_file_permission_override,
+    json_output,
+    record,
+    run_reflint,
+    write_tree,
+)
 
 URL = "https://github.com/NVIDIA/Megatron-LM.git"
 CLONE = f"git clone --branch core_r0.18.0 {URL}"
 #: A file's bytes on disk may hold this much for the limit test: far over the 10 MiB default.
 HUGE = 50 * 1024 * 1024
-#: Address space and CPU seconds a run may use (far above what it needs: about 150 MB and 2 s).
-ADDRESS_SPACE = 2 * 1024**3
-CPU_SECONDS = 60
 MARKER_NAME = "python-tag-ran"
-
-
-def _bounded() -> None:
-    """Before exec, in the child: cap its address space and CPU time (setrlimit(2))."""
-    resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
-    resource.setrlimit(resource.RLIMIT_CPU, (CPU_SECONDS, CPU_SECONDS))
 
 
 def _alias_bomb() -> str:
@@ -88,7 +86,7 @@ def test_hostile_files_each_give_one_error_and_the_rest_is_checked(
     _hostile_tree(tmp_path)
     scan = ["scan", "--format", "json", "--cache-dir", str(tmp_path / "cache")]
 
-    document = json_output(run_reflint(scan, tmp_path, remotes.env(), preexec_fn=_bounded))
+    document = json_output(run_reflint(scan, tmp_path, remotes.env(), preexec_fn=bounded))
 
     limit = f"file is {HUGE:,} bytes, over the limit of 10,485,760 (raise it with --max-file-size)"
     assert document["errors"] == [
@@ -123,7 +121,7 @@ def test_a_file_size_limit_bounds_what_is_read_and_the_flag_raises_it(tmp_path: 
         run_reflint(
             ["refs", "--format", "json", "--max-file-size", str(HUGE + 1), "Dockerfile.huge", "Dockerfile"],
             tmp_path,
-            preexec_fn=_bounded,
+            preexec_fn=bounded,
         )
     )
     lowered = json_output(
@@ -222,8 +220,10 @@ def test_an_internal_error_is_one_error_entry_and_debug_shows_the_traceback(tmp_
     command = [sys.executable, "-c", _BROKEN_EXTRACTOR]
 
     def run(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [*command, *args], cwd=tmp_path, env=clean_env(), capture_output=True, text=True, timeout=120
+        return record(
+            subprocess.run(
+                [*command, *args], cwd=tmp_path, env=clean_env(), capture_output=True, text=True, timeout=120
+            )
         )
 
     quiet = run("refs")

@@ -8,10 +8,16 @@ the internet.
 
 from __future__ import annotations
 
+import ast
 import importlib.resources
 import json
 import os
+import ssl
 import subprocess
+import sys
+import urllib.error
+import urllib.request
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -100,3 +106,61 @@ def sarif_schema_errors(document: Any) -> list[str]:
         f"{'/'.join(map(str, error.absolute_path)) or '<root>'}: {error.message}"
         for error in validator.iter_errors(document)
     ]
+
+
+#: pip's index when its configuration names none (pip's "--index-url" docs).
+PYPI = "https://pypi.org/simple"
+#: Seconds the probe of a package index may take.
+INDEX_PROBE_TIMEOUT = 10.0
+
+
+def unreachable_package_index(environ: Mapping[str, str]) -> str | None:
+    """Why pip, run with ``environ``, cannot reach the package index it is configured for; None when it can.
+
+    The indexes are the ``index-url`` and ``extra-index-url`` that ``pip config list`` shows (an
+    environment variable first, then the ``install`` section, then ``global``; PyPI when none is set). Each
+    one on the network is asked for its ``hatchling`` page, the build backend every install of reflint
+    needs, with pip's ``cert`` and ``proxy`` and a :data:`INDEX_PROBE_TIMEOUT` limit; any HTTP answer, even
+    an error status, means the index is reachable. ``file://`` indexes need no network and are not asked.
+
+    Returns:
+        One line naming the index and the error, or None.
+    """
+    config = _pip_config(environ)
+    if config.get("no-index", "").lower() in ("1", "true", "yes", "on"):
+        return None
+    indexes = [config.get("index-url") or PYPI, *config.get("extra-index-url", "").split()]
+    context = ssl.create_default_context(cafile=config.get("cert") or None)
+    handlers: list[urllib.request.BaseHandler] = [urllib.request.HTTPSHandler(context=context)]
+    if config.get("proxy"):
+        handlers.append(urllib.request.ProxyHandler({"http": config["proxy"], "https": config["proxy"]}))
+    opener = urllib.request.build_opener(*handlers)
+    for index in indexes:
+        if not index.startswith(("http://", "https://")):
+            continue
+        try:
+            opener.open(f"{index.rstrip('/')}/hatchling/", timeout=INDEX_PROBE_TIMEOUT).close()
+        except urllib.error.HTTPError:
+            continue  # the index answered
+        except OSError as error:
+            reason = getattr(error, "reason", error)
+            return f"the package index {index} cannot be reached ({reason}); pip needs it to install the hook"
+    return None
+
+
+def _pip_config(environ: Mapping[str, str]) -> dict[str, str]:
+    """pip's effective value per option, from ``pip config list`` (``:env:`` > ``install`` > ``global``)."""
+    listed = subprocess.run(
+        [sys.executable, "-m", "pip", "config", "list"],
+        env=dict(environ),
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    ).stdout
+    by_section: dict[str, dict[str, str]] = {}
+    for line in listed.splitlines():
+        key, _, value = line.partition("=")
+        section, _, name = key.rpartition(".")
+        by_section.setdefault(section, {})[name] = str(ast.literal_eval(value))
+    return {**by_section.get("global", {}), **by_section.get("install", {}), **by_section.get(":env:", {})}

@@ -10,10 +10,9 @@ from pathlib import Path
 import pytest
 
 from ascend_reflint.model import FileMessage, Finding, Related, ScanResult, ScanSummary, Severity, Span
+from ascend_reflint.output import Channel, escape_data, escape_property
 from ascend_reflint.report.github import (
     annotation,
-    escape_data,
-    escape_property,
     job_summary,
     repository_root,
     root_relative,
@@ -120,9 +119,10 @@ def test_write_github_writes_annotations_then_the_summary_line(tmp_path: Path) -
         notices=[],
         summary=SUMMARY,
     )
-    stream = io.StringIO()
+    buffer = io.StringIO()
+    stream = Channel(buffer)
     write_github(result, stream, {"GITHUB_WORKSPACE": str(tmp_path)}, cwd=str(tmp_path))
-    assert stream.getvalue() == (
+    assert buffer.getvalue() == (
         "::error file=docker/Dockerfile,line=5,col=28,endLine=5,endColumn=40,title=RL002 branch-pin"
         "::'core_r0.18.0' is a branch of github.com/nvidia/megatron-lm; the release is tag 'core_v0.18.0'"
         "%0Adid you mean 'core_v0.18.0'?\n"
@@ -134,18 +134,20 @@ def test_write_github_writes_annotations_then_the_summary_line(tmp_path: Path) -
 
 def test_ten_annotations_of_each_severity_fit(tmp_path: Path) -> None:
     findings = [branch_pin(line=n, severity=s) for s in Severity for n in range(1, 11)]
-    stream = io.StringIO()
+    buffer = io.StringIO()
+    stream = Channel(buffer)
     write_github(ScanResult(findings, [], [], SUMMARY), stream, {}, cwd=str(tmp_path))
-    assert stream.getvalue().splitlines()[-1] == (
+    assert buffer.getvalue().splitlines()[-1] == (
         "10 errors, 10 warnings, 10 info in 3 files (4 pins, 2 remotes: 2 checked (1 cached), 0 not checked)"
     )
 
 
 def test_an_eleventh_error_is_announced_with_where_to_find_all(tmp_path: Path) -> None:
     findings = [branch_pin(line=n) for n in range(1, 12)]
-    stream = io.StringIO()
+    buffer = io.StringIO()
+    stream = Channel(buffer)
     write_github(ScanResult(findings, [], [], SUMMARY), stream, {}, cwd=str(tmp_path))
-    lines = stream.getvalue().splitlines()
+    lines = buffer.getvalue().splitlines()
     assert len(lines) == 12
     assert lines[-1] == (
         "11 errors, 0 warnings, 0 info in 3 files (4 pins, 2 remotes: 2 checked (1 cached), 0 not checked); "
@@ -158,13 +160,14 @@ def test_an_eleventh_error_is_announced_with_where_to_find_all(tmp_path: Path) -
 
 def test_unreadable_files_count_as_warning_annotations(tmp_path: Path) -> None:
     errors = [FileMessage(f"f{n}.sh", "binary") for n in range(11)]
-    stream = io.StringIO()
+    buffer = io.StringIO()
+    stream = Channel(buffer)
     summary_file = tmp_path / "summary.md"
     write_github(
         ScanResult([], errors, [], SUMMARY), stream, {"GITHUB_STEP_SUMMARY": str(summary_file)}, str(tmp_path)
     )
     assert (
-        stream.getvalue()
+        buffer.getvalue()
         .splitlines()[-1]
         .endswith(
             "so some are not shown: all 0 findings are in the job summary and in the SARIF report "
@@ -192,7 +195,8 @@ def test_job_summary_is_appended_as_an_escaped_table_with_links(tmp_path: Path) 
         "GITHUB_REPOSITORY": "org/repo",
         "GITHUB_SHA": "0123abcd",
     }
-    stream = io.StringIO()
+    buffer = io.StringIO()
+    stream = Channel(buffer)
     write_github(result, stream, environ, cwd=str(tmp_path))
     assert summary_file.read_text(encoding="utf-8") == (
         "earlier step\n"
@@ -249,11 +253,12 @@ def test_job_summary_leaves_out_rows_past_the_budget_and_says_so(tmp_path: Path)
 def test_a_job_summary_that_cannot_be_written_is_a_warning(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    stream = io.StringIO()
+    buffer = io.StringIO()
+    stream = Channel(buffer)
     environ = {"GITHUB_STEP_SUMMARY": str(tmp_path)}  # a folder: open() fails
     with caplog.at_level(logging.WARNING, logger="reflint"):
         write_github(ScanResult([branch_pin()], [], [], SUMMARY), stream, environ, cwd=str(tmp_path))
-    assert stream.getvalue().startswith("::error file=docker/Dockerfile,")
+    assert buffer.getvalue().startswith("::error file=docker/Dockerfile,")
     assert [r.getMessage() for r in caplog.records] == [
         f"cannot write the job summary {tmp_path}: Is a directory"
     ]

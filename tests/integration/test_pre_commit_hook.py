@@ -3,7 +3,8 @@
 The real run installs reflint the way pre-commit does for its users: a virtual environment built from a
 git repository holding the project (a committed copy of the work tree, so that uncommitted and untracked
 files count too: ``try-repo`` of a dirty repository takes only staged and tracked changes). That install
-needs PyPI; it happens once per test session, in a temporary PRE_COMMIT_HOME.
+needs the package index pip is configured for; the test first checks that the index answers, and fails at
+once with one line saying so when it does not (rather than after pip's retries).
 """
 
 from __future__ import annotations
@@ -22,11 +23,14 @@ from integration_support import (
     BAD_REF_LINE,
     BRANCH_PIN_CODE,
     FIXED_DOCKERFILE,
+    MEGATRON_BRANCH,
     MEGATRON_TAG,
     PROJECT_ROOT,
     fake_github,
     git,
+    unreachable_package_index,
 )
+from isolation import machine_pip_config
 from ruamel.yaml import YAML
 
 from ascend_reflint.discover import classify
@@ -35,6 +39,10 @@ HOOKS_FILE = PROJECT_ROOT / ".pre-commit-hooks.yaml"
 #: What a pip install of the project needs, and the hook manifest.
 PROJECT_FILES = ("pyproject.toml", "README.md", ".pre-commit-hooks.yaml")
 PROJECT_FOLDERS = ("ascend_reflint", "rules")
+
+#: Seconds one ``pre-commit try-repo`` may take: the first installs reflint and its dependencies from the
+#: package index into a fresh virtual environment.
+TRY_REPO_TIMEOUT = 300
 
 READ_BY_NAME = (
     "Dockerfile",
@@ -119,17 +127,34 @@ def hook_repository(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return repository
 
 
-def try_repo(hook_repo: Path, workspace: Path, environ: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
+def try_repo(hook_repo: Path, workspace: Path, environ: dict[str, str]) -> list[str]:
+    """Run ``pre-commit try-repo`` on ``workspace``'s Dockerfile; returns the lines from the hook's result on.
+
+    The lines before (the config used, with a temporary path and a commit id, and pre-commit's notes on
+    installing) are left out; the result line's dots are pre-commit's to choose, so it shows as
+    ``reflint...Passed`` or ``reflint...Failed``.
+    """
+    completed = subprocess.run(
         [sys.executable, "-m", "pre_commit", "try-repo", str(hook_repo), "reflint", "--files", "Dockerfile"],
         cwd=workspace,
         env=environ,
         capture_output=True,
         text=True,
-        timeout=900,
+        timeout=TRY_REPO_TIMEOUT,
     )
+    lines = completed.stdout.split("\n")
+    result = next(
+        (n for n, line in enumerate(lines) if re.fullmatch(r"reflint\.+(Passed|Failed)", line)), None
+    )
+    assert result is not None, completed.stdout + completed.stderr
+    return [
+        re.sub(r"^reflint\.+", "reflint...", lines[result]),
+        *lines[result + 1 :],
+        f"exit {completed.returncode}",
+    ]
 
 
+@pytest.mark.timeout(2 * TRY_REPO_TIMEOUT + 60)
 def test_try_repo_fails_on_a_branch_pin_and_passes_once_it_is_fixed(
     hook_repository: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
@@ -148,16 +173,28 @@ def test_try_repo_fails_on_a_branch_pin_and_passes_once_it_is_fixed(
         "NO_COLOR": "1",
     }
     environ.pop("PRE_COMMIT", None)  # set when the test suite itself runs under pre-commit
+    pip_config = machine_pip_config(tmp / "pip")  # the isolated home hides the user's pip configuration
+    if pip_config is not None:
+        environ["PIP_CONFIG_FILE"] = str(pip_config)
+    unreachable = unreachable_package_index(environ)
+    if unreachable is not None:
+        pytest.fail(f"pre-commit try-repo cannot run: {unreachable}", pytrace=False)
 
-    failed = try_repo(hook_repository, workspace, environ)
-    location = f"Dockerfile:{BAD_REF_LINE}:{BAD_REF_COLUMN}: {BRANCH_PIN_CODE} [error] "
-    finding = [line for line in failed.stdout.splitlines() if line.startswith(location)]
-    assert failed.returncode == 1, failed.stdout + failed.stderr
-    assert len(finding) == 1, failed.stdout
-    assert f"did you mean '{MEGATRON_TAG}'?" in failed.stdout
+    assert try_repo(hook_repository, workspace, environ) == [
+        "reflint...Failed",
+        "- hook id: reflint",
+        "- exit code: 1",
+        "",
+        f'Dockerfile:{BAD_REF_LINE}:{BAD_REF_COLUMN}: {BRANCH_PIN_CODE} [error] ref "{MEGATRON_BRANCH}" is a '
+        "branch of github.com/nvidia/megatron-lm, which moves whenever a commit lands on it: pin its release "
+        f'tag "{MEGATRON_TAG}"',
+        f"  did you mean '{MEGATRON_TAG}'?",
+        "1 error, 0 warnings, 0 info in 1 file (1 pin, 1 remote: 1 checked (0 cached), 0 not checked)",
+        "",
+        "",
+        "exit 1",
+    ]
 
     (workspace / "Dockerfile").write_text(FIXED_DOCKERFILE, encoding="utf-8")
     git("add", "Dockerfile", cwd=workspace)
-    passed = try_repo(hook_repository, workspace, environ)
-    assert passed.returncode == 0, passed.stdout + passed.stderr
-    assert re.search(r"^reflint\.+Passed$", passed.stdout, re.MULTILINE), passed.stdout
+    assert try_repo(hook_repository, workspace, environ) == ["reflint...Passed", "", "exit 0"]

@@ -10,7 +10,7 @@ from integration_support import sarif_schema_errors
 
 from ascend_reflint import __version__
 from ascend_reflint.model import FileMessage, Finding, Related, ScanResult, ScanSummary, Severity, Span
-from ascend_reflint.report.json_output import dumps
+from ascend_reflint.output import json_text as dumps
 from ascend_reflint.report.sarif import rule_descriptor, sarif_document
 
 SUMMARY = ScanSummary(files=2, pins=2, remotes=1, lookups=1, cached=0, checked=1)

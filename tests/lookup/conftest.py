@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
+import contextlib
 import http.server
 import json
-import os
 import shutil
 import socket
 import sys
-import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import git
 import pytest
 from gitfixtures import FakeRemotes, build_remotes, set_env
+from loopback import CLIENT_TIMEOUT, POLL_INTERVAL, ServerThread
 
 from .support import GitCall, HttpServer
 
@@ -94,18 +94,20 @@ def closed_port() -> Iterator[int]:
 
 @pytest.fixture
 def http_server() -> Iterator[Callable[[int], HttpServer]]:
-    """Start loopback HTTP servers: ``http_server(401)``; all stop when the test ends.
+    """Start loopback HTTP servers: ``http_server(401)``; all stop when the test ends (see :mod:`loopback`).
 
     A 401 answer carries ``WWW-Authenticate: Basic``. When ``accept_authorization`` is set on the result,
     a request carrying exactly that header gets 404 instead (the credentials were accepted, the
     repository does not exist).
     """
-    servers: list[http.server.ThreadingHTTPServer] = []
+    running: list[tuple[http.server.ThreadingHTTPServer, ServerThread]] = []
 
     def start(status: int) -> HttpServer:
         record = HttpServer(port=0, status=status, authorizations=[])
 
         class Handler(http.server.BaseHTTPRequestHandler):
+            timeout = CLIENT_TIMEOUT  # a client that stops mid-request frees its thread
+
             def do_GET(self) -> None:
                 authorization = self.headers.get("Authorization")
                 record.authorizations.append(authorization)
@@ -124,28 +126,14 @@ def http_server() -> Iterator[Callable[[int], HttpServer]]:
 
         server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         server.daemon_threads = True
-        servers.append(server)
-        threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+        server.timeout = POLL_INTERVAL  # handle_request() waits this long for a connection
+        server.socket.settimeout(POLL_INTERVAL)  # and accept() cannot block
+        running.append((server, ServerThread(server.handle_request, f"http-{status}")))
         record.port = server.server_address[1]
         return record
 
     yield start
-    for server in servers:
-        server.shutdown()
-        server.server_close()
-
-
-@pytest.fixture(autouse=True)
-def _no_user_git_env(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Keep the developer's ssh and git settings out of every lookup test."""
-    for name in (
-        "GIT_SSH_COMMAND",
-        "GIT_SSH",
-        "GIT_ASKPASS",
-        "SSH_ASKPASS",
-        "GIT_CONFIG_PARAMETERS",
-        "GIT_CONFIG_COUNT",
-    ):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)
-    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    with contextlib.ExitStack() as stopping:  # stops every server, even after one fails to stop
+        for server, thread in running:
+            stopping.callback(server.server_close)
+            stopping.callback(thread.stop)

@@ -30,6 +30,8 @@ from ascend_reflint.check.rules import (
     rl015_unpinned_clone,
     rl016_insecure_transport,
     rl017_local_repository,
+    rl025_commit_not_in_history,
+    rl026_ambiguous_commit_id,
     rl099_unused_ignore,
 )
 
@@ -52,6 +54,8 @@ RULES: tuple[RuleModule, ...] = (
     rl015_unpinned_clone,
     rl016_insecure_transport,
     rl017_local_repository,
+    rl025_commit_not_in_history,
+    rl026_ambiguous_commit_id,
     rl099_unused_ignore,
 )
 

@@ -6,10 +6,14 @@ Looks every pinned ref up in its remote's branches and tags (one `git ls-remote`
 a ref that is neither. The `--branch` of a clone that a `git checkout` follows is checked too: git looks
 that one up first.
 
-Commit ids are left to other rules: `git checkout` and pip take them, and `ls-remote` cannot list them
-(RL008); `git clone --branch` never takes them (RL007). A name of 7 to 39 hex digits counts as an
-abbreviated commit id unless the remote has a ref of that name (date tags such as `20251214` are refs).
-GitHub Actions takes only full 40-character commit ids, so a short one in `uses:` is reported here.
+A commit id that `git checkout`, pip or `uses:` is given is looked up in the remote's history (see
+RL008 for how), and reported here when it is not there: an abbreviated id that no commit of the
+remote's branches and tags starts with, or a full id that none of them contains and that the server will
+not hand out by id either. (A commit the server does hand out by id, outside every branch and tag, is
+RL025; an abbreviated id that several commits start with is RL026.) `git clone --branch` never takes a
+commit id (RL007). A name of 7 to 39 hex digits counts as an abbreviated commit id unless the remote has
+a ref of that name (date tags such as `20251214` are refs). GitHub Actions takes only full 40-character
+commit ids, so a short one in `uses:` is reported here.
 
 The finding suggests the ref you most likely meant. Version numbers matter more than letters: the same
 version spelt another way comes first (`core_v0.18.0` for `core_r0.18.0`); then another release
@@ -56,7 +60,7 @@ from ascend_reflint.check.refnames import (
     tips_starting_with,
 )
 from ascend_reflint.check.suggest import nearest_names, ref_kind, suggest_ref
-from ascend_reflint.model import Finding, RefType, RemoteRefs, Severity, Via
+from ascend_reflint.model import CommitState, Finding, RefType, RemoteRefs, Severity, Via
 
 CODE = "RL001"
 NAME = "ref-not-found"
@@ -79,11 +83,11 @@ def check(context: PinContext) -> Iterator[Finding]:
     for ref in named_refs(context.pin):
         if exists(ref, refs):
             continue
-        if ref.kind is None and is_full_commit_id(ref.name):
-            continue
-        if ref.kind is None and is_abbreviated_commit_id(ref.name):
-            if ref.via is Via.ACTION:
+        if ref.kind is None and (is_full_commit_id(ref.name) or is_abbreviated_commit_id(ref.name)):
+            if ref.via is Via.ACTION and not is_full_commit_id(ref.name):
                 yield _short_action_id(context, ref, refs)
+            elif ref.via is not Via.CLONE_BRANCH:
+                yield from _absent_commit(context, ref)
             continue
         if _other_kind_has(ref, refs):
             message = f'{_head(ref, refs)}: "{ref.name}" is a {_other_kind(ref)} there'
@@ -124,6 +128,18 @@ def _message(ref: NamedRef, refs: RemoteRefs, suggestion: str | None) -> str:
         return f"{head}; it has {counts}"
     listed = ", ".join(f'"{near}"' for near in nearest)
     return f"{head}; no ref names that version; the most similar of its {counts} are {listed}"
+
+
+def _absent_commit(context: PinContext, ref: NamedRef) -> Iterator[Finding]:
+    """The pinned commit id, when commit verification found it in neither the history nor the server."""
+    verdict = context.commit
+    if verdict is None or verdict.state is not CommitState.ABSENT:
+        return
+    yield context.finding(
+        f'commit "{ref.name}" is not in {verdict.remote}: {verdict.detail}, so {_FAILS[ref.via]}',
+        span=ref.span,
+        ref=ref.written,
+    )
 
 
 def _short_action_id(context: PinContext, ref: NamedRef, refs: RemoteRefs) -> Finding:

@@ -1,24 +1,36 @@
-r"""A pinned commit id that `git ls-remote` cannot confirm.
+r"""A pinned commit id that could not be verified against the remote's history.
 
 ## What it does
 
-Reports, as information, a `git checkout`, pip or `uses:` pin of a commit id that no branch or tag of
-the remote has at its tip. `git ls-remote` lists only branch and tag tips (tags peeled to their
-commits), so reflint can confirm a commit only when it is one of those; any other commit may exist or
-not. A full id equal to a tip, or an abbreviated id that a tip starts with, is confirmed and not reported:
-`uses: actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683` is the tip of tag `v4.2.2`. When the
-lookup of the remote failed, there is no ref list to confirm the id against and nothing is reported here:
-RL010 (unreachable), RL011 (URL refused) or RL014 (no such repository) says why the pin went unchecked,
-unless the remote is listed under `private-remotes`. When the remote was not looked up at all, the id is
-reported as not confirmed, except for a local path, which RL017 reports.
+reflint verifies every commit id that `git checkout`, pip or `uses:` is given: a full id that is the tip
+of a branch or tag is confirmed by `git ls-remote` alone; any other id is looked up in the remote's commit
+history, which reflint keeps in its cache (a treeless partial clone of the remote's branches and tags,
+brought up to date with one `git fetch` when the remote's refs change). This rule reports, as information,
+a commit pin whose verification could not run, and says why:
+
+- commit verification is turned off (`--no-verify-commits`, or `verify-commits: false` in the config);
+- `--offline`, and the remote's history is not in the cache, or the cached history cannot answer (it is
+  older than the ref list, or only the server can say whether it has the commit outside its branches and
+  tags);
+- the history is larger than `--max-history-size`;
+- fetching the history failed or took longer than its time limit.
+
+When the lookup of the remote failed, nothing is reported here: RL010 (unreachable), RL011 (URL refused)
+or RL014 (no such repository) says why the pin went unchecked. What verification finds is reported by
+RL001 (no such commit), RL025 (a commit outside the repository's history) and RL026 (an ambiguous
+abbreviated id).
 
 ## Why is this bad?
 
 It is not bad in itself: a full commit id is the most reproducible pin there is. But a mistyped id, or
-one that was only ever on a force-pushed branch, fails the build when it runs, and reflint cannot tell
-beforehand. Pinning a release tag that points at the commit makes the pin checkable.
+one that only ever lived on a fork or a force-pushed branch, fails the build (or builds code the
+repository never had), and reflint could not tell this time.
 
 ## Example
+
+```console
+$ reflint scan --no-verify-commits
+```
 
 ```dockerfile
 RUN git clone https://gitcode.com/Ascend/MindSpeed.git && \
@@ -26,6 +38,8 @@ RUN git clone https://gitcode.com/Ascend/MindSpeed.git && \
 ```
 
 ## Use instead
+
+Let reflint verify the commit (the default), or pin a release tag:
 
 ```dockerfile
 RUN git clone --depth 1 --branch v2.3.0_core_r0.12.1 https://gitcode.com/Ascend/MindSpeed.git
@@ -37,46 +51,20 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ascend_reflint.check.context import PinContext
-from ascend_reflint.check.refnames import (
-    exists,
-    is_abbreviated_commit_id,
-    is_full_commit_id,
-    pinned_ref,
-    tips_starting_with,
-)
-from ascend_reflint.model import Finding, Severity, Via
-from ascend_reflint.remote import is_local_path
+from ascend_reflint.model import CommitState, Finding, Severity
 
 CODE = "RL008"
 NAME = "unverifiable-commit"
 SEVERITY = Severity.INFO
-NEEDS_LOOKUP = False
-
-#: Ways of pinning that take a commit id (GitHub Actions only a full one: RL001 reports short ones).
-_TAKES_COMMITS = (Via.CHECKOUT, Via.PIP_VCS, Via.ACTION)
+NEEDS_LOOKUP = True
 
 
 def check(context: PinContext) -> Iterator[Finding]:
-    """Report the pin's commit id when no branch or tag tip confirms it (nothing when the lookup failed)."""
-    pin, refs = context.pin, context.refs
-    ref = pinned_ref(pin)
-    if context.failure is not None or ref is None or ref.kind is not None or ref.via not in _TAKES_COMMITS:
+    """Report the pin's commit id when its verification could not run, with the reason."""
+    verdict = context.commit
+    if verdict is None or verdict.state is not CommitState.UNVERIFIED:
         return
-    if is_local_path(pin.url):
-        return  # RL017: never looked up
-    name = ref.name
-    if not is_full_commit_id(name):
-        if ref.via is Via.ACTION or not is_abbreviated_commit_id(name):
-            return
-        if refs is not None and exists(ref, refs):
-            return
-    if refs is None:
-        yield context.finding(
-            f'commit "{name}" of {pin.remote} was not confirmed: `git ls-remote` lists only the tips of '
-            "branches and tags; check it against the remote's history"
-        )
-    elif not tips_starting_with(name, refs):
-        yield context.finding(
-            f'commit "{name}" is not the tip of any branch or tag of {refs.remote}, so `git ls-remote` '
-            "cannot confirm that it exists; check it against the remote's history"
-        )
+    yield context.finding(
+        f'commit "{verdict.pinned}" of {verdict.remote} could not be verified against its history: '
+        f"{verdict.detail}"
+    )

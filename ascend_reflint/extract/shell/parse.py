@@ -1,0 +1,270 @@
+"""Shell text parsed with tree-sitter-bash: the parser, the masking that keeps the grammar safe and offsets
+exact, the parsed :class:`Text` with the facts read from it before the walk (:meth:`Text.prescan`), the
+cheap tests that a text can pin anything (:func:`may_pin` before parsing, :func:`code_mentions_git` after),
+and the first syntax error.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterator
+
+import tree_sitter_bash
+from tree_sitter import Language, Node, Parser, Tree
+
+from ascend_reflint.resolve import Scope, referenced_names
+from ascend_reflint.sourcemap import SourceMap
+
+_LANGUAGE = Language(tree_sitter_bash.language())
+_LOCAL = threading.local()
+
+#: A comment that is an assignment with the ``#`` put in front: ``# MCORE_REF=core_v0.18.0``.
+_COMMENTED_ASSIGNMENT = re.compile(
+    r"#+[ \t]*(?:(?:export|local|readonly|declare(?:[ \t]+-\w+)*)[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)="
+)
+_GITHUB_EXPRESSION = re.compile(r"\$\{\{.*?\}\}", re.DOTALL)
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+_ASSIGNMENT_OPERATOR = re.compile(rb"\+?=")
+_LOOP_KEYWORD = re.compile(rb"for|select")
+
+#: Node types that are statements (a command or something holding commands).
+STATEMENTS = frozenset(
+    {
+        "command",
+        "list",
+        "pipeline",
+        "redirected_statement",
+        "subshell",
+        "compound_statement",
+        "if_statement",
+        "while_statement",
+        "for_statement",
+        "c_style_for_statement",
+        "case_statement",
+        "function_definition",
+        "negated_command",
+        "declaration_command",
+        "unset_command",
+    }
+)
+
+
+def _parser() -> Parser:
+    """The thread's one parser (tree-sitter parsers are not thread-safe; creating one per text is slow)."""
+    parser: Parser | None = getattr(_LOCAL, "parser", None)
+    if parser is None:
+        parser = _LOCAL.parser = Parser(_LANGUAGE)
+    return parser
+
+
+def _mask(text: str) -> str:
+    """The text that tree-sitter parses: ASCII, as long as ``text`` in characters, with what breaks the
+    grammar hidden. Words, values and positions are always read from ``text`` itself.
+
+    - Each non-ASCII character becomes ``.``, which bash, like the character, reads as part of a word:
+      one byte per character makes tree-sitter's byte offsets character offsets, and tree-sitter-bash's
+      scanner reads past its tables on some characters (``{`` then U+100000 crashes the process).
+    - GitHub's ``${{ expr }}`` (replaced by the runner before the shell starts) becomes ``_`` characters,
+      one word.
+    - A backslash that ends the text (bash ignores it, the grammar does not) becomes a space.
+    """
+    if not text.isascii():
+        text = _NON_ASCII.sub(".", text)
+    if "${{" in text:
+        text = _GITHUB_EXPRESSION.sub(lambda match: "_" * len(match.group()), text)
+    end = len(text.rstrip("\r\n"))
+    backslashes = end - len(text[:end].rstrip("\\"))
+    if backslashes % 2 == 1:
+        text = text[: end - 1] + " " + text[end:]
+    return text
+
+
+class Text:
+    """One text parsed as a script: the run's text, or a nested one (``bash -c`` string, heredoc body).
+
+    Offsets are character offsets into ``text``; tree-sitter's byte offsets are the same numbers, because
+    the parsed bytes (``data``) are :func:`_mask`'s ASCII text. ``root`` maps offsets to offsets of the
+    run's text, which the source map turns into file positions.
+    """
+
+    __slots__ = ("_prescan", "_roots", "data", "depth", "text", "tree")
+
+    def __init__(self, text: str, roots: int | list[int], depth: int) -> None:
+        self.text = text
+        self._roots = roots
+        self.depth = depth
+        self.data = _mask(text).encode("ascii")
+        self.tree: Tree | None = None
+        self._prescan: tuple[dict[str, int], dict[str, int]] | None = None
+
+    def root(self, offset: int) -> int:
+        """The run-text offset of this text's character at ``offset``."""
+        if isinstance(self._roots, int):
+            return self._roots + offset
+        if not self._roots:
+            return 0
+        return self._roots[min(offset, len(self._roots) - 1)]
+
+    def roots(self, start: int, end: int) -> int | list[int]:
+        """The root mapping for a nested text made of ``self.text[start:end]``."""
+        if isinstance(self._roots, int):
+            return self._roots + start
+        return self._roots[start:end]
+
+    def parse(self) -> Node:
+        """Parse the text (once per text: the tree is kept for :meth:`prescan`); returns the root node."""
+        tree = self.tree = _parser().parse(self.data)
+        return tree.root_node
+
+    def node_text(self, node: Node) -> str:
+        return self.text[node.start_byte : node.end_byte]
+
+    def prescan(self) -> tuple[dict[str, int], dict[str, int]]:
+        """Where each variable is first assigned, and where it is assigned on a commented-out line.
+
+        Returns:
+            ``(assigned, commented)``: name → character offset of the first assignment / commented one.
+        """
+        if self._prescan is None:
+            assigned: dict[str, int] = {}
+            assert self.tree is not None, "prescan() needs the parsed tree"
+            root = self.tree.root_node
+            for node in _assigned_names(self.data, root):
+                offset = node.start_byte
+                name = self.text[offset : node.end_byte]
+                if offset < assigned.get(name, len(self.text) + 1):
+                    assigned[name] = offset
+            self._prescan = (assigned, _commented_assignments(self.text, root))
+        return self._prescan
+
+
+def _assigned_names(data: bytes, root: Node) -> Iterator[Node]:
+    """The ``variable_name`` nodes that name an assignment's variable or a ``for``/``select`` loop's.
+
+    Found from the text and checked against the tree (microseconds; a tree-sitter query for the same
+    nodes takes milliseconds to compile in each process): an assignment from its ``=`` or ``+=`` token
+    (``for ((i = 0; …))`` has blanks around it), a loop from its keyword.
+    """
+    for match in _ASSIGNMENT_OPERATOR.finditer(data):
+        operator = root.descendant_for_byte_range(match.start(), match.end())
+        if operator is not None and operator.type in ("=", "+="):
+            name = _assignment_name(operator.parent)
+            if name is not None:
+                yield name
+    for match in _LOOP_KEYWORD.finditer(data):
+        keyword = root.descendant_for_byte_range(match.start(), match.end())
+        loop = keyword.parent if keyword is not None and keyword.type == match.group().decode() else None
+        if loop is not None and loop.type == "for_statement":
+            variable = loop.child_by_field_name("variable")
+            if variable is not None and variable.type == "variable_name":
+                yield variable
+
+
+def _assignment_name(node: Node | None) -> Node | None:
+    """The name of the assignment ``node`` when it is a ``variable_name`` (not ``a[1]``), else None."""
+    if node is None or node.type != "variable_assignment":
+        return None
+    name = node.child_by_field_name("name")
+    return name if name is not None and name.type == "variable_name" else None
+
+
+def _commented_assignments(text: str, root: Node) -> dict[str, int]:
+    """Variables assigned on commented-out lines (``# REF=v1``): name → offset of the name, from the first
+    such comment for each name.
+
+    Each ``#`` is looked up in the tree (a comment starts at one); the text inside a leaf that is not a
+    comment holds no comment, so the search goes on after it.
+    """
+    commented: dict[str, int] = {}
+    offset = text.find("#")
+    while offset != -1:
+        node = root.descendant_for_byte_range(offset, offset + 1)
+        resume = offset + 1
+        if node is not None and node.type == "comment" and node.start_byte == offset:
+            match = _COMMENTED_ASSIGNMENT.match(text, offset, node.end_byte)
+            if match:
+                commented.setdefault(match.group(1), match.start(1))
+            resume = max(node.end_byte, resume)
+        elif node is not None and node.child_count == 0:
+            resume = max(node.end_byte, resume)
+        offset = text.find("#", resume)
+    return commented
+
+
+def may_pin(text: str, scope: Scope | None) -> bool:
+    """Whether ``text`` can hold a pin: a cheap test, before anything is parsed or a source map is built.
+
+    Every pin is a ``git …`` command or a ``git+`` URL, written in the text or held by a variable that it
+    uses, so a text that mentions git neither itself nor through a variable of ``scope`` (the variables its
+    caller knows; None when there are none) gives nothing.
+    """
+    return "git" in text or (scope is not None and variables_mention_git(text, scope))
+
+
+def variables_mention_git(text: str, scope: Scope) -> bool:
+    """True when a variable that ``text`` uses has a value in ``scope`` that mentions git."""
+    for name in referenced_names(text):
+        binding = scope.get(name)
+        if binding is not None and binding.value is not None and "git" in binding.value:
+            return True
+    return False
+
+
+def code_mentions_git(text: str, root: Node) -> bool:
+    """Whether ``text`` (parsed into ``root``) holds ``git`` outside its comments.
+
+    Every pin is a ``git`` command or a ``git+`` URL, written in the script's code or held by a variable
+    (see :func:`may_pin`), and the walk never reads a comment: a script that mentions git only in
+    comments (``# pip install git+…``, most training scripts) gives what it gives with the comments blanked,
+    which is nothing, so it need not be walked. A comment is a leaf, so the smallest node around an
+    occurrence is the comment itself when the occurrence is in one (a comment runs to the end of its line
+    and starts with ``#``, so ``git`` is either wholly inside it or wholly outside).
+    """
+    offset = text.find("git")
+    while offset != -1:
+        node = root.descendant_for_byte_range(offset, offset + 3)
+        if node is None or node.type != "comment":
+            return True
+        offset = text.find("git", offset + 3)
+    return False
+
+
+def _offending(error: Node) -> Node:
+    """Where an error really is: tree-sitter's ERROR node may start with well-formed statements."""
+    well_formed = STATEMENTS | {"comment", ";", "variable_assignment", "variable_assignments"}
+    node = error
+    while not node.is_missing and node.child_count:
+        inner = next(
+            (
+                child
+                for child in node.children
+                if child.has_error or child.is_missing or (node.is_error and child.type not in well_formed)
+            ),
+            None,
+        )
+        if inner is None:
+            return node
+        node = inner
+    return node
+
+
+def first_error(text: Text, root: Node, source_map: SourceMap) -> str:
+    """The first syntax error under ``root``: its file line (by ``source_map``) and what is there."""
+    first: Node | None = None
+    pending = [root]
+    while pending:
+        node = pending.pop()
+        if node.is_error or node.is_missing:
+            if first is None or node.start_byte < first.start_byte:
+                first = node
+            continue
+        pending.extend(child for child in node.children if child.has_error or child.is_missing)
+    first = _offending(first or root)
+    offset = first.start_byte
+    line = source_map.position(text.root(offset))[0]
+    if first.is_missing:
+        return f"line {line}: shell syntax error: missing {first.type!r}"
+    snippet = text.node_text(first).strip().split("\n", 1)[0][:40]
+    where = f"near {snippet!r}" if snippet else "at the end of the text"
+    return f"line {line}: shell syntax error {where}"

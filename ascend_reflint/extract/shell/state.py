@@ -1,0 +1,53 @@
+"""The interpreter's state: the environment a (sub)shell has, and the sink that a session's pins and
+notices go to."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ascend_reflint.extract.shell.dirs import Dir
+from ascend_reflint.model import FileKind, Pin
+from ascend_reflint.resolve import Scope
+
+
+@dataclass(slots=True)
+class Env:
+    """What a subshell copies and then changes on its own: variables and directories.
+
+    Attributes:
+        scope: the variables (a child of the parent shell's, so that assignments stay in this shell).
+        cwd: the current directory.
+        oldpwd: the directory before the last ``cd`` (``cd -``), or None.
+        stack: the directory stack of ``pushd``/``popd``, top first.
+    """
+
+    scope: Scope
+    cwd: Dir
+    oldpwd: Dir | None = None
+    stack: tuple[Dir, ...] = ()
+
+    def subshell(self) -> Env:
+        """The environment of a subshell started here."""
+        return Env(self.scope.child(), self.cwd, self.oldpwd, self.stack)
+
+
+class Sink:
+    """Where a session's pins (other than the clones', see :class:`.repos.Repositories`) and notices go,
+    with what every pin says about where it comes from.
+
+    Attributes:
+        path: the file's display path.
+        kind: the kind of file.
+        stage: the Dockerfile build stage, None elsewhere.
+        pins: the pins added so far, in the order found.
+        notices: caveats about what could not be read, in the order found.
+    """
+
+    __slots__ = ("kind", "notices", "path", "pins", "stage")
+
+    def __init__(self, path: str, kind: FileKind, stage: str | None) -> None:
+        self.path = path
+        self.kind = kind
+        self.stage = stage
+        self.pins: list[Pin] = []
+        self.notices: list[str] = []

@@ -1,0 +1,426 @@
+"""The walk: one run of a session over a parsed text and the texts nested in it, in execution order.
+
+The walk keeps an explicit stack of typed work items (never Python recursion, so that deeply nested input
+cannot exhaust the interpreter's stack). Execution order is the shell's: a command substitution runs
+before its command, a pipeline's elements each in a subshell, a function's body where it is first called
+(the functions never called are read last, in reverse order of definition). Commands are dispatched through
+one table, ``{command name: entry}``, whose entries also say which commands are worth reading at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import NamedTuple
+
+from tree_sitter import Node
+
+from ascend_reflint.extract.commands import SHELLS, WRAPPERS
+from ascend_reflint.extract.errors import ExtractError
+from ascend_reflint.extract.shell import builtins, git, pip, shells
+from ascend_reflint.extract.shell.command import Command, Handler
+from ascend_reflint.extract.shell.dirs import Dir, RuntimeDirs, named, start_dir
+from ascend_reflint.extract.shell.parse import (
+    STATEMENTS,
+    Text,
+    code_mentions_git,
+    first_error,
+    variables_mention_git,
+)
+from ascend_reflint.extract.shell.repos import Repositories
+from ascend_reflint.extract.shell.state import Env, Sink
+from ascend_reflint.extract.shell.values import Expander
+from ascend_reflint.extract.shell.words import Word, word_runs
+from ascend_reflint.resolve import Scope
+from ascend_reflint.sourcemap import SourceMap
+
+#: Nested scripts (``bash -c`` inside a heredoc inside …) deeper than this are not read.
+_MAX_NESTED_SCRIPTS = 16
+
+
+def _always(command_text: str) -> bool:
+    return True
+
+
+def _may_name_git(command_text: str) -> bool:
+    return "git" in command_text or "$" in command_text
+
+
+def _mentions_pip(command_text: str) -> bool:
+    return "pip" in command_text
+
+
+class _Entry(NamedTuple):
+    """A command's handler, and the cheap test on the command's text that says whether it can matter
+    (make a pin or change what later commands mean)."""
+
+    handle: Handler
+    wanted: Callable[[str], bool]
+
+
+_PIP = _Entry(pip.run_pip, _may_name_git)
+_PYTHON = _Entry(pip.run_pip, _mentions_pip)
+
+#: Every command that can make a pin or change what later commands mean, by name.
+_COMMANDS: dict[str, _Entry] = {
+    "git": _Entry(git.run_git, _may_name_git),
+    "eval": _Entry(shells.run_eval, _may_name_git),
+    "uv": _PIP,
+    "cd": _Entry(builtins.change_directory, _always),
+    "pushd": _Entry(builtins.change_directory, _always),
+    "popd": _Entry(builtins.change_directory, _always),
+    "read": _Entry(builtins.read, _always),
+    **{name: _Entry(shells.run_shell, _always) for name in SHELLS},
+    **{name: _Entry(shells.run_wrapped, _always) for name in WRAPPERS},
+}
+
+
+def _entry(name: str) -> _Entry | None:
+    """The entry for the command ``name``, also for the names with versions (``pip3``, ``python3.11``)."""
+    entry = _COMMANDS.get(name)
+    if entry is None:
+        if name.startswith("python"):
+            return _PYTHON
+        if name.startswith("pip"):
+            return _PIP
+    return entry
+
+
+# Work items on the stack.
+
+
+class _Visit(NamedTuple):
+    """Walk a node; ``stdin`` is the heredoc body on a command's standard input."""
+
+    node: Node
+    text: Text
+    stdin: Node | None = None
+
+
+class _Substitutions(NamedTuple):
+    """Run the command substitutions inside a word or expression (before the command that holds it)."""
+
+    node: Node
+    text: Text
+
+
+class _SimpleCommand(NamedTuple):
+    node: Node
+    text: Text
+    stdin: Node | None
+
+
+class _Assign(NamedTuple):
+    node: Node
+    text: Text
+
+
+class _Declare(NamedTuple):
+    node: Node
+    text: Text
+
+
+class _ForLoop(NamedTuple):
+    node: Node
+    text: Text
+
+
+class _Isolate(NamedTuple):
+    """Run a pipeline's element in a subshell."""
+
+    node: Node
+    text: Text
+
+
+class _Restore(NamedTuple):
+    """Leave a subshell: the environment from before it."""
+
+    env: Env
+
+
+class _Nested(NamedTuple):
+    """Read a script that a command runs, in a new shell (see :meth:`ShellWalker.run_nested`)."""
+
+    nested: Text
+    parent: Text
+    scope: Scope
+    cwd: Dir
+    command_name: str
+    offset: int
+
+
+class _Call(NamedTuple):
+    """Read a function's body (where it is first called, or at the end when it never is)."""
+
+    name: str
+
+
+_Item = (
+    _Visit
+    | _Substitutions
+    | _SimpleCommand
+    | _Assign
+    | _Declare
+    | _ForLoop
+    | _Isolate
+    | _Restore
+    | _Nested
+    | _Call
+)
+
+
+class ShellWalker:
+    """One run of a session: the walk over one text and the texts nested in it (see the module docstring).
+
+    Implements :class:`~ascend_reflint.extract.shell.command.Walker` for the handlers.
+    """
+
+    def __init__(
+        self,
+        scope: Scope,
+        cwd: str,
+        sink: Sink,
+        repositories: Repositories,
+        runtime_dirs: RuntimeDirs,
+        source_map: SourceMap,
+    ) -> None:
+        """Args:
+        scope: the variables the caller knows (the run's assignments go to a child of it).
+        cwd: the directory the run starts in (``""`` when unknown).
+        sink: where pins and notices go.
+        repositories: the session's clones (the run adds to them).
+        runtime_dirs: the session's directories computed at run time.
+        source_map: maps offsets of the run's text to file positions.
+        """
+        self.caller_scope = scope
+        self.sink = sink
+        self.repositories = repositories
+        self.runtime_dirs = runtime_dirs
+        self.expander = Expander(source_map)
+        self.env = Env(scope.child(), start_dir(cwd))
+        self._stack: list[_Item] = []
+        self._functions: dict[str, tuple[Node, Text]] = {}
+        self._called: set[str] = set()
+
+    def run(self, text: str) -> None:
+        """Walk ``text``.
+
+        Raises:
+            ExtractError: when ``text`` does not parse (after walking what does).
+        """
+        top = Text(text, 0, 0)
+        root = top.parse()
+        error = first_error(top, root, self.expander.source_map) if root.has_error else None
+        if code_mentions_git(text, root) or variables_mention_git(text, self.caller_scope):
+            self._push_children(root, top)
+            self._drain()
+            for name in reversed(list(self._functions)):
+                self._stack.append(_Call(name))
+            self._drain()
+        if error is not None:
+            raise ExtractError(error)
+
+    # --- the Walker protocol ------------------------------------------------------------------------
+
+    def directory(self, base: Dir, word: Word, text: Text, scope: Scope) -> Dir:
+        """The directory ``word`` names, from ``base``."""
+        return named(base, word, self.expander.expand(word, text, scope).value, self.runtime_dirs)
+
+    def runtime_dir(self) -> Dir:
+        """A directory computed at run time, unlike any other."""
+        return self.runtime_dirs.new()
+
+    def dispatch(self, command: Command) -> None:
+        """Run ``command`` with its handler (any command without one may be a pip install)."""
+        entry = _entry(command.name)
+        (pip.run_pip if entry is None else entry.handle)(self, command)
+
+    def run_nested(
+        self, nested: Text, parent: Text, scope: Scope, cwd: Dir, command_name: str, offset: int
+    ) -> None:
+        """Read ``nested`` in a new shell after the current command (not deeper than a limit)."""
+        if nested.depth > _MAX_NESTED_SCRIPTS:
+            line = self.expander.line(parent, offset)
+            self.sink.notices.append(
+                f"line {line}: scripts nested more than {_MAX_NESTED_SCRIPTS} deep are not read"
+            )
+            return
+        self._stack.append(_Nested(nested, parent, scope, cwd, command_name, offset))
+
+    # --- the stack ----------------------------------------------------------------------------------
+
+    def _drain(self) -> None:
+        stack = self._stack
+        while stack:
+            item = stack.pop()
+            match item:
+                case _Visit():
+                    self._visit(item.node, item.text, item.stdin)
+                case _Substitutions():
+                    self._substitutions(item.node, item.text)
+                case _SimpleCommand():
+                    self._command(item.node, item.text, item.stdin)
+                case _Assign():
+                    builtins.assign(self, item.node, item.text)
+                case _Declare():
+                    builtins.declare(self, item.node, item.text)
+                case _ForLoop():
+                    builtins.for_loop(self, item.node, item.text)
+                case _Isolate():
+                    self._stack.append(_Restore(self.env))
+                    self.env = self.env.subshell()
+                    self._stack.append(_Visit(item.node, item.text))
+                case _Restore():
+                    self.env = item.env
+                case _Nested():
+                    self._nested(item)
+                case _Call():
+                    self._call(item.name)
+
+    def _push_children(self, node: Node, text: Text) -> None:
+        if node.child_count:
+            self._stack.extend(_Visit(child, text) for child in reversed(node.children))
+
+    def _push_substitutions(self, node: Node, text: Text) -> None:
+        """Look for command substitutions in the children of ``node`` (a leaf holds none: the words of
+        most commands are leaves)."""
+        if node.child_count:
+            self._stack.extend(
+                _Substitutions(child, text) for child in reversed(node.children) if child.child_count
+            )
+
+    # --- walking ------------------------------------------------------------------------------------
+
+    def _visit(self, node: Node, text: Text, stdin: Node | None) -> None:
+        kind = node.type
+        stack = self._stack
+        if kind == "command":
+            stack.append(_SimpleCommand(node, text, stdin))
+            self._push_substitutions(node, text)
+        elif kind in ("variable_assignment", "variable_assignments"):
+            stack.append(_Assign(node, text))
+            self._push_substitutions(node, text)
+        elif kind == "declaration_command":
+            stack.append(_Declare(node, text))
+            self._push_substitutions(node, text)
+        elif kind == "unset_command":
+            builtins.unset(self, node, text)
+        elif kind == "function_definition":
+            name = node.child_by_field_name("name")
+            body = node.child_by_field_name("body")
+            if name is not None and body is not None:
+                self._functions[text.node_text(name)] = (body, text)
+        elif kind in ("subshell", "command_substitution", "process_substitution"):
+            stack.append(_Restore(self.env))
+            self.env = self.env.subshell()
+            self._push_children(node, text)
+        elif kind == "pipeline":
+            for child in reversed(node.children):
+                if child.is_named:
+                    stack.append(_Isolate(child, text))
+        elif kind == "for_statement":
+            body = node.child_by_field_name("body")
+            if body is not None:
+                stack.append(_Visit(body, text))
+            stack.append(_ForLoop(node, text))
+            for value in reversed(node.children_by_field_name("value")):
+                stack.append(_Substitutions(value, text))
+        elif kind == "redirected_statement":
+            self._redirected(node, text)
+        elif kind != "comment":
+            self._push_children(node, text)
+
+    def _substitutions(self, node: Node, text: Text) -> None:
+        """Look for command substitutions inside a word or expression (they run before the command)."""
+        if node.type in ("command_substitution", "process_substitution") or node.type in STATEMENTS:
+            self._visit(node, text, None)
+        else:
+            self._push_substitutions(node, text)
+
+    def _redirected(self, node: Node, text: Text) -> None:
+        """A statement with redirections; a heredoc's body is the standard input of a command body."""
+        body = node.child_by_field_name("body")
+        stdin: Node | None = None
+        for child in node.children:
+            if child.type == "heredoc_redirect" and stdin is None:
+                stdin = next((part for part in child.children if part.type == "heredoc_body"), None)
+        for child in reversed(node.children):
+            if body is not None and child == body and body.type == "command":
+                self._visit(body, text, stdin)
+            else:
+                self._stack.append(_Visit(child, text))
+
+    def _call(self, name: str) -> None:
+        """Read a function's body where it is first called (or at the end when it never is)."""
+        if name in self._called or name not in self._functions:
+            return
+        self._called.add(name)
+        body, body_text = self._functions[name]
+        self._stack.append(_Visit(body, body_text))
+
+    def _nested(self, item: _Nested) -> None:
+        """Read a script that a command runs (``bash -c``, a heredoc): a new shell started from here."""
+        root = item.nested.parse()
+        if root.has_error:
+            line, command_name = self.expander.line(item.parent, item.offset), item.command_name
+            self.sink.notices.append(
+                f"line {line}: the script given to {command_name} does not parse; reflint read what it could"
+            )
+        self._stack.append(_Restore(self.env))
+        self.env = Env(item.scope.child(), item.cwd)
+        self._push_children(root, item.nested)
+
+    # --- commands -----------------------------------------------------------------------------------
+
+    def _command(self, node: Node, text: Text, stdin: Node | None) -> None:
+        """A simple command: its ``NAME=value`` prefixes, its name and words, then its handler."""
+        parts = [
+            child
+            for index, child in enumerate(node.children)
+            if child.type == "variable_assignment" or node.field_name_for_child(index) in ("name", "argument")
+        ]
+        runs = word_runs(parts)
+        first = 0
+        while first < len(runs) and runs[first][0].type == "variable_assignment":
+            first += 1
+        prefix, rest = runs[:first], runs[first:]
+        if not rest or (prefix and self._on_own_line(prefix[-1][-1], rest[0][0], text)):
+            for run in prefix:  # `A=1 B=2` alone on a line (tree-sitter-bash may join the next line to it)
+                builtins.set_variable(self, run, text, self.env.scope)
+            prefix = []
+            if not rest:
+                return
+        name_raw = text.text[rest[0][0].start_byte : rest[0][-1].end_byte]
+        if "$(" in name_raw or "`" in name_raw:  # a computed command name is not known statically
+            return
+        name_word = self.expander.word(rest[0], text)
+        name = self.expander.command_name(name_word, text, self.env.scope)
+        if name is None or not self._wanted(name, node, text):
+            return
+        scope = self.env.scope
+        if prefix:
+            scope = scope.child()
+            for run in prefix:
+                builtins.set_variable(self, run, text, scope)
+        arguments = [self.expander.word(run, text) for run in rest[1:]]
+        words = [name_word, *self.expander.fields(arguments, text, self.env.scope)]
+        herestring = next((child for child in node.children if child.type == "herestring_redirect"), None)
+        name = self.expander.command_name(words[0], text, scope)  # the prefixes may name another command
+        if name is None:
+            return
+        if name in self._functions:
+            self._stack.append(_Call(name))
+            return
+        self.dispatch(Command(name, words, 0, text, scope, self.env.cwd, stdin, herestring))
+
+    @staticmethod
+    def _on_own_line(assignment: Node, name: Node, text: Text) -> bool:
+        """True when a line break (not a continued line) separates an assignment from the command after it."""
+        gap = text.text[assignment.end_byte : name.start_byte]
+        return "\n" in gap.replace("\\\r\n", "").replace("\\\n", "")
+
+    def _wanted(self, name: str, node: Node, text: Text) -> bool:
+        """Whether the command named ``name`` can make a pin or change what later commands mean."""
+        if name in self._functions:
+            return True
+        entry = _entry(name)
+        return entry is not None and entry.wanted(text.node_text(node))

@@ -1,0 +1,129 @@
+"""Shell words: a word as written, its quotes removed and its expansions kept as written.
+
+A :class:`Word` knows, for each character of its ``display``, whether it is literal and where it is written,
+so that any part of it (the ``v1`` of ``--branch=v1``, the ``REF`` of ``git+URL@REF``) maps back to the file.
+Quoting follows bash(1) "QUOTING"; GitHub's ``${{ … }}`` counts as one expansion (the runner replaces it
+before the shell starts).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ascend_reflint.resolve import unquote
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+
+def word_runs(nodes: list[Node]) -> list[list[Node]]:
+    """Group nodes that touch (no blank between them) into runs: each run is one shell word.
+
+    tree-sitter-bash splits some words in two (``$A-$B-$C`` becomes ``$A-$`` and ``B-$C``, so that
+    ``X=$A.$B.$C`` even reads as an assignment followed by a command); the shell splits words at blanks
+    only, so touching nodes are put back together.
+    """
+    runs: list[list[Node]] = []
+    for node in nodes:
+        if runs and runs[-1][-1].end_byte == node.start_byte:
+            runs[-1].append(node)
+        else:
+            runs.append([node])
+    return runs
+
+
+class Word:
+    """One shell word: its text as written, and its ``display`` (quotes removed, expansions kept as written).
+
+    ``literal[i]`` says whether ``display[i]`` is a literal character (True) or part of an expansion;
+    ``offsets[i]`` is its offset in ``raw``; ``start`` is ``raw``'s offset in the text it belongs to.
+    """
+
+    __slots__ = ("display", "literal", "offsets", "raw", "start")
+
+    def __init__(self, raw: str, start: int, display: str, literal: list[bool], offsets: list[int]) -> None:
+        self.raw = raw
+        self.start = start
+        self.display = display
+        self.literal = literal
+        self.offsets = offsets
+
+    @classmethod
+    def parse(cls, raw: str, start: int) -> Word:
+        """Read ``raw``, written at offset ``start`` of its text (quoting: :func:`.resolve.unquote`)."""
+        display, literal, offsets = unquote(raw)
+        return cls(raw, start, display, literal, offsets)
+
+    @classmethod
+    def fields(cls, word: Word, value: str) -> list[Word]:
+        """The words that an unquoted expansion whose value is ``value`` splits into, all spanning it."""
+        first, last = word.offsets[0], word.offsets[-1]
+        parts = value.split()
+        return [
+            cls(word.raw, word.start, part, [True] * len(part), [first] * (len(part) - 1) + [last])
+            for part in parts
+        ]
+
+    @property
+    def literal_prefix(self) -> str:
+        """``display`` up to the first expansion."""
+        for index, is_literal in enumerate(self.literal):
+            if not is_literal:
+                return self.display[:index]
+        return self.display
+
+    @property
+    def is_literal(self) -> bool:
+        return all(self.literal)
+
+    def pieces(self) -> list[tuple[int, int, bool]]:
+        """``display`` cut into literal characters and expansions: ``(start, end, literal)`` each."""
+        pieces: list[tuple[int, int, bool]] = []
+        for index, literal in enumerate(self.literal):
+            if (
+                not literal
+                and pieces
+                and not pieces[-1][2]
+                and self.offsets[index - 1] + 1 == self.offsets[index]
+            ):
+                pieces[-1] = (pieces[-1][0], index + 1, False)
+            else:
+                pieces.append((index, index + 1, literal))
+        return pieces
+
+    def sub(self, start: int, end: int | None = None) -> Word:
+        """The part of the word from ``display[start:end]``.
+
+        An empty part at the end of the word keeps what is written there (the quotes of ``--branch=""``),
+        so that its span is theirs.
+        """
+        offsets = self.offsets[start:end]
+        if not offsets and end is None and 0 < start <= len(self.offsets):
+            cut = self.offsets[start - 1] + 1
+            if cut < len(self.raw):
+                return Word(self.raw[cut:], self.start + cut, "", [], [])
+        return Word(self.raw, self.start, self.display[start:end], self.literal[start:end], offsets)
+
+    def cut(self, separator: str) -> Word:
+        """The part before the first literal ``separator`` (all of it when there is none)."""
+        index = self.display.find(separator)
+        while index != -1 and not self.literal[index]:
+            index = self.display.find(separator, index + 1)
+        return self if index == -1 else self.sub(0, index)
+
+    def shell_text(self) -> str:
+        """The word unquoted, literal characters escaped: input for :func:`ascend_reflint.resolve.expand`."""
+        return "".join(
+            "\\" + char if is_literal and char in "\\$`\"'" else char
+            for char, is_literal in zip(self.display, self.literal, strict=True)
+        )
+
+    def bounds(self) -> tuple[int, int]:
+        """The word's ``[start, end)`` in its text, quotes around the first and last character excluded."""
+        if not self.offsets:
+            return self.start, self.start + max(len(self.raw), 1)
+        return self.start + self.offsets[0], self.start + self.offsets[-1] + 1
+
+    def written(self) -> str:
+        """The word as written, without the quotes around it."""
+        return self.raw[self.offsets[0] : self.offsets[-1] + 1] if self.offsets else ""

@@ -1,0 +1,480 @@
+"""Everything reflint prints or writes passes through here: standard output, standard error, ``--output``
+files, the job summary, the baseline, cache entries, log lines and argparse's messages.
+
+reflint runs in CI on files that strangers wrote, and the GitHub Actions runner obeys *workflow commands*
+in the output of a step. Its rules (actions/runner, ``src/Runner.Common/ActionCommand.cs`` and
+``src/Runner.Worker/ActionCommandManager.cs``):
+
+- stdout and stderr are read line by line, a line ending at ``\\n``, ``\\r\\n`` or a lone ``\\r``
+  (.NET ``StreamReader.ReadLine``);
+- a line is trimmed of leading Unicode white space (``String.TrimStart``) and, when it then starts with
+  ``::``, the text up to the next ``::`` names the command (``TryParseV2``);
+- otherwise ``##[`` anywhere in the line starts the legacy form, the command name running to ``]``
+  (``TryParse``);
+- only registered commands are obeyed (``error``, ``warning``, ``stop-commands``, ``add-mask`` …, matched
+  without regard to case); ``::stop-commands::TOKEN`` ignores every command until ``::TOKEN::``.
+
+So that no text from outside (a file name, a ref, a URL, a config key, a message of git or of a server)
+can become a command, this module guarantees, for every byte that reflint writes:
+
+1. no line starts, after white space, with ``::``, unless it is one of reflint's own annotations
+   (:meth:`Channel.write_command`): the first ``:`` of any other such line is written ``\\x3a``;
+2. the bytes ``##[`` never occur: they are written ``#\\x23[`` in text and ``#\\u0023[`` in JSON, which a
+   JSON reader turns back into the same string;
+3. text from outside is shown with :func:`shown`: credentials masked, and characters that a terminal acts
+   on or that a reader cannot see (control, format, default-ignorable characters; ICU's comparisons,
+   which .NET may use for ``StartsWith``/``IndexOf``, skip the latter) written as ``\\xNN``/``\\uNNNN``,
+   so that they cannot end a line or hide inside ``::``/``##[`` either.
+
+Text that must stay byte-exact (a diff) is wrapped, when ``GITHUB_ACTIONS`` is set, in
+``::stop-commands::TOKEN`` … ``::TOKEN::`` with a random token (:meth:`Channel.write_exact`).
+
+Files are written with :func:`write_file`: to a temporary file in the target's folder, then renamed over
+the target, so that a symbolic link at the target is replaced, never followed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import logging
+import os
+import re
+import stat
+import sys
+import unicodedata
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, TextIO
+
+from ascend_reflint.remote import redact
+
+#: The workflow commands that reflint itself writes (annotations, see ``report/github.py``).
+OWN_COMMANDS = ("error", "warning", "notice")
+
+#: Characters that Unicode makes "default ignorable" (DerivedCoreProperties.txt,
+#: ``Default_Ignorable_Code_Point``) that are not control or format characters (those are escaped by
+#: category): combining grapheme joiner, Hangul fillers, Khmer inherent vowels, Mongolian and other
+#: variation selectors, and the code points reserved as ignorable.
+_IGNORABLE = re.compile(
+    "[\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u2065\u3164\ufe00-\ufe0f\uffa0\ufff0-\ufff8"
+    "\U000e0000-\U000e0fff]"
+)
+#: Escaped wherever they come from outside: controls, format characters, lone surrogates, and the line and
+#: paragraph separators (U+2028, U+2029), which some viewers break lines at.
+_ESCAPED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+#: A line end as the runner reads lines: ``\r\n``, a lone ``\r``, or ``\n``.
+_LINE_END = re.compile(r"\r\n?|\n")
+_LEGACY = "##["
+_LEGACY_TEXT = "#\\x23["
+_LEGACY_JSON = "#\\u0023["
+_COLON_TEXT = "\\x3a"
+
+
+def shown(text: str) -> str:
+    """``text`` from outside (a path, ref, URL, key, git's message) as it may appear in any output.
+
+    Credentials are masked (:func:`ascend_reflint.remote.redact`: pins keep the real URL, which the lookup
+    needs; output never shows it). Control characters (Unicode category Cc: ESC, CR, LF …), format
+    characters (Cf: bidirectional overrides such as U+202E, which can reorder what a reviewer sees), lone
+    surrogates (Cs: no encoding can write them), line and paragraph separators (Zl, Zp) and the other
+    default-ignorable characters become
+    ``\\xNN``, ``\\uNNNN`` or ``\\UNNNNNNNN``; a tab stays. Nothing else changes: workflow commands are
+    neutralised where lines are written (:class:`Channel`), so that text keeps its meaning.
+
+    Args:
+        text: any text.
+
+    Returns:
+        The text, safe to put inside a line.
+    """
+    text = redact(text)
+    if text.isprintable() and not _IGNORABLE.search(text):
+        return text
+    return "".join(_escaped(char) if _invisible(char) else char for char in text)
+
+
+def _invisible(char: str) -> bool:
+    if char == "\t":
+        return False
+    return unicodedata.category(char) in _ESCAPED_CATEGORIES or _IGNORABLE.match(char) is not None
+
+
+def _escaped(char: str) -> str:
+    code = ord(char)
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
+
+
+def shown_lines(text: str) -> str:
+    """A message of several lines (``\\n``-separated), each line made safe with :func:`shown`."""
+    return "\n".join(shown(line) for line in text.split("\n"))
+
+
+def _blank(char: str) -> bool:
+    """White space as ``String.TrimStart`` sees it (``Char.IsWhiteSpace``), widened to every Python white
+    space and to characters a reader cannot see: over-escaping a line is harmless, under-escaping is not."""
+    return (
+        char.isspace()
+        or unicodedata.category(char) in ("Zs", "Zl", "Zp", "Cc", "Cf")
+        or bool(_IGNORABLE.match(char))
+    )
+
+
+def _guard_line(line: str, at_start: bool) -> str:
+    """One line (no line end) with ``::`` at its start (when ``at_start``) and ``##[`` neutralised."""
+    if at_start:
+        lead = 0
+        while lead < len(line) and _blank(line[lead]):
+            lead += 1
+        if line.startswith("::", lead):
+            line = line[:lead] + _COLON_TEXT + line[lead + 1 :]
+    return line.replace(_LEGACY, _LEGACY_TEXT)
+
+
+def guard_text(text: str) -> str:
+    """A whole text (lines that reflint wrote, none of them its own command) with the line rules applied:
+    see the module docstring, points 1 and 2."""
+    channel = Channel(io.StringIO())
+    channel.write(text)
+    channel.close()
+    return channel.raw.getvalue()  # type: ignore[attr-defined,no-any-return]
+
+
+class Channel(io.TextIOBase, TextIO):
+    """A text stream that applies the line rules of the module docstring to everything written to it.
+
+    Writes may split a line anywhere: the start of a line is held back while it is only white space and
+    at most one ``:``, and a trailing ``#`` or ``##`` until the next character is known; a line end, the
+    next write or :meth:`close` decides. :meth:`flush` flushes what is decided.
+
+    Args:
+        raw: the stream written to (standard output, standard error, a ``StringIO`` for a file).
+        environ: the environment; ``GITHUB_ACTIONS`` decides whether :meth:`write_exact` stops commands.
+    """
+
+    def __init__(self, raw: TextIO, environ: Mapping[str, str] | None = None) -> None:
+        super().__init__()
+        self.raw = raw
+        self._environ = os.environ if environ is None else environ
+        self._held = ""
+        self._mid_line = False
+
+    # -- the stream interface that print(), logging, argparse and rich use ----------------------------
+    def writable(self) -> bool:
+        return True
+
+    def isatty(self) -> bool:
+        return self.raw.isatty()
+
+    def fileno(self) -> int:
+        return self.raw.fileno()
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return getattr(self.raw, "encoding", None) or "utf-8"
+
+    @property
+    def errors(self) -> str | None:  # type: ignore[override]
+        return getattr(self.raw, "errors", None)
+
+    def flush(self) -> None:
+        self.raw.flush()
+
+    def close(self) -> None:
+        """Write what is held back and flush; the underlying stream stays open. Safe to call again, and
+        after the underlying stream was closed (the garbage collector calls it)."""
+        if self.raw.closed:
+            return
+        if self._held:
+            self.raw.write(_guard_line(self._held, not self._mid_line))
+            self._held = ""
+            self._mid_line = True
+        with contextlib.suppress(OSError, ValueError):
+            self.flush()
+
+    def write(self, text: str) -> int:
+        """Write ``text`` (any part of any number of lines) with the line rules applied.
+
+        Returns:
+            ``len(text)``, as :meth:`io.TextIOBase.write` does.
+        """
+        data = self._held + text
+        self._held = ""
+        out: list[str] = []
+        start = 0
+        for end in _LINE_END.finditer(data):
+            out.append(_guard_line(data[start : end.start()], not self._mid_line) + end.group())
+            self._mid_line = False
+            start = end.end()
+        tail = data[start:]
+        if tail:
+            decided, self._held = self._split_tail(tail)
+            if decided:
+                out.append(_guard_line(decided, not self._mid_line))
+                self._mid_line = True
+        self.raw.write("".join(out))
+        return len(text)
+
+    def _split_tail(self, tail: str) -> tuple[str, str]:
+        """``(what can be written now, what must wait for the next character)`` of an unfinished line."""
+        if not self._mid_line:
+            lead = 0
+            while lead < len(tail) and _blank(tail[lead]):
+                lead += 1
+            if tail[lead:] in ("", ":"):
+                return "", tail
+        hashes = min(2, len(tail) - len(tail.rstrip("#")))
+        return (tail[:-hashes], tail[-hashes:]) if hashes else (tail, "")
+
+    def _end_line(self) -> None:
+        """Finish the current line, if one is started, so that what comes next starts a line."""
+        if self._held or self._mid_line:
+            self.write("\n")
+
+    # -- reflint's own commands ------------------------------------------------------------------------
+    def write_command(self, line: str) -> None:
+        """Write one of reflint's own annotations, a line ``::error …::…`` (or ``warning``, ``notice``)
+        built by :func:`workflow_command`, on a line of its own.
+
+        Raises:
+            ValueError: ``line`` is not such a command, or holds a line end.
+        """
+        name = line[2:].split(" ", 1)[0].split("::", 1)[0]
+        if not line.startswith("::") or name not in OWN_COMMANDS or _LINE_END.search(line):
+            raise ValueError(f"not one of reflint's annotations: {line[:40]!r}")
+        self._end_line()
+        self.raw.write(line.replace(_LEGACY, _LEGACY_TEXT) + "\n")
+
+    def write_exact(self, text: str) -> None:
+        """Write ``text`` byte for byte (a diff), on lines of its own.
+
+        When ``GITHUB_ACTIONS`` is set, the runner is told to obey no command until a random token
+        (``::stop-commands::TOKEN`` before, ``::TOKEN::`` after: GitHub's "Stopping and starting workflow
+        commands"); the token is 32 hexadecimal digits that ``text`` does not hold. A newline is added
+        after ``text`` when it does not end with one, so that the token stands on its own line. Outside
+        Actions nothing reads commands and ``text`` is written as it is.
+        """
+        self._end_line()
+        if not self._environ.get("GITHUB_ACTIONS"):
+            self.raw.write(text)
+            return
+        import secrets
+
+        token = secrets.token_hex(16)
+        while token.lower() in text.lower():  # pragma: no cover - 2**-128 per try
+            token = secrets.token_hex(16)
+        newline = "" if text.endswith(("\n", "\r")) else "\n"
+        self.raw.write(f"::stop-commands::{token}\n{text}{newline}::{token}::\n")
+
+
+def escape_data(text: str) -> str:
+    """Escape a workflow command's message: ``%`` → ``%25``, CR → ``%0D``, LF → ``%0A``.
+
+    Source: actions/toolkit ``packages/core/src/command.ts``, ``escapeData``.
+    """
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text: str) -> str:
+    """Escape a workflow command's property: as :func:`escape_data`, and ``:`` → ``%3A``, ``,`` → ``%2C``.
+
+    Source: actions/toolkit ``packages/core/src/command.ts``, ``escapeProperty``.
+    """
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def workflow_command(name: str, properties: Sequence[tuple[str, str]], lines: Sequence[str]) -> str:
+    """``::name key=value,…::message``, one line, for :meth:`Channel.write_command`.
+
+    Property values and the message's lines may come from outside: each is made safe with :func:`shown`
+    (a line break inside one is escaped like any control character), then escaped as actions/toolkit
+    does; the lines are joined by ``%0A``, which GitHub shows as line breaks.
+
+    Args:
+        name: one of :data:`OWN_COMMANDS`.
+        properties: ``(key, value)`` pairs, in order.
+        lines: the annotation's text, line by line.
+    """
+    joined = ",".join(f"{key}={escape_property(shown(value))}" for key, value in properties)
+    message = "\n".join(shown(line) for line in lines)
+    return f"::{name} {joined}::{escape_data(message)}"
+
+
+def json_text(document: Any, indent: int | None = 2) -> str:
+    """Serialise a JSON document: key order kept, non-ASCII kept, ending with a newline.
+
+    Every string (keys too) goes through :func:`ascend_reflint.remote.redact`. Characters that
+    :func:`shown` escapes are written as JSON ``\\uXXXX`` escapes (a surrogate pair above U+FFFF), and
+    ``##[`` as ``#\\u0023[``: any JSON reader gives back the same strings. JSON's own escapes keep line
+    ends out of strings, so no line of the document starts with text from outside.
+
+    Args:
+        document: dicts, lists, strings, numbers, booleans and None.
+        indent: spaces per level, or None for the most compact form.
+    """
+    separators = None if indent is not None else (",", ":")
+    text = json.dumps(_redacted(document), indent=indent, separators=separators, ensure_ascii=False)
+    return _JSON_CANDIDATES.sub(_json_escape, text).replace(_LEGACY, _LEGACY_JSON) + "\n"
+
+
+#: Candidates for :func:`_json_escape`: DEL, C1 controls, and every non-ASCII character (checked there).
+_JSON_CANDIDATES = re.compile("[\x7f-\U0010ffff]")
+
+
+def _json_escape(match: re.Match[str]) -> str:
+    char = match.group()
+    if not _invisible(char):
+        return char
+    code = ord(char)
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
+def _redacted(value: Any) -> Any:
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, dict):
+        return {_redacted(key): _redacted(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_redacted(item) for item in value]
+    return value
+
+
+# -- standard streams and logs ----------------------------------------------------------------------------
+@contextlib.contextmanager
+def guarded_streams(environ: Mapping[str, str] | None = None) -> Iterator[tuple[Channel, Channel]]:
+    """Replace ``sys.stdout`` and ``sys.stderr`` with :class:`Channel` s over them for the duration, so that
+    every write (reflint's, argparse's, rich's, a library's) follows the line rules.
+
+    Yields:
+        ``(stdout, stderr)``, the two channels. Both are closed (held text written) and the original
+        streams put back on exit.
+    """
+    saved = sys.stdout, sys.stderr
+    out, err = Channel(sys.stdout, environ), Channel(sys.stderr, environ)
+    sys.stdout, sys.stderr = out, err  # type: ignore[assignment]
+    try:
+        yield out, err
+    finally:
+        sys.stdout, sys.stderr = saved
+        for channel in (out, err):
+            with contextlib.suppress(OSError, ValueError):
+                channel.close()
+
+
+class SafeLogFormatter(logging.Formatter):
+    """Formats a log record, its traceback included, with credentials masked and every character that
+    :func:`shown` escapes escaped, except the line breaks of a traceback. Used with a handler whose stream
+    is a :class:`Channel`, which neutralises workflow commands at line starts."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return "\n".join(shown(line) for line in super().format(record).split("\n"))
+
+
+_HANDLER_NAME = "reflint-output"
+
+
+def configure_logging(stream: TextIO, debug: bool) -> None:
+    """Send every logger's records (reflint's, GitPython's) to ``stream`` as ``reflint: MESSAGE`` lines
+    through :class:`SafeLogFormatter`: WARNING and up, or everything with ``debug``. Replaces the handler
+    that an earlier call installed."""
+    root = logging.getLogger()
+    for handler in [h for h in root.handlers if h.get_name() == _HANDLER_NAME]:
+        root.removeHandler(handler)
+    handler = logging.StreamHandler(stream)
+    handler.set_name(_HANDLER_NAME)
+    handler.setFormatter(SafeLogFormatter("reflint: %(message)s"))
+    root.addHandler(handler)
+    root.setLevel(logging.DEBUG if debug else logging.WARNING)
+
+
+# -- files ------------------------------------------------------------------------------------------------
+class OutputFileError(Exception):
+    """A file that reflint refuses or fails to write: ``cannot write PATH: REASON``.
+
+    Attributes:
+        path: the file, as given.
+        reason: why (``"a directory"``, ``"Permission denied"`` …).
+    """
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(f"cannot write {path}: {reason}")
+        self.path = path
+        self.reason = reason
+
+
+def write_file(path: str, text: str) -> None:
+    """Write ``text`` (UTF-8) to ``path`` without ever writing through a symbolic link.
+
+    The text goes to a new temporary file in the target's folder (``O_EXCL``: never an existing file),
+    which is then renamed over the target (:func:`os.replace`, atomic on POSIX and Windows). A symbolic
+    link at ``path``, dangling or not, is replaced by the file; whatever it pointed to is untouched. A
+    regular file at ``path`` keeps its permission bits; a new one gets those that ``open()`` would give
+    (0666 less the umask).
+
+    Args:
+        path: the file to write.
+        text: its new content.
+
+    Raises:
+        OutputFileError: ``path`` is a directory or a special file (FIFO, device, socket), or the folder
+            cannot be written.
+    """
+    import tempfile
+
+    mode = _mode_for(path)
+    folder = os.path.dirname(os.path.abspath(path))
+    temp: str | None = None
+    try:
+        descriptor, temp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=folder)
+        with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+        os.chmod(temp, mode)
+        os.replace(temp, path)
+    except BaseException as error:
+        if temp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(temp)
+        if isinstance(error, OSError):
+            raise OutputFileError(path, error.strerror or str(error)) from None
+        raise
+
+
+def _mode_for(path: str) -> int:
+    """The permission bits the written file gets; refuses a target that is not a file or a link."""
+    try:
+        status = os.lstat(path)
+    except FileNotFoundError:
+        status = None
+    except OSError as error:
+        raise OutputFileError(path, error.strerror or str(error)) from None
+    if status is not None and stat.S_ISREG(status.st_mode):
+        return stat.S_IMODE(status.st_mode)
+    if status is not None and not stat.S_ISLNK(status.st_mode):
+        kind = "a directory" if stat.S_ISDIR(status.st_mode) else "not a regular file"
+        raise OutputFileError(path, kind)
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+def append_file(path: str, text: str) -> None:
+    """Append ``text`` (UTF-8, with the line rules applied) to the regular file at ``path``, for files
+    that others own and reflint adds to (the job summary, ``$GITHUB_STEP_SUMMARY``).
+
+    Raises:
+        OutputFileError: ``path`` is not a regular file or cannot be written.
+    """
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NONBLOCK", 0)
+    try:
+        descriptor = os.open(path, flags, 0o666)
+    except OSError as error:
+        raise OutputFileError(path, error.strerror or str(error)) from None
+    with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as handle:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            raise OutputFileError(path, "not a regular file")
+        handle.write(guard_text(text))

@@ -1,0 +1,174 @@
+"""The commit verification stage (lookup/history.py, lookup/graph.py) below the CLI: which git runs, what the
+cache holds, and how the cache defends itself."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from gitfixtures import insteadof_env, set_env
+from historyfixtures import REMOTE, URL, History, build_history
+
+from ascend_reflint.lookup import LookupOptions, lookup_remotes
+from ascend_reflint.lookup.git import GitRunner, git_directory
+from ascend_reflint.lookup.graph import CommitGraph, repository_config
+from ascend_reflint.lookup.history import CommitRequest, HistoryOptions, verify_commits
+from ascend_reflint.model import CommitState, RemoteRefs
+
+from .support import GitCall
+
+
+@pytest.fixture
+def history(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> History:
+    built = build_history(tmp_path / "remotes")
+    set_env(monkeypatch, insteadof_env(tmp_path / "remotes"))
+    return built
+
+
+def verify(history: History, cache: Path, *commits: str, **options: object):  # type: ignore[no-untyped-def]
+    results, _ = lookup_remotes({REMOTE: URL}, LookupOptions(cache_dir=cache))
+    refs = results[REMOTE]
+    assert isinstance(refs, RemoteRefs)
+    request = CommitRequest(url=URL, refs=refs, commits=commits)
+    return verify_commits({REMOTE: request}, HistoryOptions(cache_dir=cache, **options))  # type: ignore[arg-type]
+
+
+def test_git_in_the_graph_never_reaches_a_transport_but_to_fetch(  # type: ignore[no-untyped-def]
+    history: History, tmp_path: Path, git_calls: Callable[[], list[GitCall]]
+) -> None:
+    verdicts, stats = verify(history, tmp_path / "cache", history.work, history.orphan, history.missing)
+    assert {key[1]: verdict.state for key, verdict in verdicts.items()} == {
+        history.work: CommitState.IN_HISTORY,
+        history.orphan: CommitState.NOT_IN_HISTORY,
+        history.missing: CommitState.ABSENT,
+    }
+    assert (stats.fetched, stats.cached) == (1, 0)
+    graph = CommitGraph(tmp_path / "cache", REMOTE)
+    in_graph = [call for call in git_calls() if call.argv[:2] == ("--git-dir", str(graph.repo))]
+    assert all(call.session_leader for call in in_graph)  # so that a timeout kills its whole group
+    calls = [call.argv for call in in_graph]
+    commands = [argv[argv.index("fetch")] if "fetch" in argv else argv[4] for argv in calls]
+    # the history; the ids; their commits; which are outside it; both missing ids by id, then without the one
+    # the server does not have; the nearest tags
+    assert commands == ["fetch", "rev-parse", "cat-file", "rev-list", "fetch", "fetch", "describe"]
+    for argv in calls:
+        if "fetch" in argv:
+            assert argv[2:4] == ("-c", f"remote.reflint.url={URL}")
+            assert "--filter=tree:0" in argv and "--no-tags" in argv
+        else:
+            assert argv[2:4] == ("-c", "protocol.allow=never")
+    # the URL is given on each fetch, never written: the config is byte for byte the one reflint wrote
+    assert (graph.repo / "config").read_bytes() == repository_config("sha1")
+    assert not (graph.repo / "hooks").exists()
+
+
+def test_a_second_run_runs_no_git_and_a_refresh_fetches_again(  # type: ignore[no-untyped-def]
+    history: History, tmp_path: Path, git_calls: Callable[[], list[GitCall]]
+) -> None:
+    first, _ = verify(history, tmp_path / "cache", history.work, history.twin_prefix)
+    count = len(git_calls())
+    second, stats = verify(history, tmp_path / "cache", history.work, history.twin_prefix)
+    assert second == first
+    assert (stats.fetched, stats.cached) == (0, 1)
+    assert [call.argv[0] for call in git_calls()[count:]] == []  # the ref list is cached too
+    _, stats = verify(history, tmp_path / "cache", history.work, refresh=True)
+    assert (stats.fetched, stats.cached) == (1, 0)
+
+
+def test_ambiguous_verdict_names_both_commits(history: History, tmp_path: Path) -> None:
+    verdicts, _ = verify(history, tmp_path / "cache", history.twin_prefix)
+    (verdict,) = verdicts.values()
+    assert verdict.state is CommitState.AMBIGUOUS
+    assert verdict.candidates == (
+        (history.twin_a, "v1.0-3-g62a4dc25"),
+        (history.twin_b, "v1.0-3-g62a4dc2c"),
+    )
+
+
+@pytest.mark.parametrize("damage", ["garbage", "oversized", "symlink to /dev/zero", "another remote"])
+def test_a_damaged_state_file_is_ignored_and_rewritten(history: History, tmp_path: Path, damage: str) -> None:
+    cache = tmp_path / "cache"
+    verify(history, cache, history.work)
+    state = CommitGraph(cache, REMOTE).state_path
+    if damage == "garbage":
+        state.write_bytes(b"[[[[" * 10_000)
+    elif damage == "oversized":
+        state.write_bytes(b" " * (4 * 1024 * 1024 + 1))
+    elif damage == "symlink to /dev/zero":
+        state.unlink()
+        state.symlink_to("/dev/zero")
+    else:
+        state.write_text(state.read_text().replace(REMOTE, "github.com/acme/other"))
+    verdicts, stats = verify(history, cache, history.work)
+    assert [v.state for v in verdicts.values()] == [CommitState.IN_HISTORY]
+    assert stats.fetched == 1
+    assert not state.is_symlink()
+    assert CommitGraph(cache, REMOTE).load_state() is not None
+
+
+def test_a_graph_with_hooks_or_alternates_is_not_run(history: History, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    verify(history, cache, history.work)
+    graph = CommitGraph(cache, REMOTE)
+    (graph.repo / "objects" / "info" / "alternates").write_text("/elsewhere/objects\n")
+    verdicts, _ = verify(history, cache, history.missing)
+    (verdict,) = verdicts.values()
+    assert verdict.state is CommitState.UNVERIFIED
+    assert verdict.detail == (
+        f"its cached history is not as reflint left it ({graph.repo}/objects/info/alternates was not made by "
+        f"reflint): delete {graph.folder}"
+    )
+
+
+def test_a_lock_file_that_is_a_link_is_refused(history: History, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    graph = CommitGraph(cache, REMOTE)
+    graph.folder.mkdir(parents=True)
+    victim = tmp_path / "victim"
+    victim.write_text("keep me")
+    graph.lock_path.symlink_to(victim)
+    verdicts, _ = verify(history, cache, history.work)
+    assert [v.detail for v in verdicts.values()] == [f"{graph.lock_path} is not a file reflint made"]
+    assert victim.read_text() == "keep me"
+
+
+def test_a_watch_stops_git_and_its_process_group(tmp_path: Path) -> None:
+    with git_directory() as directory:
+        runner = GitRunner({}, 30.0, directory)
+        started = time.monotonic()
+        # an alias that runs a shell: git starts it as a child, in git's process group
+        run = runner.run(
+            ["-c", "alias.wait=!sleep 30", "wait"],
+            watch=lambda: "stopped" if time.monotonic() - started > 0.3 else None,
+        )
+    assert (run.stopped, run.timed_out) == ("stopped", False)
+    assert time.monotonic() - started < 5
+
+
+def test_two_processes_on_one_cache_agree(history: History, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "Dockerfile").write_text(
+        "FROM ubuntu:22.04\n"
+        f"RUN git clone {URL} /e && cd /e && git checkout {history.orphan}\n"
+        f"RUN git clone {URL} /f && cd /f && git checkout {history.work[:9]}\n"
+    )
+    command = [sys.executable, "-m", "ascend_reflint", "scan", "--format", "json", "--cache-dir", str(cache)]
+    env = {**os.environ}
+    runs = [
+        subprocess.Popen(command, cwd=project, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        for _ in range(2)
+    ]
+    outputs = [run.communicate(timeout=60) for run in runs]
+    assert [run.returncode for run in runs] == [1, 1]
+    first, second = (json.loads(out)["findings"] for out, _ in outputs)  # the summaries' counts may differ
+    assert first == second
+    assert [finding["code"] for finding in first] == ["RL025"]
+    assert CommitGraph(cache, REMOTE).load_state() is not None

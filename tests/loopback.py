@@ -1,0 +1,50 @@
+"""Loopback servers for tests, built so that neither serving nor stopping can wait for ever.
+
+A server's thread runs one short step at a time (wait at most :data:`POLL_INTERVAL` for a connection,
+accept it, hand it to a thread of its own) and checks between steps whether to stop; the listening socket
+has a timeout too, so even an ``accept()`` that finds the connection gone cannot block. Connections have
+:data:`CLIENT_TIMEOUT`, so a client that stops talking frees its thread. :meth:`ServerThread.stop` waits at
+most :data:`STOP_TIMEOUT` and fails the test if the thread is still running then (``socketserver``'s own
+``shutdown()`` waits without a limit, and once hung a whole run in a fixture's teardown).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+
+#: Seconds a server waits on one client's socket (a read or a write) before giving up on the connection.
+CLIENT_TIMEOUT = 10.0
+#: Seconds between a server thread's checks that it should stop.
+POLL_INTERVAL = 0.05
+#: Seconds that stopping a server may take before the test fails.
+STOP_TIMEOUT = 5.0
+
+
+class ServerThread:
+    """Call ``step`` on a daemon thread again and again until :meth:`stop`.
+
+    Args:
+        step: one round of serving; must return within about :data:`POLL_INTERVAL` when no client comes.
+        name: the thread's name, shown in stack dumps and in the error :meth:`stop` raises.
+    """
+
+    def __init__(self, step: Callable[[], None], name: str) -> None:
+        self._step = step
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stopping.is_set():
+            self._step()
+
+    def stop(self) -> None:
+        """Ask the thread to stop and wait for it.
+
+        Raises:
+            AssertionError: it is still running after :data:`STOP_TIMEOUT` seconds.
+        """
+        self._stopping.set()
+        self._thread.join(STOP_TIMEOUT)
+        assert not self._thread.is_alive(), f"{self._thread.name} did not stop within {STOP_TIMEOUT} s"
