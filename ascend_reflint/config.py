@@ -139,24 +139,45 @@ def load_config(paths: Sequence[str], config_file: str | None = None, cwd: str |
         if path.endswith(".toml"):
             return Config(root, config_file, parse_toml_config(text, config_file, root))
         return Config(root, config_file, parse_yaml_config(text, config_file, root))
+    root = project_root(paths, cwd)
+    if os.path.isfile(os.path.join(root, YAML_NAME)):
+        shown = _shown(os.path.join(root, YAML_NAME), cwd)
+        return Config(root, shown, parse_yaml_config(_read_in_root(root, YAML_NAME, shown), shown, root))
+    if os.path.isfile(os.path.join(root, PYPROJECT_NAME)):
+        shown = _shown(os.path.join(root, PYPROJECT_NAME), cwd)
+        text = _read_in_root(root, PYPROJECT_NAME, shown)
+        table = reflint_table(text, shown)
+        if table is not None:
+            return Config(root, shown, _validate_table(table, text, shown, root))
+    return Config(root)
+
+
+def project_root(paths: Sequence[str], cwd: str | None = None) -> str:
+    """The project root of a scan of ``paths`` (see the module docstring), found without validating a
+    config: a folder whose ``pyproject.toml`` cannot be read as TOML (or links outside the folder) is the
+    root too (its config is then an error for :func:`load_config`).
+
+    Args:
+        paths: files and folders as given on the command line (none: the current directory).
+        cwd: the directory that relative paths start from (default: the process's).
+
+    Returns:
+        The absolute root.
+    """
+    cwd = os.path.abspath(cwd or os.getcwd())
     start = _common_folder(paths, cwd)
     for folder in _upwards(start):
-        yaml_path = os.path.join(folder, YAML_NAME)
-        if os.path.isfile(yaml_path):
-            shown = _shown(yaml_path, cwd)
-            text = _read_in_root(folder, YAML_NAME, shown)
-            return Config(folder, shown, parse_yaml_config(text, shown, folder))
-        pyproject = os.path.join(folder, PYPROJECT_NAME)
-        if os.path.isfile(pyproject):
-            shown = _shown(pyproject, cwd)
-            text = _read_in_root(folder, PYPROJECT_NAME, shown)
-            table = reflint_table(text, shown)
-            if table is not None:
-                return Config(folder, shown, _validate_table(table, text, shown, folder))
-        if os.path.exists(os.path.join(folder, ".git")):
-            return Config(folder)
+        if os.path.isfile(os.path.join(folder, YAML_NAME)) or os.path.exists(os.path.join(folder, ".git")):
+            return folder
+        if os.path.isfile(os.path.join(folder, PYPROJECT_NAME)):
+            try:
+                text = _read_in_root(folder, PYPROJECT_NAME, PYPROJECT_NAME)
+                if reflint_table(text, PYPROJECT_NAME) is not None:
+                    return folder
+            except ConfigError:
+                return folder
     inside_cwd = start == cwd or start.startswith(cwd + os.sep)
-    return Config(cwd if inside_cwd else start)
+    return cwd if inside_cwd else start
 
 
 def _read_in_root(root: str, name: str, shown: str) -> str:

@@ -11,13 +11,13 @@ from __future__ import annotations
 import os
 import re
 import stat
-import subprocess
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 from ascend_reflint.model import FileKind, FileMessage, SourceFile
 from ascend_reflint.textfile import FileReadError, read_head
+from ascend_reflint.worktree import ls_files
 
 #: Folders never walked outside a git work tree (inside one, git's ignore rules decide).
 _SKIPPED_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".tox"})
@@ -76,7 +76,7 @@ def discover(paths: Sequence[str], excludes: Sequence[str] = (), cwd: str | None
         A :class:`Discovery`; files are sorted by display path, each path once.
     """
     cwd = os.path.abspath(cwd or os.getcwd())
-    excluded = _exclusions(excludes)
+    excluded = exclusions(excludes)
     found: dict[str, SourceFile] = {}
     result = Discovery()
     for given in paths or ["."]:
@@ -109,9 +109,9 @@ def discover(paths: Sequence[str], excludes: Sequence[str] = (), cwd: str | None
     return result
 
 
-def _exclusions(excludes: Sequence[str]) -> Callable[[str], bool]:
-    """A test of display paths against the ``--exclude`` globs (pathspec is loaded only when some are
-    given)."""
+def exclusions(excludes: Sequence[str]) -> Callable[[str], bool]:
+    """A test of display paths against the ``--exclude`` globs (gitignore syntax; pathspec is loaded only
+    when some are given)."""
     if not excludes:
         return lambda _shown: False
     import pathspec
@@ -199,11 +199,13 @@ def _printable(path: str) -> str:
 def classify(path: str, explicit: bool = False) -> FileKind | None:
     """The kind of file at ``path`` from its name, or from its first line for scripts without an extension.
 
-    Names: ``Dockerfile*``, ``Containerfile*``, ``*.dockerfile`` (dockerfile); ``*.sh``, ``*.bash``
-    (shell); ``.github/workflows/*.yml|yaml`` and ``action.yml|yaml`` (workflow); ``requirements*.txt``,
-    ``*.requirements.txt``, ``pyproject.toml`` (requirements). An explicit path with no such name is read
-    as a shell script when it has a shell shebang, as a Dockerfile when its first instruction is ``FROM``
-    or ``ARG``.
+    Names (any case): ``Dockerfile*``, ``Containerfile*``, ``*.dockerfile`` (dockerfile); ``*.sh``,
+    ``*.bash`` (shell); ``.github/workflows/*.yml|yaml`` and ``action.yml|yaml`` (workflow);
+    ``requirements*.txt|in``, ``*.requirements.txt``, ``constraints*.txt`` and any ``*.txt``/``*.in`` in a
+    folder named ``requirements`` (requirements); ``pyproject.toml`` (pyproject); ``environment*.yml|yaml``
+    (conda); ``.gitmodules`` (submodule); ``.pre-commit-config.yaml|yml`` (pre-commit). An explicit path with
+    no such name is read as a shell script when it has a shell shebang, as a Dockerfile when its first
+    instruction is ``FROM`` or ``ARG``.
 
     Returns:
         The kind, or None when reflint does not read such a file.
@@ -217,19 +219,40 @@ def classify(path: str, explicit: bool = False) -> FileKind | None:
     if lower.endswith(_SHELL_SUFFIXES):
         return FileKind.SHELL
     if lower.endswith(_YAML_SUFFIXES):
-        parts = PurePosixPath(path.replace(os.sep, "/")).parts
-        if lower in ("action.yml", "action.yaml") or parts[-3:-1] == (".github", "workflows"):
-            return FileKind.WORKFLOW
-        return None
-    if lower == "pyproject.toml" or (lower.endswith(".txt") and _is_requirements_name(lower)):
+        return _yaml_kind(path, lower)
+    if lower.endswith((".txt", ".in")) and _is_requirements(path, lower):
         return FileKind.REQUIREMENTS
+    if lower in _NAMED_KINDS:
+        return _NAMED_KINDS[lower]
     if "." not in name or explicit:
         return _sniff(path, explicit)
     return None
 
 
-def _is_requirements_name(lower: str) -> bool:
-    return lower.startswith("requirements") or lower.endswith(".requirements.txt")
+#: Files whose whole name (lower case) gives their kind.
+_NAMED_KINDS = {"pyproject.toml": FileKind.PYPROJECT, ".gitmodules": FileKind.SUBMODULE}
+
+
+def _yaml_kind(path: str, lower: str) -> FileKind | None:
+    parts = PurePosixPath(path.replace(os.sep, "/")).parts
+    if lower in ("action.yml", "action.yaml") or parts[-3:-1] == (".github", "workflows"):
+        return FileKind.WORKFLOW
+    if lower in (".pre-commit-config.yaml", ".pre-commit-config.yml"):
+        return FileKind.PRE_COMMIT
+    if lower.startswith("environment"):
+        return FileKind.CONDA
+    return None
+
+
+def _is_requirements(path: str, lower: str) -> bool:
+    """``requirements*.txt|in``, ``*.requirements.txt``, ``constraints*.txt``, or a ``.txt``/``.in`` file in a
+    folder named ``requirements``."""
+    if lower.startswith("requirements") or lower.endswith(".requirements.txt"):
+        return True
+    if lower.startswith("constraints") and lower.endswith(".txt"):
+        return True
+    folders = path.replace(os.sep, "/").lower().split("/")[:-1]
+    return "requirements" in folders
 
 
 def _sniff(path: str, explicit: bool) -> FileKind | None:
@@ -291,38 +314,11 @@ def _list_folder(folder: str) -> tuple[list[str], list[tuple[str, str]]]:
 
 def _git_files(folder: str) -> list[str] | None:
     """Tracked and untracked-but-not-ignored files under ``folder``, relative to it, or None outside a git
-    work tree.
-
-    ``core.fsmonitor`` is switched off for this one command: it names a program that git runs while
-    reading the index, and a folder that is scanned, not trusted, may carry its own ``.git/config``.
-    """
-    try:
-        completed = subprocess.run(
-            [
-                "git",
-                "-c",
-                "core.fsmonitor=false",
-                "-C",
-                folder,
-                "ls-files",
-                "-z",
-                "--cached",
-                "--others",
-                "--exclude-standard",
-                "--",
-                ".",
-            ],
-            capture_output=True,
-            stdin=subprocess.DEVNULL,
-            timeout=60,
-            check=False,
-            env={**os.environ, "GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0"},
-        )
-    except (OSError, subprocess.SubprocessError):
+    work tree (see :func:`ascend_reflint.worktree.ls_files` for how git is run in a folder not trusted)."""
+    output = ls_files(folder, "--cached", "--others", "--exclude-standard")
+    if output is None:
         return None
-    if completed.returncode != 0:
-        return None
-    names = completed.stdout.decode("utf-8", "surrogateescape").split("\0")
+    names = output.decode("utf-8", "surrogateescape").split("\0")
     if os.sep != "/":  # git writes "/"; the names are joined and compared with the platform's paths
         names = [name.replace("/", os.sep) for name in names]
     # ls-files lists deleted-but-tracked files too; they are not there to read.

@@ -7,12 +7,15 @@ naming it and the cause, and every other file is still read.
 from __future__ import annotations
 
 import logging
+import os
 import time
+from collections import deque
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ascend_reflint.discover import discover
+from ascend_reflint.discover import discover, display_path, exclusions
 from ascend_reflint.model import FileMessage, Pin, SourceFile
+from ascend_reflint.sidefile import inside_root
 from ascend_reflint.textfile import DEFAULT_MAX_BYTES, FileReadError, read_text
 
 log = logging.getLogger("reflint")
@@ -46,8 +49,9 @@ def build_inventory(
     build_args: Mapping[str, str] | None = None,
     max_bytes: int = DEFAULT_MAX_BYTES,
     read_already: Collection[str] = (),
+    root: str | None = None,
 ) -> Inventory:
-    """Discover, read and extract the files under ``paths``.
+    """Discover, read and extract the files under ``paths``, and the files they name (pip's ``-r``/``-c``).
 
     Args:
         paths: files and folders as given on the command line.
@@ -55,10 +59,12 @@ def build_inventory(
         build_args: ``--build-arg NAME=VALUE`` overrides for Dockerfile ``ARG``.
         max_bytes: the largest file read, in bytes.
         read_already: absolute paths of files that the caller has read and extracted: they are left out
-            (not read twice) when discovery finds them.
+            (not read twice) when discovery finds them or a file names them.
+        root: the project root, outside which a file that another file names is not read (default: the
+            root of a scan of ``paths``, :func:`ascend_reflint.config.project_root`).
 
     Returns:
-        The :class:`Inventory`. Never raises for a file's content.
+        The :class:`Inventory`, its files in display path order. Never raises for a file's content.
     """
     started = time.perf_counter()
     found = discover(paths, excludes)
@@ -66,13 +72,68 @@ def build_inventory(
     inventory = Inventory(files=files, errors=list(found.errors), notices=list(found.notices))
     inventory.timings["discover"] = time.perf_counter() - started
     started = time.perf_counter()
-    for source in inventory.files:
+    queue = deque(inventory.files)
+    named = _NamedFiles(root, paths, excludes, {*read_already, *(source.abspath for source in files)})
+    while queue:
+        source = queue.popleft()
         _read_and_extract(source, build_args or {}, max_bytes)
+        for extra in named.read_by(source):
+            inventory.files.append(extra)
+            queue.append(extra)
         if source.error is not None:
             inventory.errors.append(FileMessage(source.path, source.error))
         inventory.notices.extend(FileMessage(source.path, notice) for notice in source.notices)
+    if named.found_any:
+        inventory.files.sort(key=lambda source: source.path)
+        inventory.errors.sort(key=lambda message: message.path)
+        inventory.notices.sort(key=lambda message: message.path)
     inventory.timings["extract"] = time.perf_counter() - started
     return inventory
+
+
+class _NamedFiles:
+    """The files that read files name (pip's ``-r``/``-c``), each read once, only inside the project root
+    (symbolic links followed: :func:`ascend_reflint.sidefile.inside_root`), and never one that ``--exclude``
+    leaves out."""
+
+    def __init__(
+        self, root: str | None, paths: Sequence[str], excludes: Sequence[str], known: set[str]
+    ) -> None:
+        self._root = root
+        self._paths = paths
+        self._excluded = exclusions(excludes)
+        self._known = known
+        self.found_any = False
+
+    def read_by(self, source: SourceFile) -> list[SourceFile]:
+        """New files for the inventory that ``source`` names; a name that cannot be read is a notice on
+        ``source`` (naming what was written, never what is outside the root)."""
+        found: list[SourceFile] = []
+        for name, kind in source.named_files:
+            path = os.path.normpath(os.path.join(os.path.dirname(source.abspath), name))
+            if path in self._known:
+                continue
+            shown = display_path(path, os.getcwd())
+            if self._excluded(shown):
+                continue
+            if inside_root(self.root, path) is None:
+                source.notices.append(f"{name!r} (named by -r/-c) is outside the project root: not read")
+                continue
+            if not os.path.lexists(path):
+                source.notices.append(f"{name!r} (named by -r/-c) does not exist")
+                continue
+            self._known.add(path)
+            found.append(SourceFile(path=shown, abspath=path, kind=kind))
+        self.found_any = self.found_any or bool(found)
+        return found
+
+    @property
+    def root(self) -> str:
+        if self._root is None:
+            from ascend_reflint.config import project_root
+
+            self._root = project_root(self._paths)
+        return self._root
 
 
 def _read_and_extract(source: SourceFile, build_args: Mapping[str, str], max_bytes: int) -> None:

@@ -45,6 +45,10 @@ class FileKind(str, enum.Enum):
     SHELL = "shell"
     WORKFLOW = "workflow"
     REQUIREMENTS = "requirements"
+    PYPROJECT = "pyproject"
+    CONDA = "conda"
+    SUBMODULE = "submodule"
+    PRE_COMMIT = "pre-commit"
 
 
 class Via(str, enum.Enum):
@@ -55,6 +59,10 @@ class Via(str, enum.Enum):
     - ``CHECKOUT``: a clone followed by ``git checkout``/``switch``/``reset --hard`` of REF.
     - ``PIP_VCS``: ``git+URL@REF`` given to pip (command line, requirements file or pyproject).
     - ``ACTION``: ``uses: owner/repo@REF`` in a workflow.
+    - ``SUBMODULE``: a git submodule, at the commit that the superproject's index records for its path.
+    - ``UV_SOURCE``: a ``git`` source of ``[tool.uv.sources]`` in ``pyproject.toml``.
+    - ``POETRY``: a ``git`` dependency of Poetry (``[tool.poetry.dependencies]`` and its groups).
+    - ``PRE_COMMIT``: a ``repo:`` and its ``rev:`` in ``.pre-commit-config.yaml``.
     """
 
     CLONE = "clone"
@@ -62,6 +70,10 @@ class Via(str, enum.Enum):
     CHECKOUT = "checkout"
     PIP_VCS = "pip-vcs"
     ACTION = "action"
+    SUBMODULE = "submodule"
+    UV_SOURCE = "uv-source"
+    POETRY = "poetry"
+    PRE_COMMIT = "pre-commit"
 
 
 class Resolution(str, enum.Enum):
@@ -105,7 +117,8 @@ class Pin:
             or None when the URL is unresolved or not a URL.
         ref: the resolved ref, or None (no ref, or unresolved).
         ref_text: the ref as written in the file (None when the pin has no ref).
-        clone_ref: for a clone followed by a checkout, the ``--branch`` value the clone asked for.
+        clone_ref: for a clone followed by a checkout, the ``--branch`` value the clone asked for; for a
+            submodule, its ``branch`` (which ``git submodule update --remote`` follows).
         resolution: what resolution could say about the ref and URL together.
         resolution_note: why the ref or URL is unresolved or empty, for messages (None when resolved).
         depth: ``--depth N`` of the clone, or None.
@@ -118,6 +131,11 @@ class Pin:
         fetched_ref: a ref that a later ``git fetch [--depth N] origin REF`` brought into the clone
             (checking it out, or ``FETCH_HEAD``, works even from a shallow clone).
         stage: the Dockerfile build stage (its name or index as a string), None elsewhere.
+        ref_type: :attr:`RefType.TAG` or :attr:`RefType.BRANCH` when the recipe says which the ref is
+            (uv's ``tag =`` and ``branch =``, Poetry's ``tag =``), so that only that kind of ref answers;
+            None when a branch or a tag may.
+        version_comment: the version that a comment beside a commit pin names (pre-commit's
+            ``rev: <commit>  # frozen: v1.2.3`` gives ``v1.2.3``), None when there is none.
     """
 
     path: str
@@ -140,6 +158,8 @@ class Pin:
     recurse_submodules: bool = False
     fetched_ref: str | None = None
     stage: str | None = None
+    ref_type: RefType | None = None
+    version_comment: str | None = None
 
     @property
     def resolved(self) -> bool:
@@ -187,6 +207,8 @@ class SourceFile:
         env: environment settings found (Dockerfile ``ENV``, workflow ``env:``).
         notices: caveats about this file (lenient decoding, a skipped ``shell: pwsh`` step …).
         error: why the file could not be read or parsed, or None.
+        named_files: files that this file has its tool read, as written (relative to this file's folder),
+            with the kind to read them as: pip's ``-r``/``-c`` files. The inventory reads them too.
     """
 
     path: str
@@ -198,6 +220,7 @@ class SourceFile:
     env: list[EnvSetting] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)
     error: str | None = None
+    named_files: list[tuple[str, FileKind]] = field(default_factory=list)
 
 
 class RefType(str, enum.Enum):

@@ -74,6 +74,34 @@ class SourceMap:
         return Span(line, column, end_line, last_column + 1)
 
 
+class LineIndex:
+    """Turn 0-based character indexes of a text into 1-based (line, column) positions.
+
+    Lines end at ``\\n`` (a ``\\r`` before it is the last character of its line); columns count
+    characters.
+    """
+
+    __slots__ = ("_starts",)
+
+    def __init__(self, text: str) -> None:
+        self._starts = [0]
+        index = text.find("\n")
+        while index != -1:
+            self._starts.append(index + 1)
+            index = text.find("\n", index + 1)
+
+    def position(self, index: int) -> tuple[int, int]:
+        """The (line, column) of the character at ``index``."""
+        line = bisect_right(self._starts, index) - 1
+        return line + 1, index - self._starts[line] + 1
+
+    def span(self, start: int, end: int) -> Span:
+        """The span of the characters ``[start, end)`` (an empty span at ``start`` when ``end == start``)."""
+        line, column = self.position(start)
+        end_line, end_column = self.position(end)
+        return Span(line, column, end_line, end_column)
+
+
 class SourceMapBuilder:
     """A derived text assembled piece by piece, and its :class:`SourceMap` back to the file.
 

@@ -10,6 +10,12 @@ Facts used here:
 - GitHub Actions resolves ``uses: owner/repo@NAME`` to the tag when a tag and a branch share the name
   (zizmor's "ref-confusion" audit), and takes only full 40-character commit ids since 2021-02-15 (GitHub
   changelog "GitHub Actions: Short SHA deprecation").
+- pre-commit runs ``git fetch origin REV`` (a refspec: ``SRC:DST`` fetches SRC; a name resolves as
+  gitrevisions(7) says, a tag before a branch); Poetry's ``rev`` tries a tag before a branch; uv's ``rev``
+  a branch before a tag (:mod:`ascend_reflint.extract.pyproject`). uv's and Poetry's ``tag =`` and uv's
+  ``branch =`` name one kind of ref (:attr:`Pin.ref_type`).
+- ``git submodule update --remote`` follows the submodule's ``branch``, a branch of its remote
+  (git-submodule(1)).
 - gitrevisions(7): ``refs/heads/X`` and ``refs/tags/X`` name one ref each; in a clone, ``origin/X`` is the
   remote's branch X and ``tags/X`` its tag X.
 - An abbreviated object name is at least 4 hex digits (gitrevisions(7)); reflint counts only 7 or more,
@@ -29,6 +35,8 @@ _LOCAL_NAMES = frozenset({"HEAD", "FETCH_HEAD", "ORIG_HEAD", "MERGE_HEAD"})
 _EXPRESSION_MARKS = ("~", "^", ":", "@{")
 _FULL_PREFIXES = {"refs/heads/": RefType.BRANCH, "refs/tags/": RefType.TAG}
 _CLONE_PREFIXES = {"origin/": RefType.BRANCH, "tags/": RefType.TAG}
+#: Ways of pinning that take the tag when a branch and a tag share the name (see the module docstring).
+_TAG_FIRST = (Via.CHECKOUT, Via.ACTION, Via.PRE_COMMIT, Via.POETRY)
 
 #: How each way of pinning names a git command for messages.
 COMMAND = {
@@ -37,6 +45,10 @@ COMMAND = {
     Via.CHECKOUT: "`git checkout`",
     Via.PIP_VCS: "pip",
     Via.ACTION: "GitHub Actions",
+    Via.SUBMODULE: "`git submodule update`",
+    Via.UV_SOURCE: "uv",
+    Via.POETRY: "Poetry",
+    Via.PRE_COMMIT: "pre-commit",
 }
 
 
@@ -64,18 +76,23 @@ def named_refs(pin: Pin) -> list[NamedRef]:
     """The refs a resolved pin asks git for, in file order.
 
     A clone followed by a checkout asks for two: the clone's ``--branch`` (fetched as by
-    ``git clone --branch``, span :attr:`Pin.clone_ref_span`) and then the checked-out ref. Refs that name
-    no branch or tag of the remote by themselves (``HEAD~1``, ``FETCH_HEAD``, ``refs/pull/1/head``) are
-    left out: git resolves them in the clone.
+    ``git clone --branch``, span :attr:`Pin.clone_ref_span`) and then the checked-out ref. A submodule asks
+    for its commit and for the branch that ``git submodule update --remote`` follows. Refs that name no
+    branch or tag of the remote by themselves (``HEAD~1``, ``FETCH_HEAD``, ``refs/pull/1/head``) are left
+    out: git resolves them in the clone.
 
     Returns:
         The refs; empty for an unresolved pin or a pin with no ref.
     """
     if not pin.resolved:
         return []
-    clone_ref = (
-        _named(pin.clone_ref, pin.clone_ref_span or pin.span, Via.CLONE_BRANCH) if pin.clone_ref else None
-    )
+    clone_ref = None
+    if pin.clone_ref:
+        span = pin.clone_ref_span or pin.span
+        if pin.via is Via.SUBMODULE:
+            clone_ref = NamedRef(pin.clone_ref, pin.clone_ref, RefType.BRANCH, span, pin.via)
+        else:
+            clone_ref = _named(pin.clone_ref, span, Via.CLONE_BRANCH)
     return [ref for ref in (clone_ref, pinned_ref(pin)) if ref is not None]
 
 
@@ -83,6 +100,8 @@ def pinned_ref(pin: Pin) -> NamedRef | None:
     """The ref the pin ends up on (its ``ref``, not a clone's ``--branch``); None as in :func:`named_refs`."""
     if not pin.resolved or not pin.ref:
         return None
+    if pin.ref_type is not None:
+        return NamedRef(pin.ref, pin.ref, pin.ref_type, pin.span, pin.via)
     return _named(pin.ref, pin.span, pin.via)
 
 
@@ -95,6 +114,8 @@ def _named(written: str, span: Span, via: Via) -> NamedRef | None:
     """
     if via is Via.CLONE_BRANCH:
         return NamedRef(written, written, None, span, via)
+    if via is Via.PRE_COMMIT:
+        return _named_refspec(written, span)
     if written in _LOCAL_NAMES or any(mark in written for mark in _EXPRESSION_MARKS):
         return None
     prefixes = dict(_FULL_PREFIXES)
@@ -106,6 +127,13 @@ def _named(written: str, span: Span, via: Via) -> NamedRef | None:
     if written.startswith("refs/"):
         return None
     return NamedRef(written, written, None, span, via)
+
+
+def _named_refspec(written: str, span: Span) -> NamedRef | None:
+    """pre-commit's ``rev``, which ``git fetch origin`` takes as a refspec: ``[+]SRC[:DST]`` fetches SRC."""
+    source = written.removeprefix("+").split(":", 1)[0]
+    named = _named(source, span, Via.PIP_VCS) if source else None  # a name as pip's: no clone-local prefixes
+    return NamedRef(written, named.name, named.kind, span, Via.PRE_COMMIT) if named is not None else None
 
 
 def exists(ref: NamedRef, refs: RemoteRefs) -> bool:
@@ -125,8 +153,16 @@ def is_abbreviated_commit_id(name: str) -> bool:
     return _ABBREVIATED_COMMIT_ID.fullmatch(name) is not None
 
 
-#: Ways of pinning that take a commit id (GitHub Actions only a full one).
-_TAKES_COMMITS = (Via.CHECKOUT, Via.PIP_VCS, Via.ACTION)
+#: Ways of pinning that take a commit id (GitHub Actions only a full one; a submodule is its commit).
+_TAKES_COMMITS = (
+    Via.CHECKOUT,
+    Via.PIP_VCS,
+    Via.ACTION,
+    Via.SUBMODULE,
+    Via.UV_SOURCE,
+    Via.POETRY,
+    Via.PRE_COMMIT,
+)
 
 
 def pinned_commit(pin: Pin, refs: RemoteRefs | None = None) -> str | None:
@@ -151,7 +187,7 @@ def gets_branch(ref: NamedRef, refs: RemoteRefs) -> bool:
     """True when ``ref`` ends up on a branch of the remote (see the module docstring for who prefers what)."""
     if ref.kind is RefType.TAG or ref.name not in refs.branches:
         return False
-    tag_wins = ref.kind is None and ref.via in (Via.CHECKOUT, Via.ACTION)
+    tag_wins = ref.kind is None and ref.via in _TAG_FIRST
     return not (tag_wins and ref.name in refs.tags)
 
 

@@ -7,6 +7,7 @@ back to the file, so that positions are always the file's own.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping
 
 from ascend_reflint.extract.errors import ExtractError
@@ -39,6 +40,15 @@ def extract_file(source: SourceFile, build_args: Mapping[str, str] | None = None
 
         extract_workflow(source)
     else:
-        from ascend_reflint.extract.requirements import extract_requirements
+        module, function = _EXTRACTORS[source.kind]
+        getattr(importlib.import_module(f"ascend_reflint.extract.{module}"), function)(source)
 
-        extract_requirements(source)
+
+#: The extractors of the kinds that need nothing but the file: module and function, imported on first use.
+_EXTRACTORS = {
+    FileKind.REQUIREMENTS: ("requirements", "extract_requirements"),
+    FileKind.PYPROJECT: ("pyproject", "extract_pyproject"),
+    FileKind.CONDA: ("conda", "extract_conda"),
+    FileKind.SUBMODULE: ("submodule", "extract_submodules"),
+    FileKind.PRE_COMMIT: ("precommit", "extract_pre_commit"),
+}

@@ -1,76 +1,106 @@
-"""Pins in pip requirement files and in ``pyproject.toml`` dependency arrays: ``git+URL@REF``.
+"""Pins in pip requirement files: ``git+URL@REF``, and the files that ``-r``/``-c`` name.
 
 Facts used here:
 
 - pip's "Requirements File Format" (pip user guide, and ``pip/_internal/req/req_file.py``): one requirement
   per line; a line ending in ``\\`` continues on the next one; a comment starts with ``#`` at the start of a
   line or after whitespace (``(^|\\s+)#.*$``), so ``#egg=`` inside a URL is a fragment, not a comment; pip
-  replaces ``${NAME}`` (upper-case letters, digits, ``_``) with the environment variable of that name.
+  replaces ``${NAME}`` (upper-case letters, digits, ``_``) with the environment variable of that name;
+  ``-r FILE``/``--requirement FILE`` and ``-c FILE``/``--constraint FILE`` read another file, relative to
+  the folder of the file that names it unless it is a URL.
 - pip's "VCS Support": ``git+URL[@REF][#egg=NAME&subdirectory=DIR]``; the ref follows the last ``@`` of the
   URL's *path*, so ``git+ssh://git@host/o/r`` keeps its user and ``@release/v1`` is a ref with a slash. The
   split is :func:`ascend_reflint.extract.commands.pip.vcs_parts`, shared with ``pip install`` in scripts.
-- PEP 508 direct references (``name [extras] @ URL [; marker]``), PEP 621 (``[project] dependencies`` and
-  ``[project.optional-dependencies]``), PEP 735 (``[dependency-groups]``) and PEP 518
-  (``[build-system] requires``).
+- PEP 508 direct references (``name [extras] @ URL [; marker]``), which ``pyproject.toml`` and conda
+  environment files hold too (:mod:`ascend_reflint.extract.pyproject`, :mod:`ascend_reflint.extract.conda`
+  build their pins with :func:`pip_vcs_pin`).
 """
 
 from __future__ import annotations
 
 import re
-import sys
-from bisect import bisect_right
-from collections import Counter
+import shlex
 from collections.abc import Callable, Iterator
-from pathlib import PurePosixPath
-from typing import Any
 
-from ascend_reflint.extract.commands.pip import VcsParts, vcs_parts
-from ascend_reflint.extract.errors import ExtractError
-from ascend_reflint.model import Pin, Resolution, SourceFile, Span, Via
+from ascend_reflint.extract.commands.pip import vcs_parts
+from ascend_reflint.model import FileKind, Pin, Resolution, SourceFile, Span, Via
 from ascend_reflint.remote import normalise_remote
 from ascend_reflint.sourcemap import SourceMap
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on Python 3.10 only
-    import tomli as tomllib
 
 #: pip's comment pattern (``req_file.COMMENT_RE``): ``#`` at the start of a line or after whitespace.
 _COMMENT = re.compile(r"(^|\s+)#.*$")
 #: pip's environment variable pattern (``req_file.ENV_VAR_RE``).
 _PIP_ENV_VAR = re.compile(r"\$\{[A-Z0-9_]+\}")
 _PIP_NOTE = "pip replaces {var} with an environment variable when it reads the file"
+#: The options of a requirements line that name another file (pip's ``cmdoptions.requirements`` and
+#: ``constraints``), in their short and long forms.
+_FILE_OPTIONS = ("-r", "--requirement", "-c", "--constraint")
+_URL_SCHEMES = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 
 
 def extract_requirements(source: SourceFile) -> None:
-    """Fill ``source.pins`` with the ``git+`` pins of a requirements file or a ``pyproject.toml``.
-
-    ``pyproject.toml`` (by file name) is read as TOML; any other file as a pip requirements file
-    (``requirements*.txt``, ``*.requirements.txt``).
+    """Fill ``source.pins`` with the ``git+`` pins of a pip requirements file, and ``source.named_files``
+    with the files that its ``-r``/``-c`` lines name.
 
     Args:
         source: the file, with ``text`` read; its ``path`` and ``kind`` go into every pin.
-
-    Raises:
-        ExtractError: when a ``pyproject.toml`` is not valid TOML.
     """
     assert source.text is not None
-    if PurePosixPath(source.path.replace("\\", "/")).name == "pyproject.toml":
-        source.pins.extend(_pyproject_pins(source))
+    for text, source_map in _logical_lines(source.text):
+        read_requirement(source, text, source_map)
+
+
+def read_requirement(source: SourceFile, line: str, source_map: SourceMap) -> None:
+    """Add what one logical requirements line pins or names to ``source`` (a ``PIP_VCS`` pin, a
+    ``-r``/``-c`` file).
+
+    Args:
+        source: the file the line is in.
+        line: the line, continuation lines joined.
+        source_map: maps offsets of ``line`` to the file.
+    """
+    if "#" in line and (comment := _COMMENT.search(line)) is not None:
+        line = line[: comment.start()]
+    pin = pip_vcs_pin(source, line, source_map.span, pip_env=True)
+    if pin is not None:
+        source.pins.append(pin)
+    name = named_file(line)
+    if name is not None:
+        source.named_files.append((name, FileKind.REQUIREMENTS))
+
+
+def named_file(line: str) -> str | None:
+    """The file that one requirements line names with ``-r``/``-c`` (any spelling: ``-r f``, ``-rf``,
+    ``--requirement=f``), as written, or None; URLs and names that hold pip's ``${VAR}`` are not files that
+    reflint can read."""
+    stripped = line.strip()
+    if not stripped.startswith("-"):
+        return None
+    try:
+        words = shlex.split(stripped)
+    except ValueError:
+        return None
+    option, value = words[0], words[1] if len(words) > 1 else None
+    for name in _FILE_OPTIONS:
+        if option == name:
+            break
+        if option.startswith(name + "=") and name.startswith("--"):
+            option, value = name, option[len(name) + 1 :]
+            break
+        if len(name) == 2 and option.startswith(name) and len(option) > 2:
+            option, value = name, option[2:]
+            break
     else:
-        source.pins.extend(_requirements_txt_pins(source))
+        return None
+    if not value or _URL_SCHEMES.match(value) or value.startswith("file:") or _PIP_ENV_VAR.search(value):
+        return None
+    return value
 
 
-def _requirements_txt_pins(source: SourceFile) -> Iterator[Pin]:
-    assert source.text is not None
-    for text, source_map in _requirement_lines(source.text):
-        vcs = vcs_parts(text, [True] * len(text))
-        if vcs is not None:
-            yield _pin(source, text, vcs, source_map.span, pip_env=True)
-
-
-def _requirement_lines(text: str) -> Iterator[tuple[str, SourceMap]]:
-    """pip's logical lines (continuations joined, comments cut off), each with a map to the file.
+def _logical_lines(text: str) -> Iterator[tuple[str, SourceMap]]:
+    """pip's logical lines (continuations joined; :func:`read_requirement` cuts comments off), each with a
+    map to the file. Lines that can pin nothing and name no file (neither ``git+`` nor a leading ``-``) are
+    left out.
 
     A line ending in ``\\`` continues on the next; a comment line ends a continuation (pip's
     ``join_lines``). Blank and comment-only lines are not yielded.
@@ -97,64 +127,26 @@ def _requirement_lines(text: str) -> Iterator[tuple[str, SourceMap]]:
 
 
 def _logical_line(text: str, source_map: SourceMap) -> Iterator[tuple[str, SourceMap]]:
-    if "#" in text:
-        comment = _COMMENT.search(text)
-        if comment is not None:
-            text = text[: comment.start()]
-    if "git+" in text:
+    if "git+" in text or text.lstrip().startswith("-"):
         yield text, source_map
 
 
-def _pyproject_pins(source: SourceFile) -> Iterator[Pin]:
-    assert source.text is not None
-    try:
-        data = tomllib.loads(source.text)
-    except tomllib.TOMLDecodeError as error:
-        raise ExtractError(f"invalid TOML: {error}") from None
-    wanted = Counter(value for value in _dependency_strings(data) if "git+" in value)
-    if not wanted:
-        return
-    lines = _LineIndex(source.text)
-    for value, starts, ends in _toml_strings(source.text):
-        if wanted[value] <= 0:
-            continue
-        wanted[value] -= 1
+def pip_vcs_pin(
+    source: SourceFile, text: str, span_of: Callable[[int, int], Span], *, pip_env: bool
+) -> Pin | None:
+    """The ``PIP_VCS`` pin of a requirement (``git+URL@REF``, ``name @ git+URL@REF``), or None when it holds
+    no ``git+`` URL.
 
-        def span(start: int, end: int, starts: list[int] = starts, ends: list[int] = ends) -> Span:
-            return lines.span(starts[start], ends[end - 1])
-
-        vcs = vcs_parts(value, [True] * len(value))
-        if vcs is not None:
-            yield _pin(source, value, vcs, span, pip_env=False)
-
-
-def _dependency_strings(data: dict[str, Any]) -> Iterator[str]:
-    """The requirement strings of the PEP 621, PEP 735 and PEP 518 arrays, in no particular order."""
-    project = data.get("project")
-    if isinstance(project, dict):
-        yield from _strings(project.get("dependencies"))
-        optional = project.get("optional-dependencies")
-        if isinstance(optional, dict):
-            for group in optional.values():
-                yield from _strings(group)
-    groups = data.get("dependency-groups")
-    if isinstance(groups, dict):
-        for group in groups.values():
-            yield from _strings(group)  # {include-group = "…"} tables are skipped
-    build = data.get("build-system")
-    if isinstance(build, dict):
-        yield from _strings(build.get("requires"))
-
-
-def _strings(value: object) -> Iterator[str]:
-    if isinstance(value, list):
-        yield from (item for item in value if isinstance(item, str))
-
-
-def _pin(
-    source: SourceFile, text: str, vcs: VcsParts, span_of: Callable[[int, int], Span], *, pip_env: bool
-) -> Pin:
-    """A PIP_VCS pin for ``vcs`` in ``text``; ``span_of(start, end)`` maps offsets of ``text`` to the file."""
+    Args:
+        source: the file (its ``path`` and ``kind`` go into the pin).
+        text: one requirement (a logical line of a requirements file, a PEP 508 string).
+        span_of: maps ``[start, end)`` offsets of ``text`` to the file's span.
+        pip_env: True where pip replaces ``${NAME}`` with an environment variable (requirements files,
+            which conda's ``pip:`` lists become), False in ``pyproject.toml``.
+    """
+    vcs = vcs_parts(text, [True] * len(text))
+    if vcs is None:
+        return None
     written_url = text[vcs.url[0] : vcs.url[1]]
     written_ref = text[vcs.ref[0] : vcs.ref[1]] if vcs.ref is not None else None
     url_span = span_of(*vcs.url)
@@ -198,112 +190,3 @@ def _url_with_env(url: str) -> tuple[str, str | None, Resolution, str | None]:
     variable = _PIP_ENV_VAR.search(url)
     assert variable is not None
     return url, None, Resolution.UNRESOLVED, _PIP_NOTE.format(var=variable.group(0))
-
-
-class _LineIndex:
-    """Offsets of a text → 1-based (line, column)."""
-
-    def __init__(self, text: str) -> None:
-        self._starts = [0]
-        offset = text.find("\n")
-        while offset != -1:
-            self._starts.append(offset + 1)
-            offset = text.find("\n", offset + 1)
-
-    def position(self, offset: int) -> tuple[int, int]:
-        index = bisect_right(self._starts, offset) - 1
-        return index + 1, offset - self._starts[index] + 1
-
-    def span(self, start: int, end: int) -> Span:
-        """The span of text ``[start, end)``."""
-        line, column = self.position(start)
-        end_line, end_column = self.position(end)
-        return Span(line, column, end_line, end_column)
-
-
-_TOML_STRING_START = re.compile(r"[#\"']")
-_TOML_ESCAPES = {"b": "\b", "t": "\t", "n": "\n", "f": "\f", "r": "\r", "e": "\x1b", '"': '"', "\\": "\\"}
-
-
-def _toml_strings(text: str) -> Iterator[tuple[str, list[int], list[int]]]:
-    """Every string literal of a TOML document outside comments, in file order (TOML 1.0 "String").
-
-    Yields:
-        The decoded value, and for each decoded character the offset of its first raw character and the
-        offset just after its last (an escape sequence is several raw characters).
-    """
-    index = 0
-    while (match := _TOML_STRING_START.search(text, index)) is not None:
-        index = match.start()
-        if text[index] == "#":
-            newline = text.find("\n", index)
-            index = len(text) if newline == -1 else newline + 1
-            continue
-        quote = text[index]
-        multi = text.startswith(quote * 3, index)
-        value, starts, ends, index = _toml_string(text, index, quote, multi)
-        yield value, starts, ends
-
-
-def _toml_string(text: str, index: int, quote: str, multi: bool) -> tuple[str, list[int], list[int], int]:
-    """Decode the string literal that opens at ``text[index]``; also returns the offset after it."""
-    chars: list[str] = []
-    starts: list[int] = []
-    ends: list[int] = []
-    basic = quote == '"'
-    position = index + (3 if multi else 1)
-    if multi and text.startswith("\n", position):
-        position += 1
-    elif multi and text.startswith("\r\n", position):
-        position += 2
-    closing = quote * 3 if multi else quote
-    while position < len(text):
-        if text.startswith(closing, position):
-            extra = 0
-            while multi and extra < 2 and text.startswith(quote, position + 3 + extra):
-                extra += 1
-            for offset in range(position, position + extra):
-                chars.append(quote)
-                starts.append(offset)
-                ends.append(offset + 1)
-            return "".join(chars), starts, ends, position + len(closing) + extra
-        char = text[position]
-        if not multi and char == "\n":
-            break
-        if basic and char == "\\":
-            position = _toml_escape(text, position, multi, chars, starts, ends)
-            continue
-        chars.append(char)
-        starts.append(position)
-        ends.append(position + 1)
-        position += 1
-    return "".join(chars), starts, ends, position
-
-
-def _toml_escape(
-    text: str, position: int, multi: bool, chars: list[str], starts: list[int], ends: list[int]
-) -> int:
-    """Decode the escape at ``text[position]`` (a backslash) into ``chars``; returns the offset after it."""
-    code = text[position + 1 : position + 2]
-    if code in _TOML_ESCAPES:
-        chars.append(_TOML_ESCAPES[code])
-        width = 2
-    elif code in ("u", "U"):
-        width = 6 if code == "u" else 10
-        try:
-            chars.append(chr(int(text[position + 2 : position + width], 16)))
-        except ValueError:
-            chars.append("\\")
-            width = 1
-    elif multi and code in (" ", "\t", "\r", "\n"):
-        # A line-ending backslash trims all whitespace and newlines up to the next other character.
-        after = position + 1
-        while after < len(text) and text[after] in " \t\r\n":
-            after += 1
-        return after
-    else:
-        chars.append("\\")
-        width = 1
-    starts.append(position)
-    ends.append(position + width)
-    return position + width

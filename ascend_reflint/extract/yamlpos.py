@@ -28,13 +28,13 @@ be made (it should not happen), every character maps to the value's first charac
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from ascend_reflint.extract.errors import ExtractError
-from ascend_reflint.sourcemap import SourceMap, SourceMapBuilder
+from ascend_reflint.model import Span
+from ascend_reflint.sourcemap import LineIndex, SourceMap, SourceMapBuilder
 
 try:  # PyYAML's binding of libyaml, when installed with it: the same events, about 25 times faster.
     from yaml import CSafeLoader as LibyamlLoader
@@ -95,28 +95,6 @@ class YamlSequence:
 
 
 YamlNode = YamlScalar | YamlMapping | YamlSequence
-
-
-class LineIndex:
-    """Turn 0-based character indexes of a text into 1-based (line, column) positions.
-
-    Lines end at ``\\n`` (a ``\\r`` before it is the last character of its line); columns count
-    characters.
-    """
-
-    __slots__ = ("_starts",)
-
-    def __init__(self, text: str) -> None:
-        self._starts = [0]
-        index = text.find("\n")
-        while index != -1:
-            self._starts.append(index + 1)
-            index = text.find("\n", index + 1)
-
-    def position(self, index: int) -> tuple[int, int]:
-        """The (line, column) of the character at ``index``."""
-        line = bisect_right(self._starts, index) - 1
-        return line + 1, index - self._starts[line] + 1
 
 
 def parse_yaml(text: str) -> YamlNode | None:
@@ -288,6 +266,21 @@ def scalar_source_map(text: str, scalar: YamlScalar, lines: LineIndex) -> Source
         for (offset, index), piece_end in zip(pieces, ends, strict=True):
             builder.copy(scalar.value[offset:piece_end], *lines.position(index))
     return builder.source_map
+
+
+def value_span(text: str, scalar: YamlScalar, lines: LineIndex) -> Span:
+    """The span of a scalar's value in the file (quotes and block header left out); for an empty quoted
+    value, its quotes (what stands for it in the file), and an empty span where an empty plain value is.
+
+    Args:
+        text: the whole file's text.
+        scalar: a scalar node of that text.
+        lines: the :class:`LineIndex` of ``text``.
+    """
+    if not scalar.value:
+        begin = _skip_properties(text, scalar.start, scalar.end)
+        return lines.span(begin, scalar.end)
+    return scalar_source_map(text, scalar, lines).span(0, len(scalar.value))
 
 
 def _content_region(text: str, scalar: YamlScalar) -> tuple[int, int]:

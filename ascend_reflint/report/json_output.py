@@ -28,6 +28,8 @@ def pin_record(pin: Pin, describe: str | None = None) -> dict[str, Any]:
         "resolved": pin.resolved,
         "depth": pin.depth,
         "shallow": pin.shallow,
+        "ref_type": pin.ref_type.value if pin.ref_type is not None else None,
+        "version_comment": pin.version_comment,
     }
     if describe is not None:
         record["describe"] = describe

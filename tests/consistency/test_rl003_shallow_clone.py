@@ -40,17 +40,38 @@ def test_a_shallow_clone_of_a_full_history_remote_is_an_error(tmp_path: Path) ->
 
 
 @pytest.mark.parametrize(
-    "clone",
+    ("clone", "shallow", "remote", "span"),
     [
-        "git clone --depth=1 --branch core_r0.12.1 https://github.com/Ascend/MindSpeed",
-        "git clone --shallow-since=2024-01-01 https://GITCODE.com/ascend/mindspeed.git",
+        (
+            "git clone --depth=1 --branch core_r0.12.1 https://github.com/Ascend/MindSpeed",
+            "`--depth 1`",
+            "github.com/ascend/mindspeed",
+            (30, 42),  # the ref the clone takes
+        ),
+        (
+            "git clone --shallow-since=2024-01-01 https://GITCODE.com/ascend/mindspeed.git",
+            "`--shallow-since`/`--shallow-exclude`",
+            "gitcode.com/ascend/mindspeed",
+            (38, 78),  # no ref: the URL
+        ),
     ],
 )
-def test_any_shallow_form_and_any_case_of_a_listed_remote_counts(tmp_path: Path, clone: str) -> None:
+def test_any_shallow_form_and_any_case_of_a_listed_remote_counts(
+    tmp_path: Path, clone: str, shallow: str, remote: str, span: tuple[int, int]
+) -> None:
     found = findings_in(tmp_path, {"install.sh": f"{clone}\n"}, "RL003")
-    assert len(found) == 1
-    assert "which the rule pack lists under full-history-remotes" in found[0].message
-    assert found[0].related == ()
+    assert [record(f) for f in found] == [
+        (
+            "RL003",
+            "install.sh",
+            1,
+            *span,
+            f"a shallow clone ({shallow}) of {remote}, which the rule pack lists under full-history-remotes: "
+            "its commits are checked out by id, and a shallow clone holds only the newest ones; drop the "
+            "shallow option",
+            (),
+        )
+    ]
 
 
 def test_a_full_clone_of_a_full_history_remote_is_fine(tmp_path: Path) -> None:
@@ -84,7 +105,21 @@ def test_a_commit_checked_out_from_a_depth_1_clone_is_an_error(tmp_path: Path) -
 def test_a_commit_that_is_the_tip_of_the_cloned_branch_is_held(tmp_path: Path) -> None:
     script = f"git clone --depth 1 {DEEPEP_URL}\ncd DeepEP && git checkout {TIP[:8]}\n"
     assert findings_in(tmp_path, {"install.sh": script}, "RL003", {DEEPEP: DEEPEP_REFS}) == []
-    assert len(findings_in(tmp_path, {"install.sh": script}, "RL003")) == 1  # without the ref list: reported
+    # Without the ref list, the commit may be any: reported.
+    assert [record(f) for f in findings_in(tmp_path, {"install.sh": script}, "RL003")] == [
+        (
+            "RL003",
+            "install.sh",
+            2,
+            27,
+            35,
+            'the checkout of commit "01234567" follows a shallow clone (`--depth 1`) of the default '
+            f"branch of {DEEPEP}, which holds only the newest commits of the default branch, so the "
+            "checkout fails (or breaks once the default branch moves on); drop the shallow option, or "
+            "fetch the commit with `git fetch --depth 1 origin <full commit id>` and check out FETCH_HEAD",
+            (Related("install.sh", 1, 1, "the shallow clone"),),
+        )
+    ]
 
 
 def test_fetching_the_commit_then_checking_it_out_works(tmp_path: Path) -> None:
@@ -125,7 +160,21 @@ def test_a_name_checked_out_from_a_default_branch_clone_needs_the_ref_list(tmp_p
     }
     assert findings_in(tmp_path, files, "RL003") == []  # "main" may be the default branch: not known
     found = findings_in(tmp_path, files, "RL003", {DEEPEP: DEEPEP_REFS})
-    assert [(f.path, f.ref) for f in found] == [("b.sh", "v1.2.1"), ("c.sh", "hybrid-ep")]
+    assert [record(f) for f in found] == [
+        (
+            "RL003",
+            path,
+            1,
+            92,
+            92 + len(ref),
+            f'the checkout of "{ref}" follows a shallow clone (`--depth 1`) of the default branch of '
+            f"{DEEPEP}, which holds no other branch, and only the tags at the tip of the default branch, so "
+            "the checkout fails (or breaks once the default branch moves on); clone it directly with `git "
+            f"clone --depth 1 --branch {ref}`, or drop the shallow option",
+            (Related(path, 1, 1, "the shallow clone"),),
+        )
+        for path, ref in (("b.sh", "v1.2.1"), ("c.sh", "hybrid-ep"))
+    ]
 
 
 def test_checking_out_the_cloned_ref_or_a_tag_at_its_tip_is_fine(tmp_path: Path) -> None:

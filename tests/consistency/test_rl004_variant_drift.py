@@ -122,25 +122,28 @@ def test_identical_variants_are_fine(tmp_path: Path) -> None:
 def test_a_shallow_clone_on_one_side_only_is_reported(tmp_path: Path) -> None:
     files = {A2: dockerfile("core_v0.12.1"), A3: dockerfile("core_v0.12.1", depth="")}
     found = findings_in(tmp_path, files, "RL004")
-    assert [(f.path, f.span.line, f.span.column, f.message) for f in found] == [
+    assert [record(f) for f in found] == [
         (
+            "RL004",
             A2,
             2,
             34,
+            46,
             "github.com/nvidia/megatron-lm is cloned shallow (`--depth 1`) here but with full history in "
             f"{A3}, a variant of the same recipe; clone it the same way in every variant",
+            (Related(A3, 2, 24, "github.com/nvidia/megatron-lm is cloned with full history here"),),
         ),
         (
+            "RL004",
             A3,
             2,
             24,
+            36,
             "github.com/nvidia/megatron-lm is cloned with full history here but shallow (`--depth 1`) in "
             f"{A2}, a variant of the same recipe; clone it the same way in every variant",
+            (Related(A2, 2, 34, "github.com/nvidia/megatron-lm is cloned shallow (`--depth 1`) here"),),
         ),
     ]
-    assert found[1].related == (
-        Related(A2, 2, 34, "github.com/nvidia/megatron-lm is cloned shallow (`--depth 1`) here"),
-    )
 
 
 def test_a_remote_missing_in_one_variant_is_reported_on_both_sides(tmp_path: Path) -> None:
@@ -174,11 +177,15 @@ def test_a_remote_missing_in_one_variant_is_reported_on_both_sides(tmp_path: Pat
 
 def test_an_abbreviated_commit_id_matches_the_full_one(tmp_path: Path) -> None:
     full = "3f601f7ac1c062c46502646ff04c535013bfca00"
-    files = {
-        "Dockerfile.a2": f"RUN pip install git+https://github.com/deepseek-ai/DeepEP.git@{full}\n",
-        "Dockerfile.a3": f"RUN pip install git+https://github.com/deepseek-ai/DeepEP.git@{full[:7].upper()}\n",
-    }
+    pip = "FROM ubuntu\nRUN pip install git+https://github.com/deepseek-ai/DeepEP.git@{}\n"
+    files = {"Dockerfile.a2": pip.format(full), "Dockerfile.a3": pip.format(full[:7].upper())}
     assert findings_in(tmp_path, files, "RL004") == []
+    # The control: an abbreviation of another commit is drift.
+    files["Dockerfile.a3"] = pip.format("3f601f8")
+    assert [(f.path, f.ref) for f in findings_in(tmp_path / "x", files, "RL004")] == [
+        ("Dockerfile.a2", full),
+        ("Dockerfile.a3", "3f601f8"),
+    ]
 
 
 def test_allowed_drift_and_explicit_groups(tmp_path: Path) -> None:
@@ -192,9 +199,10 @@ def test_allowed_drift_and_explicit_groups(tmp_path: Path) -> None:
         "images/npu.Dockerfile": dockerfile("core_v0.13.0"),
     }
     grouped = default_policy(variant_groups=(VariantGroupSpec(name="images", files=("images/",)),))
-    assert [f.path for f in findings_in(tmp_path / "x", other, "RL004", policy=grouped)] == [
-        "images/cuda.Dockerfile",
-        "images/npu.Dockerfile",
+    cuda, npu = "images/cuda.Dockerfile", "images/npu.Dockerfile"
+    assert [record(f) for f in findings_in(tmp_path / "x", other, "RL004", policy=grouped)] == [
+        _drift((cuda, "core_v0.12.1"), (npu, "core_v0.13.0")),
+        _drift((npu, "core_v0.13.0"), (cuda, "core_v0.12.1")),
     ]
     assert findings_in(tmp_path / "y", other, "RL004") == []
 
@@ -202,7 +210,23 @@ def test_allowed_drift_and_explicit_groups(tmp_path: Path) -> None:
 def test_only_the_scanned_variant_is_reported_and_its_sibling_is_read_as_context(tmp_path: Path) -> None:
     files = {A2: dockerfile("core_v0.12.1"), A3: dockerfile("core_v0.13.0")}
     found = findings_in(tmp_path, files, "RL004", scanned=[A3])
-    assert [(f.path, f.related[0].path) for f in found] == [(A3, A2)]
+    assert [record(f) for f in found] == [_drift((A3, "core_v0.13.0"), (A2, "core_v0.12.1"))]
+
+
+def _drift(here: tuple[str, str], there: tuple[str, str]) -> tuple[object, ...]:
+    """The RL004 record of Megatron-LM's clone (line 2, column 34) at ``here`` (path, ref) that differs from
+    the one at ``there``."""
+    (path, ref), (other_path, other_ref) = here, there
+    return (
+        "RL004",
+        path,
+        2,
+        34,
+        34 + len(ref),
+        f'github.com/nvidia/megatron-lm is pinned at "{ref}" here but at "{other_ref}" in {other_path}, '
+        f"{SAME_REF}",
+        (Related(other_path, 2, 34, f'github.com/nvidia/megatron-lm is pinned at "{other_ref}" here'),),
+    )
 
 
 def vllm_dockerfile(tag: str, *, commit_branch: bool) -> str:

@@ -13,6 +13,9 @@ DOCKERFILE = "docker/ascend/Dockerfile.ascend_a2"
 SCRIPT = "scripts/install_npu.sh"
 WORKFLOW = ".github/workflows/npu_unit_tests.yml"
 MEGATRON = "github.com/nvidia/megatron-lm"
+CHECKOUT = "github.com/actions/checkout"
+VLLM = "github.com/vllm-project/vllm"
+ASCEND = "drift family 'ascend'"
 FAMILY = (
     "the files of drift family 'ascend' should pin one ref (or list the remote under drift-allowed-remotes)"
 )
@@ -21,6 +24,29 @@ CHECKOUT_ID = "11bd71901bbe5b1630ceea73d27597364c9af683"
 
 def pip(ref: str) -> str:
     return f"pip install git+https://github.com/NVIDIA/Megatron-LM.git@{ref}\n"
+
+
+def drift(
+    here: tuple[str, int, int, str],
+    there: list[tuple[str, str, int, int, str]],
+    scope: str,
+    remote: str = MEGATRON,
+) -> tuple[str, str, int, int, int, str, tuple[Related, ...]]:
+    """The RL005 record (see ``helpers.record``) of the pin ``here`` (path, line, column, ref) that differs
+    from the pins ``there`` (kind of file, path, line, column, ref), in a family or folder ``scope``."""
+    path, line, column, ref = here
+    kind, other_path, _, _, other_ref = there[0]
+    more = f" (and {len(there) - 1} more)" if len(there) > 1 else ""
+    return (
+        "RL005",
+        path,
+        line,
+        column,
+        column + len(ref),
+        f'{remote} is pinned at "{ref}" here but at "{other_ref}" in the {kind} {other_path}{more}; the '
+        f"files of {scope} should pin one ref (or list the remote under drift-allowed-remotes)",
+        tuple(Related(p, n, c, f'{remote} is pinned at "{r}" here') for _, p, n, c, r in there),
+    )
 
 
 def test_a_script_and_a_dockerfile_of_the_ascend_family_that_differ_are_both_reported(tmp_path: Path) -> None:
@@ -72,9 +98,11 @@ def test_files_of_one_kind_are_not_compared_unless_asked(tmp_path: Path) -> None
     }
     assert findings_in(tmp_path, files, "RL005") == []
     found = findings_in(tmp_path, files, "RL005", policy=default_policy(drift_same_kind=True))
-    assert [(f.path, f.ref, f.related[0].path) for f in found] == [
-        (".github/workflows/a.yml", "v4", ".github/workflows/b.yml"),
-        (".github/workflows/b.yml", CHECKOUT_ID, ".github/workflows/a.yml"),
+    a, b = ".github/workflows/a.yml", ".github/workflows/b.yml"
+    folder = "folder '.github/workflows'"
+    assert [record(f) for f in found] == [
+        drift((a, 4, 32, "v4"), [("workflow", b, 4, 32, CHECKOUT_ID)], folder, CHECKOUT),
+        drift((b, 4, 32, CHECKOUT_ID), [("workflow", a, 4, 32, "v4")], folder, CHECKOUT),
     ]
     allowed = default_policy(drift_same_kind=True, drift_allowed_remotes=("github.com/actions/checkout",))
     assert findings_in(tmp_path, files, "RL005", policy=allowed) == []
@@ -88,14 +116,11 @@ def test_files_in_no_family_are_compared_with_their_folder_only(tmp_path: Path) 
         "scripts/install.sh": pip("core_v0.11.0"),
     }
     found = findings_in(tmp_path, files, "RL005")
-    assert [(f.path, f.ref, [r.path for r in f.related]) for f in found] == [
-        ("docker/cu128/Dockerfile", "core_v0.13.0", ["docker/cu128/install.sh"]),
-        ("docker/cu128/install.sh", "core_v0.13.1", ["docker/cu128/Dockerfile"]),
+    dockerfile, script, folder = "docker/cu128/Dockerfile", "docker/cu128/install.sh", "folder 'docker/cu128'"
+    assert [record(f) for f in found] == [
+        drift((dockerfile, 2, 63, "core_v0.13.0"), [("script", script, 1, 59, "core_v0.13.1")], folder),
+        drift((script, 1, 59, "core_v0.13.1"), [("Dockerfile", dockerfile, 2, 63, "core_v0.13.0")], folder),
     ]
-    assert found[0].message.endswith(
-        "the files of folder 'docker/cu128' should pin one ref (or list the remote under "
-        "drift-allowed-remotes)"
-    )
 
 
 def test_a_family_of_the_user_joins_folders(tmp_path: Path) -> None:
@@ -105,11 +130,11 @@ def test_a_family_of_the_user_joins_folders(tmp_path: Path) -> None:
     }
     family = DriftFamily(name="gpu", files=("docker/cu128/", "scripts/install.sh"))
     found = findings_in(tmp_path, files, "RL005", policy=default_policy(drift_families=(family,)))
-    assert [(f.path, f.related[0].path) for f in found] == [
-        ("docker/cu128/Dockerfile", "scripts/install.sh"),
-        ("scripts/install.sh", "docker/cu128/Dockerfile"),
+    dockerfile, script, gpu = "docker/cu128/Dockerfile", "scripts/install.sh", "drift family 'gpu'"
+    assert [record(f) for f in found] == [
+        drift((dockerfile, 2, 63, "core_v0.13.0"), [("script", script, 1, 59, "core_v0.11.0")], gpu),
+        drift((script, 1, 59, "core_v0.11.0"), [("Dockerfile", dockerfile, 2, 63, "core_v0.13.0")], gpu),
     ]
-    assert "drift family 'gpu'" in found[0].message
 
 
 def test_unresolved_and_unpinned_refs_and_variants_are_left_to_other_rules(tmp_path: Path) -> None:
@@ -123,7 +148,23 @@ def test_unresolved_and_unpinned_refs_and_variants_are_left_to_other_rules(tmp_p
     }
     found = findings_in(tmp_path, files, "RL005", policy=default_policy(drift_same_kind=True))
     assert found == []
-    assert len(findings_in(tmp_path / "x", {**files, "scripts/npu.sh": pip("v1")}, "RL005")) == 3
+    # A script of the family elsewhere is compared with each pinned variant, and they with it.
+    found = findings_in(tmp_path / "x", {**files, "scripts/npu.sh": pip("v1")}, "RL005")
+    a2, a3, script, ascend = (
+        "docker/ascend/Dockerfile.a2",
+        "docker/ascend/Dockerfile.a3",
+        "scripts/npu.sh",
+        "drift family 'ascend'",
+    )
+    assert [record(f) for f in found] == [
+        drift((a2, 4, 63, "core_v0.12.1"), [("script", script, 1, 59, "v1")], ascend),
+        drift((a3, 2, 63, "core_v0.13.0"), [("script", script, 1, 59, "v1")], ascend),
+        drift(
+            (script, 1, 59, "v1"),
+            [("Dockerfile", a2, 4, 63, "core_v0.12.1"), ("Dockerfile", a3, 2, 63, "core_v0.13.0")],
+            ascend,
+        ),
+    ]
 
 
 def test_a_fetch_of_an_empty_commit_variable_is_not_compared(tmp_path: Path) -> None:
@@ -139,13 +180,15 @@ def test_a_fetch_of_an_empty_commit_variable_is_not_compared(tmp_path: Path) -> 
     assert findings_in(tmp_path, {DOCKERFILE: clone.format("v0.27.1"), SCRIPT: script}, "RL005") == []
     tagged = script + "git clone -b v0.27.0 https://github.com/vllm-project/vllm.git /w/other\n"
     found = findings_in(tmp_path / "x", {DOCKERFILE: clone.format("v0.27.1"), SCRIPT: tagged}, "RL005")
-    assert [(f.path, f.span.line, f.ref, [r.line for r in f.related]) for f in found] == [
-        (DOCKERFILE, 2, "v0.27.1", [6]),
-        (SCRIPT, 6, "v0.27.0", [2]),
+    assert [record(f) for f in found] == [
+        drift((DOCKERFILE, 2, 28, "v0.27.1"), [("script", SCRIPT, 6, 14, "v0.27.0")], ASCEND, VLLM),
+        drift((SCRIPT, 6, 14, "v0.27.0"), [("Dockerfile", DOCKERFILE, 2, 28, "v0.27.1")], ASCEND, VLLM),
     ]
 
 
 def test_the_scanned_file_is_compared_with_the_whole_tree(tmp_path: Path) -> None:
     files = {DOCKERFILE: "FROM ubuntu\nRUN " + pip("core_v0.12.1"), SCRIPT: pip("core_v0.12.0")}
     found = findings_in(tmp_path, files, "RL005", scanned=[SCRIPT])
-    assert [(f.path, f.related[0].path) for f in found] == [(SCRIPT, DOCKERFILE)]
+    assert [record(f) for f in found] == [
+        drift((SCRIPT, 1, 59, "core_v0.12.0"), [("Dockerfile", DOCKERFILE, 2, 63, "core_v0.12.1")], ASCEND)
+    ]

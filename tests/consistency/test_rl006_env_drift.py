@@ -100,13 +100,39 @@ def test_only_paired_files_and_shared_variables_are_compared(tmp_path: Path) -> 
     pairs = (EnvPair(dockerfiles=("docker/cuda/",), workflows=(".github/workflows/gpu_*",)),)
     policy = default_policy(env_pairs=pairs, shared_env=("OTHER",))
     found = findings_in(tmp_path, files, "RL006", policy=policy)
-    assert [(f.path, f.span.line, f.related[0].path) for f in found] == [
-        (".github/workflows/gpu_unit_tests.yml", 6, "docker/cuda/Dockerfile"),
-        (".github/workflows/gpu_unit_tests.yml", 10, "docker/cuda/Dockerfile"),
-        (WORKFLOW, 8, DOCKERFILE),
-        (WORKFLOW, 12, DOCKERFILE),
+    gpu_workflow, gpu_image = ".github/workflows/gpu_unit_tests.yml", "docker/cuda/Dockerfile"
+    gpu_setting = Related(gpu_image, 2, 31, 'the image sets VERL_USE_EXTERNAL_MODULES="verl_gpu"')
+    other_setting = Related(DOCKERFILE, 3, 11, 'the image sets OTHER="1"')
+    assert [record(f) for f in found] == [
+        (
+            "RL006",
+            gpu_workflow,
+            6,
+            5,
+            8,
+            _unset("unit", "VERL_USE_EXTERNAL_MODULES", gpu_image, "verl_gpu"),
+            (gpu_setting,),
+        ),
+        (
+            "RL006",
+            gpu_workflow,
+            10,
+            3,
+            8,
+            _unset("e2e", "VERL_USE_EXTERNAL_MODULES", gpu_image, "verl_gpu"),
+            (gpu_setting,),
+        ),
+        ("RL006", WORKFLOW, 8, 5, 8, _unset("unit", "OTHER", DOCKERFILE, "1"), (other_setting,)),
+        ("RL006", WORKFLOW, 12, 3, 8, _unset("e2e", "OTHER", DOCKERFILE, "1"), (other_setting,)),
     ]
-    assert found[-1].message.startswith('job "e2e" does not set OTHER, which the image built by ')
+
+
+def _unset(job: str, variable: str, image: str, value: str) -> str:
+    """RL006's message for a job that does not set ``variable``, which ``image`` sets to ``value``."""
+    return (
+        f'job "{job}" does not set {variable}, which the image built by {image} sets to "{value}"; add it to '
+        "the job's or the workflow's `env:`"
+    )
 
 
 def test_an_unknown_image_value_is_not_compared(tmp_path: Path) -> None:
@@ -117,4 +143,23 @@ def test_an_unknown_image_value_is_not_compared(tmp_path: Path) -> None:
 def test_only_the_scanned_workflow_is_reported_and_the_image_is_read_as_context(tmp_path: Path) -> None:
     files = {DOCKERFILE: IMAGE, WORKFLOW: TWO_JOBS}
     assert findings_in(tmp_path, files, "RL006", scanned=[DOCKERFILE]) == []
-    assert len(findings_in(tmp_path, files, "RL006", scanned=[WORKFLOW])) == 2
+    assert [record(f) for f in findings_in(tmp_path, files, "RL006", scanned=[WORKFLOW])] == [
+        (
+            "RL006",
+            WORKFLOW,
+            6,
+            5,
+            8,
+            _unset("unit", "VERL_USE_EXTERNAL_MODULES", DOCKERFILE, "verl_npu"),
+            (IMAGE_SETTING,),
+        ),
+        (
+            "RL006",
+            WORKFLOW,
+            10,
+            3,
+            8,
+            _unset("e2e", "VERL_USE_EXTERNAL_MODULES", DOCKERFILE, "verl_npu"),
+            (IMAGE_SETTING,),
+        ),
+    ]

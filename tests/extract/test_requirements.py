@@ -1,12 +1,10 @@
-"""pip VCS pins in requirements files and pyproject.toml (ascend_reflint.extract.requirements)."""
+"""pip VCS pins in requirements files, and the files their ``-r``/``-c`` lines name
+(ascend_reflint.extract.requirements)."""
 
 from __future__ import annotations
 
 import textwrap
 
-import pytest
-
-from ascend_reflint.extract import ExtractError
 from ascend_reflint.extract.requirements import extract_requirements
 from ascend_reflint.model import FileKind, Pin, Resolution, SourceFile, Span, Via
 
@@ -131,43 +129,26 @@ def test_other_vcs_and_archives_are_not_git_pins() -> None:
     assert source.pins == []
 
 
-PYPROJECT = """
-[build-system]
-requires = ["hatchling", "tool @ git+https://github.com/o/build.git@b1"]
-
-[project]
-name = "x"
-dependencies = [
-    # "old @ git+https://github.com/o/old.git@v0",
-    "dep @ git+https://github.com/o/dep.git@v1",
-    'lit @ git+https://github.com/o/lit.git@v2',
-    "esc @ git+https://github.com/o/esc.git@\\u0076\\u0033 ; python_version < \\"3.12\\"",
-]
-
-[project.optional-dependencies]
-gpu = ["dep @ git+https://github.com/o/dep.git@v1"]
-
-[dependency-groups]
-dev = [{include-group = "gpu"}, "grp @ git+https://github.com/o/grp.git@v4"]
-
-[tool.other]
-not-a-dependency = "x @ git+https://github.com/o/ignored.git@v9"
-"""
-
-
-def test_pyproject_dependency_arrays_in_file_order() -> None:
-    source = extract(PYPROJECT, path="sub/pyproject.toml")
-    assert [(summary(pin), pin.ref_text) for pin in source.pins] == [
-        ("2:69-71 b1 | 2:38-68 https://github.com/o/build.git -> github.com/o/build", "b1"),
-        ("8:45-47 v1 | 8:16-44 https://github.com/o/dep.git -> github.com/o/dep", "v1"),
-        ("9:45-47 v2 | 9:16-44 https://github.com/o/lit.git -> github.com/o/lit", "v2"),
-        ("10:45-57 v3 | 10:16-44 https://github.com/o/esc.git -> github.com/o/esc", "v3"),
-        ("14:48-50 v1 | 14:19-47 https://github.com/o/dep.git -> github.com/o/dep", "v1"),
-        ("17:73-75 v4 | 17:44-72 https://github.com/o/grp.git -> github.com/o/grp", "v4"),
+def test_files_named_by_r_and_c_in_every_spelling() -> None:
+    source = extract(
+        """
+        -r base.txt
+        --requirement=gpu/extra.txt
+        -rshort.txt
+        -c "constraints file.txt"  # a comment
+        --constraint ../shared/pins.txt
+        # -r commented.txt
+        -r https://example.com/remote.txt
+        -r ${DIR}/env.txt
+        -e git+https://github.com/o/edit.git@v1
+        --index-url https://pypi.org/simple
+        """
+    )
+    assert source.named_files == [
+        ("base.txt", FileKind.REQUIREMENTS),
+        ("gpu/extra.txt", FileKind.REQUIREMENTS),
+        ("short.txt", FileKind.REQUIREMENTS),
+        ("constraints file.txt", FileKind.REQUIREMENTS),
+        ("../shared/pins.txt", FileKind.REQUIREMENTS),
     ]
-    assert {pin.path for pin in source.pins} == {"sub/pyproject.toml"}
-
-
-def test_invalid_pyproject_is_an_extract_error() -> None:
-    with pytest.raises(ExtractError, match="invalid TOML"):
-        extract("[project\n", path="pyproject.toml")
+    assert [pin.ref for pin in source.pins] == ["v1"]

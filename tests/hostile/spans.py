@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import re
 
-from ascend_reflint.model import FileKind, Pin, SourceFile
+from ascend_reflint.model import FileKind, Pin, SourceFile, Via
 
 from .support import text_at
 
@@ -44,9 +44,10 @@ def span_violations(source: SourceFile) -> list[str]:
     - A pin with a ref: the text at the span, read as the format reads it (see :func:`readings`), is
       ``ref_text``. An empty ref (``ref_text == ""``) is shown on what stands for it: the ``@`` of
       ``git+URL@``, or the quotes of ``--branch ""``.
-    - A pin without a ref: the text at the span is the URL, read likewise (a requirements file's quotes are
-      part of the URL for pip), unless it holds an expansion (``$V``, ``${{ }}``, a command substitution),
-      whose value ``pin.url`` is.
+    - A pin without a ref as written (a submodule's commit is in the index, not in ``.gitmodules``): the text
+      at the span is the URL, read likewise (a requirements file's quotes are part of the URL for pip),
+      unless it holds an expansion (``$V``, ``${{ }}``, a command substitution), whose value ``pin.url`` is,
+      or is a submodule's relative URL, which ``pin.url`` holds resolved.
     """
     assert source.text is not None
     return [problem for pin in source.pins if (problem := _violation(source.text, pin)) is not None]
@@ -67,5 +68,7 @@ def _violation(text: str, pin: Pin) -> str | None:
     else:
         if pin.url == written or (pin.kind is not FileKind.REQUIREMENTS and pin.url in readings(written)):
             return None
+        if pin.via is Via.SUBMODULE and written.startswith(("./", "../")):
+            return None  # a relative URL, which pin.url holds resolved against the superproject's origin
         expected = repr(pin.url)
     return f"{pin.via.value} pin at {pin.span}: the text there is {written!r}, not {expected}"

@@ -319,13 +319,16 @@ def evil_script(folder: Path, name: str) -> tuple[Path, Path]:
     return script, marker
 
 
-def run_in_terminal(args: Sequence[str], cwd: Path, env: Mapping[str, str] | None = None) -> str:
+def run_in_terminal(
+    args: Sequence[str], cwd: Path, env: Mapping[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     """Run ``python -m ascend_reflint ARGS`` with a pseudo-terminal (200 columns) as stdin, stdout and
     stderr, ``TERM=xterm-256color`` and no ``NO_COLOR``, as a person at a terminal would.
 
     Returns:
-        Everything the run wrote to the terminal, decoded as UTF-8 (the terminal turns ``\\n`` into
-        ``\\r\\n``); also kept in :data:`RECORDED_OUTPUT`.
+        The finished run: its exit code, and as ``stdout`` everything it wrote to the terminal, decoded as
+        UTF-8 (the terminal turns ``\\n`` into ``\\r\\n``; ``stderr`` is empty: it went there too); the
+        output is also kept in :data:`RECORDED_OUTPUT`.
     """
     environ = clean_env({"TERM": "xterm-256color", "COLUMNS": "200", "LINES": "50", **(env or {})})
     environ.pop("NO_COLOR")
@@ -362,4 +365,4 @@ def run_in_terminal(args: Sequence[str], cwd: Path, env: Mapping[str, str] | Non
             process.kill()
     output = b"".join(chunks).decode("utf-8", "replace")
     RECORDED_OUTPUT.append((f"terminal of reflint {' '.join(args)}", output))
-    return output
+    return subprocess.CompletedProcess(process.args, process.returncode, output, "")

@@ -6,11 +6,15 @@ Pins keep the real URL (git needs it to authenticate); every formatter masks it 
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
 
+from expected import MEGATRON_RELEASE_BRANCH
 from gitfixtures import FakeRemotes
+
+from ascend_reflint.lookup.cache import RefCache
 
 from .support import clean_env, json_output, record, run_in_terminal, run_reflint, write_tree
 
@@ -80,32 +84,84 @@ def test_no_output_log_or_cache_file_holds_the_token(
     ]
     terminal = [run_in_terminal(["refs"], project, env), run_in_terminal(scan, project, env)]
 
-    texts = [run.stdout + run.stderr for run in runs] + terminal
+    assert [(run.returncode, run.stderr) for run in runs[:3]] == [(0, "")] * 3
+    assert [(run.returncode, run.stderr) for run in runs[4:]] == [(1, "")] * 4
+    assert (runs[3].returncode, [run.returncode for run in terminal]) == (1, [0, 1])
+    texts = [run.stdout + run.stderr for run in runs] + [run.stdout for run in terminal]
     texts += [path.read_text(encoding="utf-8") for path in reports.iterdir()]
     cache_files = [path for path in cache.rglob("*") if path.is_file()]
     texts += [path.read_text(encoding="utf-8") for path in cache_files] + [str(path) for path in cache_files]
     assert [TOKEN in text for text in texts] == [False] * len(texts)
     # The outputs did show those URLs, masked: the test would see the token if it were there.
-    urls = {pin["url"] for pin in json_output(runs[1])["pins"]}
-    assert {
-        "https://alice:***@github.com/NVIDIA/Megatron-LM.git",
-        "svn://alice:***@svn.example.invalid/r",
-        f"https://***@127.0.0.1:{closed_port}",
-        f"https://bob:***@127.0.0.1:{closed_port}/o/r.git",
+    assert [(pin["path"], pin["line"], pin["url"]) for pin in json_output(runs[1])["pins"]] == [
+        (".github/workflows/ci.yml", 9, "https://***@github.com/NVIDIA/Megatron-LM.git"),
+        (".github/workflows/ci.yml", 10, "https://ci:***@github.com/Ascend/MindSpeed.git"),
+        ("Dockerfile", 2, "https://alice:***@github.com/NVIDIA/Megatron-LM.git"),
+        ("Dockerfile", 3, "svn://alice:***@svn.example.invalid/r"),
+        ("Dockerfile", 4, f"https://***@127.0.0.1:{closed_port}"),
+        ("Dockerfile", 5, f"https://bob:***@127.0.0.1:{closed_port}/o/r.git"),
+        ("requirements.txt", 1, "https://x-access-token:***@github.com/actions/checkout"),
+    ]
+    unreachable = f"https://127.0.0.1:{closed_port}/o/r.git/"
+    assert [
+        (f["code"], f["path"], f["line"], re.sub(r" after \d+ ms:", " after N ms:", f["message"]))
+        for f in json_output(runs[4])["findings"]
+    ] == [
+        (
+            "RL001",
+            ".github/workflows/ci.yml",
+            10,
+            'ref "no-such-branch" is neither a branch nor a tag of github.com/ascend/mindspeed, so `git '
+            "clone --branch` fails; it has 6 branches and 2 tags",
+        ),
+        ("RL002", "Dockerfile", 2, MEGATRON_RELEASE_BRANCH),
+        (
+            "RL011",
+            "Dockerfile",
+            3,
+            'URL "svn://alice:***@svn.example.invalid/r" was refused and never given to git: transport '
+            "'svn' is not allowed (allowed: file, git, http, https, ssh); use an https://, ssh:// or "
+            "git@host:owner/name URL",
+        ),
+        (
+            "RL015",
+            "Dockerfile",
+            4,
+            f'`git clone` of "https://***@127.0.0.1:{closed_port}" pins no ref, so the build takes '
+            "whatever the default branch holds that day; add `--branch <tag>`, or check out a commit id "
+            "after the clone",
+        ),
+        (
+            "RL010",
+            "Dockerfile",
+            5,
+            f"127.0.0.1:{closed_port}/o/r could not be looked up: unreachable (fatal: unable to access "
+            f"'{unreachable}': Failed to connect to 127.0.0.1 port {closed_port} after N ms: Couldn't "
+            "connect to server), so this pin went unchecked",
+        ),
+    ]
+    # --debug did log the git commands, masked; one lookup per URL as written, so Megatron-LM twice (its
+    # two pins give two tokens), each isolated: no host was allowed credentials.
+    looked_up = sorted(re.findall(r"git ls-remote --heads --tags -- (\S+) \(isolated\)", runs[3].stderr))
+    assert looked_up == sorted(
+        [
+            f"https://bob:***@127.0.0.1:{closed_port}/o/r.git",
+            "https://alice:***@github.com/NVIDIA/Megatron-LM.git",
+            "https://ci:***@github.com/Ascend/MindSpeed.git",
+            "https://x-access-token:***@github.com/actions/checkout",
+            "https://***@github.com/NVIDIA/Megatron-LM.git",
+        ]
+    )
+    # One entry per URL that answered, named after its masked key.
+    looked_up_urls = [
+        "https://alice:***@github.com/nvidia/megatron-lm",
+        "https://***@github.com/nvidia/megatron-lm",
+        "https://ci:***@github.com/ascend/mindspeed",
         "https://x-access-token:***@github.com/actions/checkout",
-        "https://***@github.com/NVIDIA/Megatron-LM.git",
-        "https://ci:***@github.com/Ascend/MindSpeed.git",
-    } == urls
-    scanned = json_output(runs[4])
-    messages = " ".join(f["message"] for f in scanned["findings"])
-    assert 'URL "svn://alice:***@svn.example.invalid/r" was refused' in messages
-    assert f'"https://***@127.0.0.1:{closed_port}"' in messages
-    checked = [(f["code"], f["path"]) for f in scanned["findings"] if f["code"] in ("RL001", "RL002")]
-    assert checked == [("RL001", ".github/workflows/ci.yml"), ("RL002", "Dockerfile")]
-    assert "ls-remote" in runs[3].stderr  # --debug did log the git commands
-    # One per URL as written, each looked up with its token: Megatron-LM as alice:TOKEN@ and as TOKEN@,
-    # checkout and MindSpeed.
-    assert len(cache_files) == 4
+    ]
+    assert sorted(cache_files) == sorted(
+        RefCache(cache).entry_path(f"{key} anonymous") for key in looked_up_urls
+    )
 
 
 _FAILING_EXTRACTOR = f"""

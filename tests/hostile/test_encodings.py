@@ -6,6 +6,7 @@ from __future__ import annotations
 import codecs
 from pathlib import Path
 
+from expected import MEGATRON_RELEASE_BRANCH
 from gitfixtures import FakeRemotes
 
 from .support import json_output, run_reflint, write_tree
@@ -34,24 +35,27 @@ def test_latin1_utf16_and_bom_files_are_linted_at_character_positions(
     )
     env = remotes.env()
 
-    refs = json_output(run_reflint(["refs", "--format", "json"], tmp_path, env))
-    scan = json_output(
-        run_reflint(["scan", "--format", "json", "--cache-dir", str(tmp_path / "c")], tmp_path, env)
-    )
+    refs_run = run_reflint(["refs", "--format", "json"], tmp_path, env)
+    scan_run = run_reflint(["scan", "--format", "json", "--cache-dir", str(tmp_path / "c")], tmp_path, env)
 
+    assert [(run.returncode, run.stderr) for run in (refs_run, scan_run)] == [(0, ""), (1, "")]
+    refs, scan = json_output(refs_run), json_output(scan_run)
     utf16_column = utf16.split("\n")[1].index("core_r0.18.0") + 1
     latin1_column = latin1.split("\n")[2].index("core_r0.18.0") + 1
     crlf_column = crlf.split("\r\n")[2].index("core_r0.18.0") + 1
     expected = [
-        ("Dockerfile.utf16be", 2, utf16_column),
-        ("Dockerfile.utf16le", 2, utf16_column),
-        ("Dockerfile.utf32", 2, utf16_column),
-        ("Dockerfile.utf8bom", 3, crlf_column),
-        ("latin1.sh", 3, latin1_column),
+        ("Dockerfile.utf16be", 2, utf16_column, utf16_column + 12),
+        ("Dockerfile.utf16le", 2, utf16_column, utf16_column + 12),
+        ("Dockerfile.utf32", 2, utf16_column, utf16_column + 12),
+        ("Dockerfile.utf8bom", 3, crlf_column, crlf_column + 12),
+        ("latin1.sh", 3, latin1_column, latin1_column + 12),
     ]
-    assert [(p["path"], p["line"], p["column"]) for p in refs["pins"]] == expected
-    assert {p["ref_text"] for p in refs["pins"]} == {"core_r0.18.0"}
-    assert [(f["path"], f["line"], f["column"]) for f in scan["findings"] if f["code"] == "RL002"] == expected
+    assert [(p["path"], p["line"], p["column"], p["end_column"]) for p in refs["pins"]] == expected
+    assert [p["ref_text"] for p in refs["pins"]] == ["core_r0.18.0"] * 5
+    assert [
+        (f["path"], f["line"], f["column"], f["end_column"], f["code"], f["message"])
+        for f in scan["findings"]
+    ] == [(*position, "RL002", MEGATRON_RELEASE_BRANCH) for position in expected]
     assert refs["errors"] == scan["errors"] == []
     assert refs["notices"] == [
         {"path": "Dockerfile.utf16be", "message": "decoded as UTF-16-BE (byte-order mark)"},

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from expected import MEGATRON_HINT, MEGATRON_RELEASE_BRANCH
 from gitfixtures import FakeRemotes
 
 from .support import run_in_terminal, run_reflint, write_tree
@@ -41,20 +42,80 @@ def _project(root: Path) -> None:
 
 
 def _assert_printed_as_data(output: str) -> None:
-    assert MARKUP_REF in output
-    assert ESCAPED_REF in output and "\x1b]0;" not in output
-    assert EVIL_NAME_SHOWN in output and "\x1b[2J" not in output
-    assert RTL_REF_SHOWN in output and "\u202e" not in output
+    """No character of the hostile text reached the output raw (each is written out as an escape)."""
+    assert ("\x1b]0;" in output, "\x1b[2J" in output, "\u202e" in output) == (False, False, False)
+
+
+#: Where each pin is, as printed (path, line, column), its ref as printed, and the ref's end column.
+PINS = [
+    (EVIL_NAME_SHOWN, 1, 20, "core_r0.18.0", 32),
+    ("build.sh", 2, 21, MARKUP_REF, 33),
+    ("build.sh", 3, 21, ESCAPED_REF, 33),
+    ("build.sh", 4, 21, RTL_REF_SHOWN, 30),
+]
+NOT_A_REF = "is neither a branch nor a tag of github.com/nvidia/megatron-lm, so `git clone --branch` fails"
+#: Each pin's finding: code, rule name, message.
+FINDINGS = [
+    ("RL002", "branch-pin", MEGATRON_RELEASE_BRANCH),
+    ("RL001", "ref-not-found", f'ref "{MARKUP_REF}" {NOT_A_REF}; it has 4 branches and 6 tags'),
+    ("RL001", "ref-not-found", f'ref "{ESCAPED_REF}" {NOT_A_REF}; it has 4 branches and 6 tags'),
+    (
+        "RL001",
+        "ref-not-found",
+        f'ref "{RTL_REF_SHOWN}" {NOT_A_REF}; no ref names that version; the most similar of its 4 branches '
+        'and 6 tags are "core_v0.11.0", "core_v0.12.1", "core_v0.15.0"',
+    ),
+]
+SUMMARY = "4 errors, 0 warnings, 0 info in 2 files (4 pins, 1 remote: {looked_up} looked up, {cached} cached)"
+
+
+#: Column widths of the rich table ``reflint refs`` prints on a 200-column terminal.
+WIDTHS = (34, 31, 20, 14, 7)
+
+
+def _rule(left: str, middle: str, right: str, line: str) -> str:
+    return left + middle.join(line * width for width in WIDTHS) + right
+
+
+#: ``reflint refs`` on a terminal: a rich table, its title in italics, its header in bold, refs in green.
+REFS_TABLE = [
+    "\x1b[3m4 pins in 2 files" + " " * 95 + "\x1b[0m",
+    _rule("┏", "┳", "┓", "━"),
+    "┃"
+    + "┃".join(
+        f"\x1b[1m \x1b[0m\x1b[1m{title.ljust(width - 2)}\x1b[0m\x1b[1m \x1b[0m"
+        for title, width in zip(("location", "remote", "ref", "via", "clone"), WIDTHS, strict=True)
+    )
+    + "┃",
+    _rule("┡", "╇", "┩", "━"),
+    *(
+        f"│ {f'{path}:{line}:{column}'.ljust(32)} │ github.com/nvidia/megatron-lm │ "
+        f"\x1b[32m{ref.ljust(18)}\x1b[0m │ clone-branch │       │"
+        for path, line, column, ref, _ in PINS
+    ),
+    _rule("└", "┴", "┘", "─"),
+    "",
+]
 
 
 def test_refs_table_on_a_terminal_prints_markup_and_escapes_literally(tmp_path: Path) -> None:
     _project(tmp_path)
 
-    output = run_in_terminal(["refs"], tmp_path)
+    completed = run_in_terminal(["refs"], tmp_path)
 
-    assert "4 pins in 2 files" in output  # the rich table's title: the terminal path was taken
-    _assert_printed_as_data(output)
-    assert f"│ {EVIL_NAME_SHOWN}:1:20 │" in output
+    assert completed.returncode == 0
+    assert completed.stdout.split("\r\n") == REFS_TABLE
+    _assert_printed_as_data(completed.stdout)
+
+
+def _text_report(code_style: str = "{}", hint_style: str = "{}", summary_style: str = "{}") -> list[str]:
+    """The findings and summary as the text format prints them (with colours when styles are given)."""
+    lines = []
+    for (path, line, column, _, _), (code, _, message) in zip(PINS, FINDINGS, strict=True):
+        lines.append(f"{path}:{line}:{column}: {code_style.format(f'{code} [error]')} {message}")
+        if code == "RL002":
+            lines.append(hint_style.format(f"  {MEGATRON_HINT}"))
+    return [*lines, summary_style.format(SUMMARY.format(looked_up=1, cached=0))]
 
 
 def test_coloured_scan_on_a_terminal_prints_markup_and_escapes_literally(
@@ -62,13 +123,17 @@ def test_coloured_scan_on_a_terminal_prints_markup_and_escapes_literally(
 ) -> None:
     _project(tmp_path)
 
-    output = run_in_terminal(["scan", "--cache-dir", str(tmp_path / "cache")], tmp_path, remotes.env())
+    completed = run_in_terminal(["scan", "--cache-dir", str(tmp_path / "cache")], tmp_path, remotes.env())
 
-    _assert_printed_as_data(output)
-    # Coloured (the rich path), and the colour on the code and severity, however long the escaped path.
-    assert f"{EVIL_NAME_SHOWN}:1:20: \x1b[1;31mRL002 [error]\x1b[0m ref " in output
-    for line in (2, 3, 4):
-        assert f"build.sh:{line}:21: \x1b[1;31mRL001 [error]\x1b[0m ref " in output
+    assert completed.returncode == 1
+    _assert_printed_as_data(completed.stdout)
+    # After the progress bar: the findings coloured (the rich path), the colour on the code and severity
+    # however long the escaped path, the hint dimmed, the summary in bold.
+    report = completed.stdout[completed.stdout.index(f"{EVIL_NAME_SHOWN}:1:20: ") :]
+    assert report.split("\r\n") == [
+        *_text_report("\x1b[1;31m{}\x1b[0m", "\x1b[2m{}\x1b[0m", "\x1b[1m{}\x1b[0m"),
+        "",
+    ]
 
 
 def test_plain_outputs_print_markup_and_escapes_literally(tmp_path: Path, remotes: FakeRemotes) -> None:
@@ -83,14 +148,30 @@ def test_plain_outputs_print_markup_and_escapes_literally(tmp_path: Path, remote
     sarif = run_reflint(["scan", *cache, "--format", "sarif"], tmp_path, env)
     document = json.loads(json_run.stdout)
 
+    runs = (refs, scan, github, json_run, sarif)
+    assert [(run.returncode, run.stderr) for run in runs] == [(0, "")] + [(1, "")] * 4
+    assert refs.stdout.splitlines() == [
+        f"{path}:{line}:{column}: github.com/nvidia/megatron-lm {ref} (clone-branch)"
+        for path, line, column, ref, _ in PINS
+    ]
+    assert scan.stdout.splitlines() == _text_report()
+    assert github.stdout.splitlines() == [
+        *(
+            f"::error file={path},line={line},col={column},endLine={line},endColumn={end},"
+            f"title={code} {name}::{message}{'%0A' + MEGATRON_HINT if code == 'RL002' else ''}"
+            for (path, line, column, _, end), (code, name, message) in zip(PINS, FINDINGS, strict=True)
+        ),
+        SUMMARY.format(looked_up=0, cached=1),
+    ]
     for output in (refs.stdout, scan.stdout, github.stdout):
         _assert_printed_as_data(output)
     # JSON keeps the data exact, with the characters a terminal acts on written as \u escapes.
-    assert {f["ref"] for f in document["findings"] if f["code"] == "RL001"} == {
-        MARKUP_REF,
-        ESCAPE_REF,
-        RTL_REF,
-    }
+    assert [(f["path"], f["code"], f["ref"]) for f in document["findings"]] == [
+        ("[bold]evil[/bold]\x1b[2J.sh", "RL002", "core_r0.18.0"),
+        ("build.sh", "RL001", MARKUP_REF),
+        ("build.sh", "RL001", ESCAPE_REF),
+        ("build.sh", "RL001", RTL_REF),
+    ]
     for output in (json_run.stdout, sarif.stdout):
-        assert "\x1b" not in output and "\u202e" not in output
-        assert "\\u001b]0;PWNED\\u0007" in output and "v2\\u202eexe.sh" in output
+        assert ("\x1b" in output, "\u202e" in output) == (False, False)
+        assert ("\\u001b]0;PWNED\\u0007" in output, "v2\\u202eexe.sh" in output) == (True, True)

@@ -8,15 +8,18 @@ have been asked about it.
 
 from __future__ import annotations
 
+import re
+import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
+from expected import MEGATRON_HINT, MEGATRON_RELEASE_BRANCH
 from gitfixtures import FakeRemotes, git_config_env
 
 from .support import (
     clean_env,
     evil_script,
-    findings_of,
     git_recorder,
     json_output,
     run_reflint,
@@ -81,30 +84,64 @@ def test_option_and_helper_urls_are_refused_and_never_reach_git(tmp_path: Path, 
     )
 
     assert not ext_marker.exists() and not pack_marker.exists() and not ssh_marker.exists()
+    assert (completed.returncode, completed.stderr) == (1, "")
     document = json_output(completed)
-    unsafe = [f for f in findings_of(document) if f[0] == "RL011"]
-    assert unsafe == [
-        ("RL011", "Dockerfile", 2, _column(dockerfile[1], "ext::")),
-        ("RL011", "Dockerfile", 3, _column(dockerfile[2], "--upload-pack")),
-        ("RL011", "Dockerfile", 4, _column(dockerfile[3], "ext::")),
-        ("RL011", "Dockerfile", 5, _column(dockerfile[4], "fd::")),
-        ("RL011", "Dockerfile", 6, _column(dockerfile[5], "svn://")),
-        ("RL011", "Dockerfile", 7, _column(dockerfile[6], "ssh://")),
-        ("RL011", "build.sh", 2, _column(script[1], "ext::")),
-        ("RL011", "requirements.txt", 1, _column(requirements[0], "ext::")),
-        ("RL011", "requirements.txt", 2, _column(requirements[1], "--upload-pack")),
+    ext_reason = "transport 'ext::' is not allowed"
+    option_reason = "it looks like a command-line option"
+    assert _findings(document) == [
+        _refused("Dockerfile", 2, dockerfile[1], f"ext::{ext}", ext_reason),
+        _refused("Dockerfile", 3, dockerfile[2], f"--upload-pack={pack}", option_reason),
+        _refused("Dockerfile", 4, dockerfile[3], f"ext::{ext}", ext_reason),
+        _refused("Dockerfile", 5, dockerfile[4], "fd::17", "transport 'fd::' is not allowed"),
+        _refused(
+            "Dockerfile",
+            6,
+            dockerfile[5],
+            "svn://svn.example.invalid/r",
+            "transport 'svn' is not allowed (allowed: file, git, http, https, ssh)",
+        ),
+        _refused(
+            "Dockerfile",
+            7,
+            dockerfile[6],
+            f"ssh://-oProxyCommand={ssh}/r",
+            "its user or host starts with '-', which ssh reads as an option",
+        ),
+        # The good remote in the same scan is looked up and checked as usual.
+        (
+            "RL002",
+            "Dockerfile",
+            8,
+            _column(MEGATRON_LINE, "core_r0.18.0"),
+            _column(MEGATRON_LINE, "core_r0.18.0") + len("core_r0.18.0"),
+            MEGATRON_RELEASE_BRANCH,
+        ),
+        _refused("build.sh", 2, script[1], f"ext::{ext}", ext_reason),
+        _refused("requirements.txt", 1, requirements[0], f"ext::{ext}", ext_reason),
+        _refused("requirements.txt", 2, requirements[1], f"--upload-pack={pack}", option_reason),
     ]
-    messages = {(f["path"], f["line"]): f["message"] for f in document["findings"] if f["code"] == "RL011"}
-    assert "transport 'ext::' is not allowed" in messages["Dockerfile", 2]
-    assert "it looks like a command-line option" in messages["Dockerfile", 3]
-    assert "transport 'svn' is not allowed" in messages["Dockerfile", 6]
-    assert "its user or host starts with '-'" in messages["Dockerfile", 7]
-    # The good remote in the same scan is looked up and checked as usual.
-    assert ("RL002", "Dockerfile", 8, _column(MEGATRON_LINE, "core_r0.18.0")) in findings_of(document)
     looked_up = [call["argv"] for call in calls() if call["argv"][:1] == ["ls-remote"]]
     assert looked_up == [
         ["ls-remote", "--heads", "--tags", "--", "https://github.com/NVIDIA/Megatron-LM.git"]
     ]
+
+
+def _findings(document: dict[str, Any]) -> list[tuple[str, str, int, int, int, str]]:
+    """``(code, path, line, column, end column, message)`` of each finding."""
+    return [
+        (f["code"], f["path"], f["line"], f["column"], f["end_column"], f["message"])
+        for f in document["findings"]
+    ]
+
+
+def _refused(path: str, number: int, line: str, url: str, reason: str) -> tuple[str, str, int, int, int, str]:
+    """The RL011 finding on ``url``, the whole of it as written on ``line`` (line ``number`` of ``path``)."""
+    column = _column(line, url)
+    message = (
+        f'URL "{url}" was refused and never given to git: {reason}; use an https://, ssh:// or '
+        "git@host:owner/name URL"
+    )
+    return ("RL011", path, number, column, column + len(url), message)
 
 
 def remotes_pairs(remotes: FakeRemotes) -> list[tuple[str, str]]:
@@ -129,15 +166,37 @@ def test_a_shell_never_reads_a_url(tmp_path: Path, remotes: FakeRemotes) -> None
     )
 
     assert not marker.exists()
+    assert (completed.returncode, completed.stderr) == (1, "")
     # Each URL reached git as one argument after "--", and git found no such repository.
     looked_up = sorted(call["argv"] for call in calls() if call["argv"][:1] == ["ls-remote"])
+    megatron_url = f"https://github.com/NVIDIA/Megatron-LM.git;{evil}"
+    checkout_url = f"https://github.com/actions/checkout|{evil}"
     assert looked_up == [
-        ["ls-remote", "--heads", "--tags", "--", f"https://github.com/NVIDIA/Megatron-LM.git;{evil}"],
-        ["ls-remote", "--heads", "--tags", "--", f"https://github.com/actions/checkout|{evil}"],
+        ["ls-remote", "--heads", "--tags", "--", megatron_url],
+        ["ls-remote", "--heads", "--tags", "--", checkout_url],
     ]
-    assert [f[:3] for f in findings_of(json_output(completed))] == [
-        ("RL014", "Dockerfile", 2),
-        ("RL014", "Dockerfile", 3),
+    local = remotes.root.resolve() / "github.com"
+    assert _findings(json_output(completed)) == [
+        (
+            "RL014",
+            "Dockerfile",
+            2,
+            _column(line, megatron_url),
+            _column(line, megatron_url) + len(megatron_url),
+            f"github.com/nvidia/megatron-lm.git;{evil} does not exist (fatal: "
+            f"'{local}/NVIDIA/Megatron-LM.git;{evil}' does not appear to be a git repository), so the build "
+            "fails here; check the owner and name in the URL",
+        ),
+        (
+            "RL014",
+            "Dockerfile",
+            3,
+            _column(pip, checkout_url),
+            _column(pip, checkout_url) + len(checkout_url),
+            f"github.com/actions/checkout|{evil} does not exist (fatal: '{local}/actions/checkout|{evil}' "
+            "does not appear to be a git repository), so the build fails here; check the owner and name in "
+            "the URL",
+        ),
     ]
 
 
@@ -146,10 +205,16 @@ def test_git_runs_non_interactively_outside_the_scanned_folder(tmp_path: Path, r
     write_tree(project, {"Dockerfile": "FROM x\n" + MEGATRON_LINE})
     recorder_env, calls = git_recorder(tmp_path)
 
-    run_reflint(
+    completed = run_reflint(
         ["scan", "--cache-dir", str(tmp_path / "cache")], cwd=project, env={**remotes.env(), **recorder_env}
     )
 
+    assert (completed.returncode, completed.stderr) == (1, "")
+    assert completed.stdout.splitlines() == [
+        f"Dockerfile:2:24: RL002 [error] {MEGATRON_RELEASE_BRANCH}",
+        f"  {MEGATRON_HINT}",
+        "1 error, 0 warnings, 0 info in 1 file (1 pin, 1 remote: 1 looked up, 0 cached)",
+    ]
     (call,) = [call for call in calls() if call["argv"][:1] == ["ls-remote"]]
     assert call["argv"] == [
         "ls-remote",
@@ -158,8 +223,8 @@ def test_git_runs_non_interactively_outside_the_scanned_folder(tmp_path: Path, r
         "--",
         "https://github.com/NVIDIA/Megatron-LM.git",
     ]
-    silent = call["env"]["GIT_ASKPASS"]
-    assert silent is not None and Path(silent).name == "true"
+    silent = shutil.which("true")
+    assert call["env"]["GIT_ASKPASS"] == silent
     assert call["env"]["SSH_ASKPASS"] == silent
     assert call["env"]["GIT_TERMINAL_PROMPT"] == "0"
     # github.com is not allowed credentials here: the ssh that git would use offers none.
@@ -213,7 +278,30 @@ def test_the_scanned_folders_own_git_config_runs_nothing(tmp_path: Path, closed_
     completed = run_reflint(["scan", "--format", "json", "--cache-dir", str(tmp_path / "cache")], cwd=project)
 
     assert [m.exists() for m in (fsmonitor_marker, ext_marker, ssh_marker, helper_marker)] == [False] * 4
-    assert [(f["code"], f["line"]) for f in json_output(completed)["findings"]] == [
-        ("RL010", 2),
-        ("RL010", 3),
+    # Warnings only: the scan passes (exit 0) and says which remotes went unchecked, and why.
+    assert (completed.returncode, completed.stderr) == (0, "")
+    findings = [
+        (code, path, number, column, end, re.sub(r" after \d+ ms:", " after N ms:", message))
+        for code, path, number, column, end, message in _findings(json_output(completed))
+    ]
+    assert findings == [
+        (
+            "RL010",
+            "Dockerfile",
+            2,
+            27,
+            27 + len(f"{rewritten}o/r.git"),
+            f"127.0.0.1:{closed_port}/o/r could not be looked up: unreachable (fatal: unable to access "
+            f"'{rewritten}o/r.git/': Failed to connect to 127.0.0.1 port {closed_port} after N ms: Couldn't "
+            "connect to server), so this pin went unchecked",
+        ),
+        (
+            "RL010",
+            "Dockerfile",
+            3,
+            27,
+            27 + len(f"ssh://git@127.0.0.1:{closed_port}/o/s.git"),
+            f"127.0.0.1:{closed_port}/o/s could not be looked up: unreachable (ssh: connect to host "
+            f"127.0.0.1 port {closed_port}: Connection refused), so this pin went unchecked",
+        ),
     ]

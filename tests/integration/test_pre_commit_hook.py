@@ -60,6 +60,16 @@ READ_BY_NAME = (
     "deps/requirements-npu.txt",
     "dev.requirements.txt",
     "pyproject.toml",
+    "requirements-dev.in",
+    "constraints-cu128.txt",
+    "requirements/npu.txt",
+    "deps/requirements/gpu/extra.in",
+    "sub/pyproject.toml",
+    "environment.yml",
+    "examples/environment-npu.yaml",
+    ".gitmodules",
+    ".pre-commit-config.yaml",
+    "x/.pre-commit-config.yml",
 )
 NOT_READ = (
     "README.md",
@@ -69,6 +79,10 @@ NOT_READ = (
     "tool.py",
     "notes.txt",
     ".bashrc",
+    "MANIFEST.in",
+    "requirements/README.md",
+    "envs/conda.yml",
+    ".pre-commit-hooks.yaml",
 )
 
 

@@ -4,7 +4,9 @@
 
 Looks every pinned ref up in its remote's branches and tags (one `git ls-remote` per remote) and reports
 a ref that is neither. The `--branch` of a clone that a `git checkout` follows is checked too: git looks
-that one up first.
+that one up first; so is the `branch` of a git submodule, which `git submodule update --remote` follows.
+Where a recipe says which kind of ref it names (uv's `tag =` and `branch =`, Poetry's `tag =`), only that
+kind counts.
 
 A commit id that `git checkout`, pip or `uses:` is given is looked up in the remote's history (see
 RL008 for how), and reported here when it is not there: an abbreviated id that no commit of the
@@ -72,6 +74,10 @@ _FAILS = {
     Via.CHECKOUT: "`git checkout` fails",
     Via.PIP_VCS: "pip fails",
     Via.ACTION: "the workflow fails",
+    Via.SUBMODULE: "`git submodule update` fails",
+    Via.UV_SOURCE: "uv fails",
+    Via.POETRY: "Poetry fails",
+    Via.PRE_COMMIT: "pre-commit cannot install the hooks",
 }
 
 
@@ -116,7 +122,14 @@ def _head(ref: NamedRef, refs: RemoteRefs) -> str:
     else:
         kind = "branch" if ref.kind is RefType.BRANCH else "tag"
         missing = f'ref "{ref.written}" names {kind} "{ref.name}", which {refs.remote} does not have'
-    return f"{missing}, so {_FAILS[ref.via]}"
+    return f"{missing}, so {_fails(ref)}"
+
+
+def _fails(ref: NamedRef) -> str:
+    """What fails when ``ref`` is missing; a submodule's ``branch`` matters to ``--remote`` only."""
+    if ref.via is Via.SUBMODULE and ref.kind is RefType.BRANCH:
+        return "`git submodule update --remote` fails"
+    return _FAILS[ref.via]
 
 
 def _message(ref: NamedRef, refs: RemoteRefs, suggestion: str | None) -> str:
@@ -136,7 +149,7 @@ def _absent_commit(context: PinContext, ref: NamedRef) -> Iterator[Finding]:
     if verdict is None or verdict.state is not CommitState.ABSENT:
         return
     yield context.finding(
-        f'commit "{ref.name}" is not in {verdict.remote}: {verdict.detail}, so {_FAILS[ref.via]}',
+        f'commit "{ref.name}" is not in {verdict.remote}: {verdict.detail}, so {_fails(ref)}',
         span=ref.span,
         ref=ref.written,
     )

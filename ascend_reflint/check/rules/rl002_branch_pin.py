@@ -12,8 +12,8 @@ the tag (see RL013).
 - **error** when a rule pack lists the remote under `tag-pinned-remotes` (the default pack lists
   Megatron-LM, vLLM, vllm-ascend, SGLang, TransformerEngine, DeepEP, Megatron-Bridge and others); no
   suggestion, and the message names the newest release tag.
-- **warning** otherwise. A GitHub Action's `uses:` on a branch (`@main`) is at most a warning: it moves
-  what a CI job runs, not what an image holds.
+- **warning** otherwise. A GitHub Action's `uses:` on a branch (`@main`) and a pre-commit `rev:` on a
+  branch are at most warnings: they move what a CI job or a developer's hooks run, not what an image holds.
 - **nothing** for remotes under `branch-release-remotes`, whose releases are branches (MindSpeed's
   `core_r0.18.0` is its release), or under `head-tracking-remotes`, which are meant to be built at
   their head.
@@ -69,7 +69,7 @@ def check(context: PinContext) -> Iterator[Finding]:
         return
     if policy.is_head_tracking(pin.remote) or policy.is_branch_release(pin.remote):
         return
-    highest = Severity.WARNING if pin.via is Via.ACTION else Severity.ERROR
+    highest = Severity.WARNING if pin.via in (Via.ACTION, Via.PRE_COMMIT) else Severity.ERROR
     head = f'ref "{ref.written}" is a branch of {refs.remote}, which moves whenever a commit lands on it'
     if ref.kind is None and ref.name in refs.tags:
         yield context.finding(

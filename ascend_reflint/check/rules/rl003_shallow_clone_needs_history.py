@@ -2,7 +2,8 @@ r"""A shallow clone that the recipe then needs history from.
 
 ## What it does
 
-Reports a shallow clone (`--depth`, `--shallow-since`, `--shallow-exclude`):
+Reports a shallow clone (`--depth`, `--shallow-since`, `--shallow-exclude`, a submodule's
+`shallow = true`):
 
 - of a remote that a rule pack lists under `full-history-remotes` (the default pack lists MindSpeed, on
   gitcode.com and github.com, which recipes check out by commit id), whatever follows it;
@@ -126,6 +127,8 @@ def _cloned_tip(pin: Pin, refs: RemoteRefs | None) -> str | None:
 
 
 def _shallow(pin: Pin) -> str:
+    if pin.via is Via.SUBMODULE:
+        return "a shallow submodule (`shallow = true`)"
     option = f"`--depth {pin.depth}`" if pin.depth is not None else "`--shallow-since`/`--shallow-exclude`"
     return f"a shallow clone ({option})"
 

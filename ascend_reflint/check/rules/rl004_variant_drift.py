@@ -142,7 +142,7 @@ def _compare(
 
 def _is_clone(pin: Pin) -> bool:
     """Only a clone can be shallow; pip and GitHub Actions fetch as they do."""
-    return pin.via in (Via.CLONE, Via.CLONE_BRANCH, Via.CHECKOUT)
+    return pin.via in (Via.CLONE, Via.CLONE_BRANCH, Via.CHECKOUT, Via.SUBMODULE)
 
 
 def _different_ref(context: ProjectContext, pin: Pin, others: Sequence[Pin]) -> Finding:

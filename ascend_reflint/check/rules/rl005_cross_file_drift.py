@@ -68,6 +68,10 @@ _KIND_NAMES = {
     FileKind.SHELL: "the script",
     FileKind.WORKFLOW: "the workflow",
     FileKind.REQUIREMENTS: "the requirements file",
+    FileKind.PYPROJECT: "the project file",
+    FileKind.CONDA: "the conda environment",
+    FileKind.SUBMODULE: "the submodule file",
+    FileKind.PRE_COMMIT: "the pre-commit config",
 }
 
 

@@ -2,7 +2,8 @@ r"""A pinned commit id that could not be verified against the remote's history.
 
 ## What it does
 
-reflint verifies every commit id that `git checkout`, pip or `uses:` is given: a full id that is the tip
+reflint verifies every commit id that `git checkout`, pip, `uses:`, uv, Poetry or pre-commit is given, and
+every commit a submodule is recorded at: a full id that is the tip
 of a branch or tag is confirmed by `git ls-remote` alone; any other id is looked up in the remote's commit
 history, which reflint keeps in its cache (a treeless partial clone of the remote's branches and tags,
 brought up to date with one `git fetch` when the remote's refs change). This rule reports, as information,

@@ -53,6 +53,9 @@ _WHO_TAKES_WHAT = {
         "expected, got tag), while `git clone --branch` and pip take the branch"
     ),
     Via.ACTION: "GitHub Actions takes the tag, while `git clone --branch` and pip take the branch",
+    Via.UV_SOURCE: "uv's `rev` takes the branch, while `git checkout` takes the tag",
+    Via.POETRY: "Poetry's `rev` takes the tag and its `branch` the branch",
+    Via.PRE_COMMIT: "pre-commit takes the tag, while `git clone --branch` and pip take the branch",
 }
 
 

@@ -2,8 +2,9 @@
 
 ## What it does
 
-Reports a `git clone URL` that no `--branch` and no later `git checkout` pins, and a
-`pip install git+URL` without `@ref`. The message names the remote's newest release tag when the remote
+Reports a `git clone URL` that no `--branch` and no later `git checkout` pins, a
+`pip install git+URL` without `@ref`, and a uv git source or a Poetry git dependency without `tag`,
+`branch` or `rev`. The message names the remote's newest release tag when the remote
 was looked up. Remotes listed under `head-tracking-remotes` in a rule pack are exempt: a project's own
 Dockerfile that builds the project at its head does so on purpose (the default pack lists
 `github.com/volcengine/verl`). A local path is left to RL017: what it holds is pinned, if at all, by
@@ -43,11 +44,30 @@ NAME = "unpinned-clone"
 SEVERITY = Severity.WARNING
 NEEDS_LOOKUP = False
 
+#: Per way of pinning that may name no ref: what is unpinned, what follows, and what to add.
+_BUILD_MOVES = "the build takes whatever the default branch holds that day"
+_LOCK_MOVES = "the lock file takes whatever the default branch holds on the day it is made or updated"
+_TOML_ADVICE = 'add `tag = "<tag>"`{release} or `rev = "<commit id>"`'
+_UNPINNED = {
+    Via.CLONE: (
+        "`git clone` of {target}",
+        _BUILD_MOVES,
+        "add `--branch <tag>`{release}, or check out a commit id after the clone",
+    ),
+    Via.PIP_VCS: (
+        "pip's git+ URL of {target}",
+        _BUILD_MOVES,
+        'end the URL with "@<tag>"{release} or "@<commit id>"',
+    ),
+    Via.UV_SOURCE: ("the uv git source of {target}", _LOCK_MOVES, _TOML_ADVICE),
+    Via.POETRY: ("the Poetry git dependency on {target}", _LOCK_MOVES, _TOML_ADVICE),
+}
+
 
 def check(context: PinContext) -> Iterator[Finding]:
     """Report a clone or pip VCS install that pins no ref."""
     pin = context.pin
-    if pin.ref_text is not None or pin.via not in (Via.CLONE, Via.PIP_VCS):
+    if pin.ref_text is not None or pin.via not in _UNPINNED:
         return
     if context.policy.is_head_tracking(pin.remote) or unsafe_reason(pin.url) is not None:
         return  # a refused URL is RL011's finding: its ref is beside the point
@@ -56,12 +76,7 @@ def check(context: PinContext) -> Iterator[Finding]:
     target = pin.remote or f'"{redact(pin.url)}"'
     newest = newest_release_tag(context.refs) if context.refs is not None else None
     release = f' (newest release: "{newest}")' if newest else ""
-    if pin.via is Via.CLONE:
-        what = f"`git clone` of {target}"
-        advice = f"add `--branch <tag>`{release}, or check out a commit id after the clone"
-    else:
-        what = f"pip's git+ URL of {target}"
-        advice = f'end the URL with "@<tag>"{release} or "@<commit id>"'
+    what, consequence, advice = _UNPINNED[pin.via]
     yield context.finding(
-        f"{what} pins no ref, so the build takes whatever the default branch holds that day; {advice}"
+        f"{what.format(target=target)} pins no ref, so {consequence}; {advice.format(release=release)}"
     )

@@ -2,8 +2,9 @@ r"""A pinned commit that no branch or tag of its repository contains: it is not 
 
 ## What it does
 
-Reports a commit id that `git checkout`, pip or `uses:` is given when the commit exists on the server,
-which hands it out by id, but no branch or tag of the repository reaches it. reflint finds this in the
+Reports a commit id that `git checkout`, pip, `uses:`, uv, Poetry or pre-commit is given, or that a
+submodule is recorded at, when the commit exists on the server, which hands it out by id, but no branch or
+tag of the repository reaches it. reflint finds this in the
 remote's history, which it keeps in its cache (see RL008), and then asks the server for the commit by id
 (`git fetch origin <id>`).
 
@@ -54,6 +55,11 @@ _WHAT_HAPPENS = {
     Via.PIP_VCS: "pip fetches it by id, so the build runs code the repository never had",
     Via.ACTION: "GitHub runs it anyway: code the repository never had (a fork's commit, served through this "
     "URL, or one a force-push left)",
+    Via.SUBMODULE: "`git submodule update` fetches it by id, so the submodule holds code the repository "
+    "never had",
+    Via.UV_SOURCE: "uv fetches it by id, so the build runs code the repository never had",
+    Via.POETRY: "Poetry fetches branches and tags only, so the install fails",
+    Via.PRE_COMMIT: "pre-commit fetches it by id, so the hooks run code the repository never had",
 }
 
 

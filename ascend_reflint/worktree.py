@@ -1,0 +1,118 @@
+"""What git records about the scanned work tree: its files, the commits of its submodules, its ``origin``.
+
+The scanned folder is not trusted: it may carry a ``.git/config`` written by whoever wrote the recipes.
+So git runs here only as ``git ls-files`` (an argument list, never a shell; ``--`` before the pathspec;
+``core.fsmonitor``, which names a program that git would run while it reads the index, switched off;
+standard input from the null device; no prompt; a time limit), and the repository's configuration is
+read as data (:func:`origin_url`), never by a git that would act on it.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+
+#: Seconds that one ``git ls-files`` may take.
+_GIT_TIMEOUT = 60
+#: ``git ls-files --stage`` mode of a gitlink (a submodule's commit), per git's index format.
+_GITLINK_MODE = "160000"
+#: The largest ``.git`` file or ``.git/config`` read, in bytes.
+_MAX_CONFIG_BYTES = 1024 * 1024
+
+
+def ls_files(folder: str, *options: str) -> bytes | None:
+    """The output of ``git ls-files -z OPTIONS -- .`` run in ``folder``, or None when git fails there (not a
+    work tree, git missing, a repository git refuses to read).
+
+    Args:
+        folder: an absolute folder path.
+        options: ``ls-files`` options (``--cached``, ``--stage`` …).
+    """
+    command = ["git", "-c", "core.fsmonitor=false", "-C", folder, "ls-files", "-z", *options, "--", "."]
+    try:
+        completed = subprocess.run(
+            command,
+            capture_output=True,
+            stdin=subprocess.DEVNULL,
+            timeout=_GIT_TIMEOUT,
+            check=False,
+            env={**os.environ, "GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0"},
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return completed.stdout if completed.returncode == 0 else None
+
+
+def gitlinks(folder: str) -> dict[str, str] | None:
+    """The commit that the index records for each submodule under ``folder`` (its gitlink, mode 160000 in
+    ``git ls-files --stage``).
+
+    Args:
+        folder: an absolute folder path.
+
+    Returns:
+        Submodule path relative to ``folder`` (``/``-separated, as git writes it) → commit id (lower-case
+        hex); None when ``folder`` is not in a git work tree whose index git can read.
+    """
+    output = ls_files(folder, "--stage")
+    if output is None:
+        return None
+    commits: dict[str, str] = {}
+    for record in output.decode("utf-8", "surrogateescape").split("\0"):
+        info, _, path = record.partition("\t")
+        fields = info.split()
+        if len(fields) == 3 and fields[0] == _GITLINK_MODE:
+            commits[path] = fields[1].lower()
+    return commits
+
+
+def origin_url(folder: str) -> str | None:
+    """``remote.origin.url`` of the repository whose work tree root is ``folder``, read from its config file
+    as data, or None when there is no such repository, remote or URL.
+
+    ``folder/.git`` is the repository, or a file ``gitdir: PATH`` naming it (a linked work tree or a
+    submodule, per gitrepository-layout(5)); a linked work tree's ``commondir`` file names the repository
+    that holds the config. ``include.path`` is not followed. With several ``url`` values the last counts, as
+    ``git config --get`` says.
+    """
+    from ascend_reflint.extract.errors import ExtractError
+    from ascend_reflint.extract.gitconfig import parse_git_config
+
+    config = _config_file(folder)
+    if config is None:
+        return None
+    text = _read_small(config)
+    if text is None:
+        return None
+    try:
+        values = parse_git_config(text)
+    except ExtractError:
+        return None
+    urls = [v.value for v in values if (v.section, v.subsection, v.key) == ("remote", "origin", "url")]
+    return urls[-1] if urls and urls[-1] else None
+
+
+def _config_file(folder: str) -> str | None:
+    dot_git = os.path.join(folder, ".git")
+    if os.path.isdir(dot_git):
+        git_dir = dot_git
+    else:
+        pointer = _read_small(dot_git)
+        if pointer is None or not pointer.startswith("gitdir:"):
+            return None
+        git_dir = os.path.join(folder, pointer[len("gitdir:") :].strip())
+    common = _read_small(os.path.join(git_dir, "commondir"))
+    if common is not None:
+        git_dir = os.path.join(git_dir, common.strip())
+    return os.path.join(git_dir, "config")
+
+
+def _read_small(path: str) -> str | None:
+    """A regular file's text, when it is small enough to be one of git's own files, else None."""
+    from ascend_reflint.textfile import FileReadError, read_text
+
+    try:
+        text, _ = read_text(path, _MAX_CONFIG_BYTES)
+    except FileReadError:
+        return None
+    return text
