@@ -1,8 +1,8 @@
 """The ``reflint`` command line: parse arguments, run the pipeline, format, exit.
 
-Exit codes: 0 clean, 1 findings at or above ``--fail-on``, 2 usage or internal error. Heavy modules (rich,
-GitPython, tree-sitter, ruamel.yaml) are imported only by the commands that need them, so that
-``reflint --version`` and the pre-commit hook start fast.
+Exit codes: see :data:`SCAN_EXIT_CODES` (``reflint scan --help`` prints it, README.md has it). Heavy
+modules (rich, GitPython, tree-sitter, ruamel.yaml) are imported only by the commands that need them, so
+that ``reflint --version`` and the pre-commit hook start fast.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import contextlib
 import functools
 import io
 import logging
+import math
 import os
 import signal
 import sys
@@ -23,11 +24,21 @@ from typing import TYPE_CHECKING, TextIO
 from ascend_reflint import __version__
 
 if TYPE_CHECKING:
-    from ascend_reflint.model import Pin, ScanResult
+    from ascend_reflint.model import Pin, ScanResult, Severity
     from ascend_reflint.output import Channel
     from ascend_reflint.scan import ScanRun
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+#: What ``reflint scan`` exits with; 0 never stands for "nothing was checked". Also in README.md.
+SCAN_EXIT_CODES = """\
+exit codes:
+  0  no finding at or above --fail-on, every recipe file read and parsed, a lookup answered or none needed
+  1  a finding at or above --fail-on
+  1  a recipe file could not be read or parsed (binary, too large, malformed YAML, a shell syntax error)
+  1  lookups were needed and none answered (network down, every remote unreachable, --offline, no cache)
+  0  with --exit-zero, whatever was found (2 still for usage and internal errors)
+  2  usage or internal error
+"""
 FORMATS = ("text", "json", "github", "sarif")
 log = logging.getLogger("reflint")
 
@@ -145,7 +156,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     refs.set_defaults(handler=_run_refs)
 
-    scan = commands.add_parser("scan", help="check every pinned ref against its remote and the rules")
+    scan = commands.add_parser(
+        "scan",
+        help="check every pinned ref against its remote and the rules",
+        epilog=SCAN_EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     _add_input_options(scan)
     scan.add_argument(
         "--format",
@@ -268,6 +284,11 @@ def _parser() -> argparse.ArgumentParser:
         help="lowest severity that makes the exit code 1 (default: error)",
     )
     scan.add_argument(
+        "--exit-zero",
+        action="store_true",
+        help="exit 0 whatever was found or could not be read (2 still for usage and internal errors)",
+    )
+    scan.add_argument(
         "--rule-pack",
         action="append",
         default=[],
@@ -333,13 +354,16 @@ def _add_input_options(command: argparse.ArgumentParser) -> None:
     )
 
 
-def _seconds(text: str) -> float:
+def _positive_number(text: str, unit: str) -> float:
+    """A finite number above 0, for every option that takes a fraction (``--timeout``, ``--cache-ttl``,
+    ``--max-history-size``): ``nan``, ``inf`` and ``1e309`` (which ``float`` reads as infinity) are usage
+    errors, not a crash later or a limit that is silently off."""
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be more than 0 seconds: {text!r}")
+        raise argparse.ArgumentTypeError(f"not a number of {unit}: {text!r}") from None
+    if not (value > 0 and math.isfinite(value)):
+        raise argparse.ArgumentTypeError(f"must be a finite number of {unit} above 0: {text!r}")
     return value
 
 
@@ -363,15 +387,13 @@ def _credential_hosts(option_hosts: Sequence[str]) -> frozenset[str]:
     return frozenset((*option_hosts, *from_env))
 
 
+def _seconds(text: str) -> float:
+    return _positive_number(text, "seconds")
+
+
 def _mebibytes(text: str) -> float:
-    """A size in MiB: a finite number above 0 (fractions allowed: ``0.5`` is 512 KiB)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of MiB: {text!r}") from None
-    if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"must be a number of MiB above 0: {text!r}")
-    return value
+    """A size in MiB (fractions allowed: ``0.5`` is 512 KiB)."""
+    return _positive_number(text, "MiB")
 
 
 def _bytes(mebibytes: float) -> int:
@@ -581,14 +603,36 @@ def _run_scan(args: argparse.Namespace) -> int:
         )
     from ascend_reflint.model import Severity
 
-    threshold = Severity.parse(args.fail_on)
     if result.summary.nothing_checked:
         unchecked = result.summary.unchecked_pins
         sys.stderr.write(
             f"reflint: no remote could be checked: {unchecked} pin{'s' * (unchecked != 1)} unchecked\n"
         )
+    return scan_exit_code(result, Severity.parse(args.fail_on), args.exit_zero)
+
+
+def scan_exit_code(result: ScanResult, fail_on: Severity, exit_zero: bool = False) -> int:
+    """The exit code of ``reflint scan`` (:data:`SCAN_EXIT_CODES`).
+
+    Args:
+        result: the scan's result.
+        fail_on: the lowest severity that fails the run.
+        exit_zero: ``--exit-zero``: 0 whatever was found.
+
+    Returns:
+        :data:`EXIT_FINDINGS` for a finding at or above ``fail_on``, a recipe file that could not be read
+        or parsed (as ruff and hadolint do for files they cannot parse: the files were not checked), or
+        lookups that were needed and of which not one answered (the network is down, every remote is
+        unreachable, ``--offline`` with an empty cache: no pin's ref was checked); else
+        :data:`EXIT_CLEAN`.
+    """
+    if exit_zero:
+        return EXIT_CLEAN
+    if any(finding.severity >= fail_on for finding in result.findings):
         return EXIT_FINDINGS
-    return EXIT_FINDINGS if any(f.severity >= threshold for f in result.findings) else EXIT_CLEAN
+    if result.errors or result.summary.nothing_checked:
+        return EXIT_FINDINGS
+    return EXIT_CLEAN
 
 
 def _input_errors() -> tuple[type[Exception], ...]:

@@ -10,7 +10,7 @@ rule packs are relative to, and the work tree that cross-file rules read when pr
 files. With ``--config FILE``, the root is that file's folder.
 
 The config holds what a rule pack holds (remote lists, check parameters, severities; see
-:class:`~ascend_reflint.check.policy.PackSettings` and ``rules/README.md``) and also ``select``,
+:class:`~ascend_reflint.check.pack_schema.PackSettings` and ``rules/README.md``) and also ``select``,
 ``ignore``, ``per-file-ignores`` and ``rule-packs``. It is validated by a pydantic model that forbids
 unknown keys; an unknown key or a value of the wrong type is a :class:`ConfigError` naming the file, the
 line, the column and the key.

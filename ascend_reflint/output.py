@@ -43,6 +43,7 @@ import os
 import re
 import stat
 import sys
+import threading
 import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, TextIO
@@ -160,6 +161,8 @@ class Channel(io.TextIOBase, TextIO):
         self._environ = os.environ if environ is None else environ
         self._held = ""
         self._mid_line = False
+        # Log records from lookup threads and the main thread's output may be written at once.
+        self._lock = threading.RLock()
 
     # -- the stream interface that print(), logging, argparse and rich use ----------------------------
     def writable(self) -> bool:
@@ -185,14 +188,15 @@ class Channel(io.TextIOBase, TextIO):
     def close(self) -> None:
         """Write what is held back and flush; the underlying stream stays open. Safe to call again, and
         after the underlying stream was closed (the garbage collector calls it)."""
-        if self.raw.closed:
-            return
-        if self._held:
-            self.raw.write(_guard_line(self._held, not self._mid_line))
-            self._held = ""
-            self._mid_line = True
-        with contextlib.suppress(OSError, ValueError):
-            self.flush()
+        with self._lock:
+            if self.raw.closed:
+                return
+            if self._held:
+                self.raw.write(_guard_line(self._held, not self._mid_line))
+                self._held = ""
+                self._mid_line = True
+            with contextlib.suppress(OSError, ValueError):
+                self.flush()
 
     def write(self, text: str) -> int:
         """Write ``text`` (any part of any number of lines) with the line rules applied.
@@ -200,21 +204,22 @@ class Channel(io.TextIOBase, TextIO):
         Returns:
             ``len(text)``, as :meth:`io.TextIOBase.write` does.
         """
-        data = self._held + text
-        self._held = ""
-        out: list[str] = []
-        start = 0
-        for end in _LINE_END.finditer(data):
-            out.append(_guard_line(data[start : end.start()], not self._mid_line) + end.group())
-            self._mid_line = False
-            start = end.end()
-        tail = data[start:]
-        if tail:
-            decided, self._held = self._split_tail(tail)
-            if decided:
-                out.append(_guard_line(decided, not self._mid_line))
-                self._mid_line = True
-        self.raw.write("".join(out))
+        with self._lock:
+            data = self._held + text
+            self._held = ""
+            out: list[str] = []
+            start = 0
+            for end in _LINE_END.finditer(data):
+                out.append(_guard_line(data[start : end.start()], not self._mid_line) + end.group())
+                self._mid_line = False
+                start = end.end()
+            tail = data[start:]
+            if tail:
+                decided, self._held = self._split_tail(tail)
+                if decided:
+                    out.append(_guard_line(decided, not self._mid_line))
+                    self._mid_line = True
+            self.raw.write("".join(out))
         return len(text)
 
     def _split_tail(self, tail: str) -> tuple[str, str]:
@@ -244,8 +249,9 @@ class Channel(io.TextIOBase, TextIO):
         name = line[2:].split(" ", 1)[0].split("::", 1)[0]
         if not line.startswith("::") or name not in OWN_COMMANDS or _LINE_END.search(line):
             raise ValueError(f"not one of reflint's annotations: {line[:40]!r}")
-        self._end_line()
-        self.raw.write(line.replace(_LEGACY, _LEGACY_TEXT) + "\n")
+        with self._lock:
+            self._end_line()
+            self.raw.write(line.replace(_LEGACY, _LEGACY_TEXT) + "\n")
 
     def write_exact(self, text: str) -> None:
         """Write ``text`` byte for byte (a diff), on lines of its own.
@@ -256,17 +262,18 @@ class Channel(io.TextIOBase, TextIO):
         after ``text`` when it does not end with one, so that the token stands on its own line. Outside
         Actions nothing reads commands and ``text`` is written as it is.
         """
-        self._end_line()
-        if not self._environ.get("GITHUB_ACTIONS"):
-            self.raw.write(text)
-            return
         import secrets
 
-        token = secrets.token_hex(16)
-        while token.lower() in text.lower():  # pragma: no cover - 2**-128 per try
+        with self._lock:
+            self._end_line()
+            if not self._environ.get("GITHUB_ACTIONS"):
+                self.raw.write(text)
+                return
             token = secrets.token_hex(16)
-        newline = "" if text.endswith(("\n", "\r")) else "\n"
-        self.raw.write(f"::stop-commands::{token}\n{text}{newline}::{token}::\n")
+            while token.lower() in text.lower():  # pragma: no cover - 2**-128 per try
+                token = secrets.token_hex(16)
+            newline = "" if text.endswith(("\n", "\r")) else "\n"
+            self.raw.write(f"::stop-commands::{token}\n{text}{newline}::{token}::\n")
 
 
 def escape_data(text: str) -> str:

@@ -19,33 +19,56 @@ CASE_INSENSITIVE_HOSTS = frozenset({"github.com", "gitlab.com", "gitcode.com", "
 
 _SCP_LIKE = re.compile(r"^(?:(?P<user>[^@/:\s]+)@)?(?P<host>[A-Za-z0-9][A-Za-z0-9.-]*):(?P<path>(?!//).+)$")
 _HELPER_TRANSPORT = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*::")
-_USERINFO = re.compile(r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*://)(?P<userinfo>[^@/\s]*)@")
+#: A URL's user information: everything between ``scheme://`` and the authority's *last* ``@`` (a password
+#: may hold an unencoded ``@``: ``https://a@b.com:PASS@host/`` has the user ``a@b.com``).
+_USERINFO = re.compile(r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*://)(?P<userinfo>[^/?#\s\"'<>]*)@")
+#: A query parameter whose name says it holds a secret (``access_token``, GitLab's ``private_token``,
+#: S3's ``X-Amz-Signature`` and ``X-Amz-Credential``, an Azure SAS ``sig``, ``api_key`` …).
+_SECRET_QUERY = re.compile(
+    r"(?P<key>[?&;][^=&#;\s\"'<>]*?(?:token|secret|password|passwd|pwd|key|sig|signature|auth|credentials?))"
+    r"=(?P<value>[^&#;\s\"'<>]*)",
+    re.IGNORECASE,
+)
+#: The user of an scp-like address (``TOKEN@host:owner/repo.git``), or of ssh's ``user@host: message``.
+_SCP_USER = re.compile(
+    r"(?<![^\s\"'(<\[=,;])(?P<user>[^\s@/:\"'<>()\[\]{},;=]+)@(?P<host>[A-Za-z0-9][A-Za-z0-9.-]*)(?=:)"
+)
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
 def redact(text: str) -> str:
-    """Replace the password (or token) of every ``scheme://user:secret@`` in ``text`` with ``***``.
+    """Mask the credentials that ``text`` may hold, wherever it holds them, with ``***``.
 
-    A userinfo without ``:`` is a token used as the user name (``https://TOKEN@github.com``) and is
-    replaced whole, except the plain ``git`` user of ssh URLs.
+    - ``scheme://user:secret@host``: the secret (the user part ends at the authority's last ``@``, so a
+      password with an unencoded ``@`` is masked whole); a user part without ``:`` is a token used as the
+      user name (``https://TOKEN@github.com``) and is masked whole, except the plain ``git`` user of ssh;
+    - ``?access_token=…``, ``&private_token=…`` and other query parameters named for a secret: the value;
+    - ``TOKEN@host:owner/repo.git`` (git's scp-like syntax, git-clone(1) "GIT URLS") and OpenSSH's
+      ``TOKEN@host: Permission denied``: the user, except ``git``.
 
     Args:
-        text: any text: a URL, a message, git's stderr.
+        text: any text: a URL, a message, git's stderr, a log line.
 
     Returns:
-        The text with secrets replaced.
+        The text with secrets replaced. Masking twice changes nothing more.
     """
 
-    def _sub(match: re.Match[str]) -> str:
+    def _userinfo(match: re.Match[str]) -> str:
         userinfo = match.group("userinfo")
         if ":" in userinfo:
-            user = userinfo.split(":", 1)[0]
-            return f"{match.group('scheme')}{user}:***@"
-        if userinfo in ("git", ""):
+            return f"{match.group('scheme')}{userinfo.split(':', 1)[0]}:***@"
+        if userinfo in ("git", "", "***"):
             return match.group(0)
         return f"{match.group('scheme')}***@"
 
-    return _USERINFO.sub(_sub, text)
+    def _scp_user(match: re.Match[str]) -> str:
+        if match.group("user") in ("git", "***"):
+            return match.group(0)
+        return f"***@{match.group('host')}"
+
+    text = _USERINFO.sub(_userinfo, text)
+    text = _SECRET_QUERY.sub(lambda match: f"{match.group('key')}=***", text)
+    return _SCP_USER.sub(_scp_user, text)
 
 
 def unsafe_reason(url: str) -> str | None:

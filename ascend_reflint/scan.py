@@ -31,11 +31,12 @@ from ascend_reflint.model import FileMessage, Finding, ScanResult, ScanSummary, 
 if TYPE_CHECKING:
     from ascend_reflint.check.policy import Policy
     from ascend_reflint.lookup import LookupOptions, LookupStats
-    from ascend_reflint.lookup.history import HistoryStats
     from ascend_reflint.model import CommitVerdict, LookupResult
 
 #: The rules that compare files with each other; the work tree is read as context only for them.
 CROSS_FILE_CODES = frozenset({"RL004", "RL005", "RL006"})
+#: The rules that report what commit verification found; commits are verified only when one runs.
+COMMIT_CODES = frozenset({"RL001", "RL008", "RL025", "RL026"})
 
 
 @dataclass(frozen=True)
@@ -186,7 +187,7 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
     timings["lookup"] = time.perf_counter() - started
 
     started = time.perf_counter()
-    commits, history_stats = _verify_commits(inventory.files, requests, lookups, options, config)
+    commits, history_notices = _verify_commits(inventory.files, requests, lookups, options, selection)
     timings["history"] = time.perf_counter() - started
 
     started = time.perf_counter()
@@ -195,7 +196,7 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
     timings["check"] = time.perf_counter() - started
 
     notices = list(inventory.notices) + [
-        FileMessage("(cache)", notice) for notice in (*stats.notices, *history_stats.notices)
+        FileMessage("(cache)", notice) for notice in (*stats.notices, *history_notices)
     ]
     summary = ScanSummary(
         files=len(inventory.files),
@@ -244,24 +245,26 @@ def _verify_commits(
     requests: Mapping[str, str],
     lookups: Mapping[str, LookupResult],
     options: ScanOptions,
-    config: Config,
-) -> tuple[dict[tuple[str, str], CommitVerdict], HistoryStats]:
+    selection: RuleSelection,
+) -> tuple[dict[tuple[str, str], CommitVerdict], list[str]]:
     """Verify the commit ids the pins check out against their remotes' histories (see
-    :mod:`ascend_reflint.lookup.history`); a history fetch may take three times ``--timeout``."""
+    :mod:`ascend_reflint.lookup.history`), unless no rule that reports a verdict runs; a history fetch may
+    take three times ``--timeout``. Returns the verdicts and the stage's notices."""
     from ascend_reflint.check import pinned_commits
-    from ascend_reflint.lookup.history import CommitRequest, HistoryOptions, HistoryStats, verify_commits
     from ascend_reflint.model import RemoteRefs
 
     pinned = pinned_commits(files, lookups)
-    if not pinned:
-        return {}, HistoryStats()
+    if not pinned or not any(selection.runs(code) for code in COMMIT_CODES):
+        return {}, []
+    from ascend_reflint.lookup.history import CommitRequest, HistoryOptions, verify_commits
+
     commit_requests = {
         remote: CommitRequest(url=requests[key], refs=refs, commits=commits)
         for remote, (key, commits) in pinned.items()
         if isinstance(refs := lookups[key], RemoteRefs)
     }
     history_options = HistoryOptions(
-        enabled=options.verify_commits and config.verify_commits,
+        enabled=options.verify_commits and selection.config.verify_commits,
         offline=options.offline,
         refresh=options.refresh,
         cache_dir=Path(options.cache_dir) if options.cache_dir else None,
@@ -269,7 +272,8 @@ def _verify_commits(
         max_bytes=options.max_history_bytes,
         credentials_for=options.credentials_for,
     )
-    return verify_commits(commit_requests, history_options)
+    verdicts, stats = verify_commits(commit_requests, history_options)
+    return verdicts, stats.notices
 
 
 def build_policy(config: Config, rule_packs: Sequence[Path] = ()) -> Policy:
@@ -278,7 +282,8 @@ def build_policy(config: Config, rule_packs: Sequence[Path] = ()) -> Policy:
     Raises:
         PolicyError: a pack cannot be read or is not valid.
     """
-    from ascend_reflint.check.policy import Policy, bundled_packs, load_pack_file
+    from ascend_reflint.check.packs import bundled_packs, load_pack_file
+    from ascend_reflint.check.policy import Policy
 
     policy = Policy.from_packs(bundled_packs())
     for path in config.rule_pack_paths():

@@ -9,6 +9,7 @@ grows, so that the one shell extractor reports the file's own positions.
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Iterator
 
 from ascend_reflint.model import Span
 
@@ -73,6 +74,18 @@ class SourceMap:
         end_line, last_column = self.position(max(start, end - 1))
         return Span(line, column, end_line, last_column + 1)
 
+    def pieces(self, start: int, end: int) -> Iterator[tuple[int, int, int, int]]:
+        """The parts of the derived text's ``[start, end)`` that lie in one piece each, in order:
+        ``(start, end, line, column)``, the file position being that of the part's first character."""
+        index = max(bisect_right(self._starts, start) - 1, 0)
+        while start < end and index < len(self._starts):
+            piece_end = self._starts[index + 1] if index + 1 < len(self._starts) else end
+            stop = min(end, piece_end)
+            if stop > start:
+                yield start, stop, self._lines[index], self._columns[index] + start - self._starts[index]
+                start = stop
+            index += 1
+
 
 class LineIndex:
     """Turn 0-based character indexes of a text into 1-based (line, column) positions.
@@ -122,6 +135,12 @@ class SourceMapBuilder:
             self.source_map.add(self._length, line, column)
             self._parts.append(text)
             self._length += len(text)
+
+    def copy_mapped(self, text: str, source_map: SourceMap, start: int, end: int) -> None:
+        """Append ``text[start:end]`` of another derived text, whose map is ``source_map``, split where its
+        pieces split (``end <= len(text)``)."""
+        for piece_start, piece_end, line, column in source_map.pieces(start, end):
+            self.copy(text[piece_start:piece_end], line, column)
 
     def insert(self, text: str, line: int, column: int) -> None:
         """Append ``text`` that the file does not hold as such; every character maps to (line, column)."""

@@ -108,7 +108,7 @@ def _read_bytes(path: str, max_bytes: int) -> bytes:
     return read_bytes(path, max_bytes, " (raise it with --max-file-size)")
 
 
-def read_bytes(path: str, max_bytes: int, advice: str = "") -> bytes:
+def read_bytes(path: str, max_bytes: int, advice: str = "", follow_links: bool = True) -> bytes:
     """The bytes of the regular file at ``path``, read as recipes are: never a FIFO, device or directory,
     never more than ``max_bytes`` (a file that grows while it is read is cut off there and refused).
 
@@ -116,11 +116,14 @@ def read_bytes(path: str, max_bytes: int, advice: str = "") -> bytes:
         path: filesystem path.
         max_bytes: the largest size read, in bytes.
         advice: added to the message about a file over the limit (how to raise it).
+        follow_links: False to refuse a symbolic link at ``path`` itself (``O_NOFOLLOW``), for files that
+            only reflint writes (its cache), where a link was put by someone else.
 
     Raises:
-        FileReadError: as :func:`read_text`, the binary case aside.
+        FileReadError: as :func:`read_text`, the binary case aside; ``"a symbolic link"`` when
+            ``follow_links`` is False.
     """
-    with _open_regular(path) as handle:
+    with _open_regular(path, follow_links) as handle:
         try:
             size = os.fstat(handle.fileno()).st_size
             if size > max_bytes:
@@ -133,19 +136,24 @@ def read_bytes(path: str, max_bytes: int, advice: str = "") -> bytes:
     return data
 
 
-def _open_regular(path: str) -> BinaryIO:
+def _open_regular(path: str, follow_links: bool = True) -> BinaryIO:
     """Open ``path`` for reading, refusing anything but a regular file before a byte is read.
 
     ``O_NONBLOCK``: opening a FIFO that has no writer would otherwise wait forever (open(2)); the flag
-    changes nothing for a regular file.
+    changes nothing for a regular file. ``O_NOFOLLOW`` when ``follow_links`` is False: open(2) fails with
+    ELOOP on a symbolic link.
 
     Raises:
         FileReadError: the file cannot be opened, or is a directory, FIFO, device or socket.
     """
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    if not follow_links:
+        flags |= getattr(os, "O_NOFOLLOW", 0)
     try:
         descriptor = os.open(path, flags)
     except OSError as exc:
+        if not follow_links and exc.errno == errno.ELOOP:
+            raise FileReadError("a symbolic link") from None
         raise FileReadError(_describe_os_error(exc)) from None
     try:
         mode = os.fstat(descriptor).st_mode

@@ -25,7 +25,8 @@ from ascend_reflint.check.engine import (
     remotes_to_look_up,
     run_checks,
 )
-from ascend_reflint.check.policy import Policy, PolicyError, load_policy
+from ascend_reflint.check.packs import load_policy
+from ascend_reflint.check.policy import Policy, PolicyError
 
 __all__ = [
     "PinContext",

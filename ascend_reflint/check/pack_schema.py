@@ -4,12 +4,12 @@ wrong type is an error naming the file, the line and the key rather than a silen
 Imported only to read a file a user wrote (a ``--rule-pack``, a pack named under ``rule-packs``, a
 ``.reflint.yaml`` or ``[tool.reflint]``): importing pydantic and building these models' schemas costs more
 than the rest of a scan of a small repository. The packs shipped in ``rules/`` are read without them (see
-:func:`ascend_reflint.check.policy.bundled_packs`); a test validates those with :class:`RulePack` too.
+:func:`ascend_reflint.check.packs.bundled_packs`); a test validates those with :class:`RulePack` too.
 
 Keys are kebab-case in files, snake_case in Python (both are accepted). The checks of single values
 (remotes, rule codes, tokens, variable names, severities, globs) are the plain functions of
-:mod:`ascend_reflint.check.policy` and :mod:`ascend_reflint.check.globs`, shared with the shipped packs'
-reader.
+:mod:`ascend_reflint.check.fields`, :func:`ascend_reflint.check.rules.check_code` and
+:mod:`ascend_reflint.check.globs`, shared with the shipped packs' reader.
 """
 
 from __future__ import annotations
@@ -18,15 +18,9 @@ from typing import Annotated
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, StrictBool
 
+from ascend_reflint.check.fields import check_env_name, check_token, normalise_entry, parse_severity, unique
 from ascend_reflint.check.globs import check_glob
-from ascend_reflint.check.policy import (
-    check_code,
-    check_env_name,
-    check_token,
-    normalise_entry,
-    parse_severity,
-    unique,
-)
+from ascend_reflint.check.rules import check_code
 from ascend_reflint.model import Severity
 
 RemoteEntry = Annotated[str, AfterValidator(normalise_entry)]

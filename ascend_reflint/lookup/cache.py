@@ -12,7 +12,7 @@ Several reflint processes may share the directory: an entry is written with
 with :func:`os.replace`, atomic on POSIX and Windows), so a reader sees the old entry or the new one, never
 half of one. An entry is read as a side file (:mod:`ascend_reflint.sidefile`: a regular file of at most
 :data:`~ascend_reflint.sidefile.CACHE_ENTRY_MAX_BYTES`); one that cannot be read or does not hold what it
-should (a FIFO, a link to a device, too large, truncated, garbage, another key, another format) counts
+should (a symbolic link, a FIFO, too large, truncated, garbage, another key, another format) counts
 as absent and is replaced by the next successful lookup. Failed lookups are not cached.
 """
 
@@ -72,7 +72,9 @@ class RefCache:
         from ascend_reflint.textfile import FileReadError, read_bytes
 
         try:
-            data = json.loads(read_bytes(str(self.entry_path(key)), CACHE_ENTRY_MAX_BYTES))
+            data = json.loads(
+                read_bytes(str(self.entry_path(key)), CACHE_ENTRY_MAX_BYTES, follow_links=False)
+            )
         except (FileReadError, ValueError, RecursionError):
             # RecursionError: garbage nested deeper than the JSON decoder's stack ("[[[[…").
             return None

@@ -33,8 +33,8 @@ ANNOTATIONS_PER_JOB = 50
 STEP_SUMMARY_LIMIT = 1024 * 1024
 
 _COMMAND = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
-#: Why a file that could not be read is a ``warning``: the file error alone does not fail the run.
-_FILE_ERROR_COMMAND = "warning"
+#: A file that could not be read or parsed is an ``error``: its pins went unchecked, and it fails the run.
+_FILE_ERROR_COMMAND = "error"
 #: ASCII punctuation that Markdown could read as markup in a table cell; CommonMark lets a backslash
 #: escape any ASCII punctuation, and GFM tables need ``\\|`` for a literal pipe.
 _MARKDOWN_SPECIAL = frozenset("\\`*_[]<>|~&")

@@ -9,10 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from ascend_reflint.check.policy import (
-    Policy,
-    PolicyError,
-    RulePack,
+from ascend_reflint.check.pack_schema import RulePack
+from ascend_reflint.check.packs import (
     bundled_packs,
     bundled_rules_dir,
     find_rules_dir,
@@ -20,6 +18,7 @@ from ascend_reflint.check.policy import (
     load_policy,
     parse_pack,
 )
+from ascend_reflint.check.policy import Policy, PolicyError
 from ascend_reflint.model import Severity
 
 REPOSITORY = Path(__file__).resolve().parents[2]
@@ -214,7 +213,7 @@ def test_an_installed_wheel_finds_its_packs_with_importlib_resources(tmp_path: P
     assert (site / "ascend_reflint" / "rules" / "ascend.yaml").is_file()
     program = (
         "import ascend_reflint, pathlib\n"
-        "from ascend_reflint.check.policy import bundled_rules_dir, load_policy\n"
+        "from ascend_reflint.check.packs import bundled_rules_dir, load_policy\n"
         "print(pathlib.Path(ascend_reflint.__file__).parent)\n"
         "print(bundled_rules_dir())\n"
         "print(load_policy().packs)\n"

@@ -39,7 +39,7 @@ def test_reflint_rules_runs_from_a_non_editable_install_of_the_wheel(tmp_path: P
         timeout=300,
     )
     environment = {"PYTHONPATH": str(site), "PATH": "/usr/bin:/bin"}
-    program = "import ascend_reflint.check.policy as p; print(p.bundled_rules_dir())"
+    program = "import ascend_reflint.check.packs as p; print(p.bundled_rules_dir())"
     located = subprocess.run(
         [sys.executable, "-c", program],
         cwd=tmp_path,

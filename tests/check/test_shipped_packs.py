@@ -9,15 +9,8 @@ from pathlib import Path
 import pytest
 
 from ascend_reflint.check.pack_schema import RulePack
-from ascend_reflint.check.policy import (
-    Policy,
-    PolicyError,
-    ShippedPack,
-    bundled_packs,
-    bundled_rules_dir,
-    parse_pack,
-    read_shipped_pack,
-)
+from ascend_reflint.check.packs import bundled_packs, bundled_rules_dir, parse_pack, read_shipped_pack
+from ascend_reflint.check.policy import Policy, PolicyError, ShippedPack
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 SHIPPED = sorted((REPOSITORY / "rules").glob("*.yaml"))

@@ -133,3 +133,25 @@ def test_a_refused_url_is_only_rl011(
     assert main(["scan", "--offline", "--cache-dir", str(tmp_path / "c"), "--format", "json"]) == 1
     findings = json.loads(capsys.readouterr().out)["findings"]
     assert [(f["code"], f["line"], f["column"], f["end_column"]) for f in findings] == [("RL011", 1, 12, 49)]
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "unit"),
+    [
+        ("--timeout", "nan", "seconds"),
+        ("--timeout", "inf", "seconds"),
+        ("--timeout", "1e309", "seconds"),  # float() reads it as infinity
+        ("--cache-ttl", "nan", "seconds"),
+        ("--cache-ttl", "inf", "seconds"),
+        ("--max-history-size", "nan", "MiB"),
+    ],
+)
+def test_a_float_option_that_is_not_a_finite_number_above_0_is_a_usage_error(
+    recipe: Path, capsys: pytest.CaptureFixture[str], option: str, value: str, unit: str
+) -> None:
+    assert main(["scan", "--offline", "--cache-dir", str(recipe / "c"), option, value]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.splitlines()[-1] == (
+        f"reflint scan: error: argument {option}: must be a finite number of {unit} above 0: '{value}'"
+    )

@@ -11,7 +11,8 @@ import pytest
 
 from ascend_reflint.check import run_checks
 from ascend_reflint.check.engine import pin_lookup_key
-from ascend_reflint.check.policy import Policy, RulePack
+from ascend_reflint.check.pack_schema import RulePack
+from ascend_reflint.check.policy import Policy
 from ascend_reflint.cli import main
 from ascend_reflint.config import Config
 from ascend_reflint.inventory import build_inventory

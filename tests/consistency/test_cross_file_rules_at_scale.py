@@ -19,7 +19,8 @@ import pytest
 from ascend_reflint.check.context import ProjectContext
 from ascend_reflint.check.engine import rule_info
 from ascend_reflint.check.globs import matches
-from ascend_reflint.check.policy import EnvPair, Policy, VariantGroupSpec
+from ascend_reflint.check.pack_schema import EnvPair, VariantGroupSpec
+from ascend_reflint.check.policy import Policy
 from ascend_reflint.check.refnames import same_ref
 from ascend_reflint.check.rules import rl005_cross_file_drift, rl006_env_drift
 from ascend_reflint.check.variants import find_variants
@@ -152,7 +153,7 @@ def test_rl005_reports_what_comparing_every_pair_of_pins_reports(
 
 
 def test_rl005_is_the_same_when_every_file_is_one_family(tmp_path: Path) -> None:
-    from ascend_reflint.check.policy import DriftFamily
+    from ascend_reflint.check.pack_schema import DriftFamily
 
     policy = default_policy(drift_families=(DriftFamily(name="all", files=("*",)),))
     found = findings_in(tmp_path, generated_tree(3), "RL005", policy=policy)

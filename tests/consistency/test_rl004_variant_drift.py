@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from ascend_reflint.check.policy import VariantGroupSpec
+from ascend_reflint.check.pack_schema import VariantGroupSpec
 from ascend_reflint.check.variants import find_variants, variant_key
 from ascend_reflint.model import FileKind, Related, SourceFile
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ascend_reflint.check.policy import DriftFamily
+from ascend_reflint.check.pack_schema import DriftFamily
 from ascend_reflint.model import Related
 
 from .helpers import default_policy, findings_in, record

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ascend_reflint.check.policy import EnvPair
+from ascend_reflint.check.pack_schema import EnvPair
 from ascend_reflint.check.workflow_jobs import WorkflowJob, workflow_jobs
 from ascend_reflint.model import Related, Span
 

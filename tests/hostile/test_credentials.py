@@ -201,3 +201,67 @@ def test_debug_tracebacks_and_error_messages_are_masked(tmp_path: Path) -> None:
             "https://alice:***@github.com/a/b.git); run with --debug",
         }
     ]
+
+
+#: A stand-in for ssh that answers as OpenSSH does to a key it refuses: ``user@host: Permission denied``.
+_FAKE_SSH = """#!/bin/sh
+for argument in "$@"; do
+  case "$argument" in *@*) echo "$argument: Permission denied (publickey)." >&2 ;; esac
+done
+exit 255
+"""
+
+
+def test_query_tokens_passwords_with_at_signs_and_scp_users_are_masked_everywhere(
+    tmp_path: Path, remotes: FakeRemotes, closed_port: int
+) -> None:
+    tokens = ["query-t0ken-1", "p@ss-t0ken-2", "scp-t0ken-3", "private-t0ken-4"]
+    lines = [
+        f"RUN git clone --branch v1 https://github.com/NVIDIA/Megatron-LM.git?access_token={tokens[0]} /a\n",
+        f"RUN git clone --branch v1 https://a@b.com:{tokens[1]}@127.0.0.1:{closed_port}/o/r.git /b\n",
+        f"RUN git clone --branch v1 {tokens[2]}@127.0.0.1:o/r.git /c\n",
+        f"RUN git clone --branch v1 http://127.0.0.1:{closed_port}/o/r.git?private_token={tokens[3]} /d\n",
+    ]
+    project = tmp_path / "project"
+    write_tree(project, {"Dockerfile": "FROM x\n" + "".join(lines)})
+    ssh = tmp_path / "fake-ssh"
+    ssh.write_text(_FAKE_SSH)
+    ssh.chmod(0o755)
+    env = {**remotes.env(), "GIT_SSH_COMMAND": str(ssh)}
+    summary = tmp_path / "summary.md"
+    # The user's own ssh command (the fake) is used only for hosts allowed credentials.
+    scan = [
+        "scan",
+        "--cache-dir",
+        str(tmp_path / "cache"),
+        "--timeout",
+        "20",
+        "--credentials-for",
+        "127.0.0.1",
+    ]
+
+    runs = [
+        run_reflint(["refs"], project, env),
+        run_reflint(["refs", "--format", "json"], project, env),
+        run_reflint(["--debug", *scan, "--format", "json"], project, env),
+        run_reflint([*scan, "--format", "github"], project, {**env, "GITHUB_STEP_SUMMARY": str(summary)}),
+        run_reflint([*scan, "--format", "sarif", "--output", str(tmp_path / "r.sarif")], project, env),
+    ]
+
+    texts = [run.stdout + run.stderr for run in runs]
+    texts += [summary.read_text(), (tmp_path / "r.sarif").read_text()]
+    texts += [path.read_text() for path in (tmp_path / "cache").rglob("*.json")]
+    assert [token for token in tokens for text in texts if token in text] == []
+    assert [pin["url"] for pin in json_output(runs[1])["pins"]] == [
+        "https://github.com/NVIDIA/Megatron-LM.git?access_token=***",
+        f"https://a@b.com:***@127.0.0.1:{closed_port}/o/r.git",
+        "***@127.0.0.1:o/r.git",
+        f"http://127.0.0.1:{closed_port}/o/r.git?private_token=***",
+    ]
+    # git's own messages were masked too: the local path with the query, ssh's user@host.
+    messages = [finding["message"] for finding in json_output(runs[2])["findings"]]
+    assert any(
+        "Megatron-LM.git?access_token=***' does not appear to be a git repository" in m for m in messages
+    )
+    assert any("(***@127.0.0.1: Permission denied (publickey).)" in m for m in messages)
+    assert "ls-remote" in runs[2].stderr  # --debug logged the git commands, URLs and all

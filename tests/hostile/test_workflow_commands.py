@@ -121,7 +121,7 @@ def test_file_names_refs_and_server_errors_never_become_workflow_commands(
     assert [(c.name, c.properties["file"]) for c in commands] == [
         ("error", "Dockerfile"),
         ("warning", "Dockerfile"),
-        *(("warning", ANNOTATED[name]) for name in sorted(NAMES)),
+        *(("error", ANNOTATED[name]) for name in sorted(NAMES)),
     ]
     for written in (summary.read_text(encoding="utf-8"), (tmp_path / "r.sarif").read_text(encoding="utf-8")):
         assert "##[" not in written and foreign_commands(written) == []

@@ -126,7 +126,7 @@ def test_write_github_writes_annotations_then_the_summary_line(tmp_path: Path) -
         "::error file=docker/Dockerfile,line=5,col=28,endLine=5,endColumn=40,title=RL002 branch-pin"
         "::'core_r0.18.0' is a branch of github.com/nvidia/megatron-lm; the release is tag 'core_v0.18.0'"
         "%0Adid you mean 'core_v0.18.0'?\n"
-        "::warning file=scripts/bad.sh,title=reflint could not read this file::not UTF-8 text\n"
+        "::error file=scripts/bad.sh,title=reflint could not read this file::not UTF-8 text\n"
         "1 error, 0 warnings, 0 info in 3 files (4 pins, 2 remotes: 2 checked (1 cached), 0 not checked); "
         "1 file could not be read\n"
     )
@@ -158,7 +158,7 @@ def test_an_eleventh_error_is_announced_with_where_to_find_all(tmp_path: Path) -
     )
 
 
-def test_unreadable_files_count_as_warning_annotations(tmp_path: Path) -> None:
+def test_unreadable_files_count_as_error_annotations(tmp_path: Path) -> None:
     errors = [FileMessage(f"f{n}.sh", "binary") for n in range(11)]
     buffer = io.StringIO()
     stream = Channel(buffer)

@@ -9,6 +9,7 @@ about one pin or a ``check_project(context)`` generator of findings that compare
 
 from __future__ import annotations
 
+import re
 from typing import cast
 
 from ascend_reflint.check.context import PinRule, ProjectRule, RuleModule
@@ -65,3 +66,21 @@ PIN_RULES: tuple[PinRule, ...] = tuple(cast(PinRule, rule) for rule in RULES if 
 PROJECT_RULES: tuple[ProjectRule, ...] = tuple(
     cast(ProjectRule, rule) for rule in RULES if hasattr(rule, "check_project")
 )
+
+_RULE_CODE = re.compile(r"RL\d{3}")
+
+
+def check_code(code: str) -> str:
+    """Return ``code`` in upper case when it is a known rule code in any case (``rl002`` → ``RL002``), as
+    ``--select`` and ``# reflint: ignore[...]`` read codes.
+
+    Raises:
+        ValueError: for text that is not ``RL`` and three digits, or a code no rule has.
+    """
+    known = {rule.CODE for rule in RULES}
+    upper = code.upper()
+    if not _RULE_CODE.fullmatch(upper):
+        raise ValueError(f"{code!r} is not a rule code (expected RL followed by three digits)")
+    if upper not in known:
+        raise ValueError(f"unknown rule code {upper} (known: {', '.join(sorted(known))})")
+    return upper

@@ -1,0 +1,70 @@
+"""Checks of the single values that rule packs and config files hold: remotes, variant tokens, environment
+variable names and severities (rule codes: :func:`ascend_reflint.check.rules.check_code`; globs:
+:func:`ascend_reflint.check.globs.check_glob`). The shipped packs' plain reader
+(:mod:`ascend_reflint.check.packs`) and the pydantic models (:mod:`ascend_reflint.check.pack_schema`) both
+use them, so that both accept the same values.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ascend_reflint.model import Severity
+from ascend_reflint.remote import normalise_remote
+
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_NAME_PART = re.compile(r"[A-Za-z0-9]+")
+
+
+def normalise_entry(entry: str) -> str:
+    """``github.com/NVIDIA/Megatron-LM``, or any URL of it, → ``github.com/nvidia/megatron-lm``.
+
+    Raises:
+        ValueError: for text that is not a remote (``host/owner/name``).
+    """
+    remote = normalise_remote(entry) or normalise_remote(f"https://{entry}")
+    if remote is None or remote.count("/") < 2:
+        raise ValueError(
+            f"{entry!r} is not a remote (expected host/owner/name, e.g. github.com/nvidia/megatron-lm)"
+        )
+    return remote
+
+
+def unique(entries: tuple[str, ...]) -> tuple[str, ...]:
+    """``entries`` with each one once, first occurrence kept."""
+    return tuple(dict.fromkeys(entries))
+
+
+def parse_severity(value: object) -> Severity:
+    """A :class:`Severity`, or its name.
+
+    Raises:
+        ValueError: for anything else, or an unknown name.
+    """
+    if isinstance(value, Severity):
+        return value
+    if not isinstance(value, str):
+        raise ValueError("expected error, warning or info")
+    return Severity.parse(value)
+
+
+def check_env_name(name: str) -> str:
+    """Return ``name`` when it is an environment variable name.
+
+    Raises:
+        ValueError: otherwise.
+    """
+    if not _ENV_NAME.fullmatch(name):
+        raise ValueError(f"{name!r} is not an environment variable name")
+    return name
+
+
+def check_token(token: str) -> str:
+    """A variant token in lower case.
+
+    Raises:
+        ValueError: for text that is not letters and digits.
+    """
+    if not _NAME_PART.fullmatch(token):
+        raise ValueError(f"{token!r} is not a name part (letters and digits, without '.', '_' or '-')")
+    return token.lower()

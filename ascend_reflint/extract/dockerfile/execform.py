@@ -1,0 +1,91 @@
+"""Exec form: an instruction's JSON array of strings (``RUN ["bash", "-c", "…"]``), read as BuildKit's
+``parseMaybeJSON`` reads it, with where each string literal is and how its escapes decode (RFC 8259
+section 7), so that every character maps back to the file.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from ascend_reflint.extract.errors import ExtractError
+
+_JSON_ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+
+
+@dataclass(slots=True)
+class JsonString:
+    """A JSON string literal of an exec-form array: its value, its quotes' offsets, and how it decodes.
+
+    ``pieces`` are (decoded text, offset in the instruction, copied): a copied piece is the raw text itself;
+    an escape sequence decodes to one character that maps to its backslash.
+    """
+
+    value: str
+    open_offset: int
+    close_offset: int
+    pieces: list[tuple[str, int, bool]]
+
+
+def json_array(args: str) -> list[str] | None:
+    """The strings of an exec-form argument list, or None for shell form (BuildKit's ``parseMaybeJSON``).
+
+    Raises:
+        ExtractError: for a JSON array that holds something other than strings (Docker refuses it).
+    """
+    if not args.startswith("["):
+        return None
+    try:
+        value = json.loads(args)
+    except ValueError:
+        return None
+    if not isinstance(value, list):
+        return None
+    if not all(isinstance(item, str) for item in value):
+        raise ExtractError("exec-form arguments must be a JSON array of strings")
+    return value
+
+
+def json_strings(text: str, start: int, values: list[str]) -> list[JsonString]:
+    """Locate the string literals of a validated JSON array of strings that starts at ``text[start]``."""
+    strings: list[JsonString] = []
+    position = start
+    for value in values:
+        opening = text.index('"', position)
+        pieces, closing = _decode_json_string(text, opening)
+        if "".join(piece for piece, _offset, _copied in pieces) != value:
+            pieces = [(value, opening, False)]  # an escape this decoder does not know: map to the quote
+        strings.append(JsonString(value, opening, closing, pieces))
+        position = closing + 1
+    return strings
+
+
+def _decode_json_string(text: str, opening: int) -> tuple[list[tuple[str, int, bool]], int]:
+    """Decode the JSON string whose ``"`` is at ``text[opening]`` (RFC 8259 section 7)."""
+    pieces: list[tuple[str, int, bool]] = []
+    position = run_start = opening + 1
+    while position < len(text) and text[position] != '"':
+        if text[position] != "\\":
+            position += 1
+            continue
+        if run_start < position:
+            pieces.append((text[run_start:position], run_start, True))
+        char, width = _json_escape(text, position)
+        pieces.append((char, position, False))
+        position += width
+        run_start = position
+    if run_start < position:
+        pieces.append((text[run_start:position], run_start, True))
+    return pieces, position
+
+
+def _json_escape(text: str, position: int) -> tuple[str, int]:
+    """The character that the escape at ``text[position]`` stands for, and the escape's width."""
+    code = text[position + 1 : position + 2]
+    if code != "u":
+        return _JSON_ESCAPES.get(code, code), 2
+    value = int(text[position + 2 : position + 6], 16)
+    if 0xD800 <= value < 0xDC00 and text.startswith("\\u", position + 6):
+        low = int(text[position + 8 : position + 12], 16)
+        return chr(0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)), 12
+    return chr(value), 6

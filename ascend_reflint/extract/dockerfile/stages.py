@@ -1,0 +1,359 @@
+"""Build stages and the dispatch of instructions: ``FROM``, ``ARG``/``ENV`` per stage, ``WORKDIR``,
+``SHELL``, and ``RUN`` (also ``ONBUILD RUN``) bodies handed to the shell extractor, one
+:class:`~ascend_reflint.extract.shell.ShellSession` per stage (see the package docstring for BuildKit's
+rules that this follows).
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from functools import cached_property
+from typing import TYPE_CHECKING, NamedTuple
+
+from ascend_reflint.extract import shell
+from ascend_reflint.extract.dockerfile.execform import json_array
+from ascend_reflint.extract.dockerfile.lines import WHITESPACE, Instruction, Parsed, parse, skip_flags
+from ascend_reflint.extract.dockerfile.runs import RunTexts
+from ascend_reflint.extract.dockerfile.words import docker_value, docker_words
+from ascend_reflint.extract.errors import ExtractError
+from ascend_reflint.model import EnvSetting, FileKind, Pin, Resolution, SourceFile, Span
+from ascend_reflint.resolve import Binding, Scope, referenced_names
+
+if TYPE_CHECKING:
+    from ascend_reflint.extract.shell import ShellSession
+
+_SHELL_ASSIGNMENT = re.compile(r"(?:^|[\s;&|(])([A-Za-z_][A-Za-z0-9_]*)=")
+#: A commented-out ``ARG NAME``/``ENV NAME`` or shell assignment: ``# ARG MCORE_REF=core_v0.18.0``.
+_COMMENTED_DECLARATION = re.compile(
+    r"#+[ \t]*(?:(?i:ARG|ENV)[ \t]+([A-Za-z_][A-Za-z0-9_]*)"
+    r"|(?:(?:export|local|readonly|declare(?:[ \t]+-\w+)*)[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)=)"
+)
+_ONBUILD_RUN = re.compile(r"\s*RUN(?=\s|$)", re.IGNORECASE)
+#: ARGs that BuildKit sets itself (dockerfile2llb ``defaultArgs``): a stage sees them after ``ARG NAME``.
+_PLATFORM_ARGS = frozenset(
+    {
+        "BUILDPLATFORM",
+        "BUILDOS",
+        "BUILDOSVERSION",
+        "BUILDARCH",
+        "BUILDVARIANT",
+        "TARGETPLATFORM",
+        "TARGETOS",
+        "TARGETOSVERSION",
+        "TARGETARCH",
+        "TARGETVARIANT",
+        "TARGETSTAGE",
+    }
+)
+
+
+def extract_dockerfile(source: SourceFile, build_args: Mapping[str, str]) -> None:
+    """Fill ``source.pins``, ``source.env`` and ``source.notices`` from a Dockerfile's ``text``.
+
+    Every ``RUN`` that can hold a pin (its text mentions ``git``, or a variable whose value does) goes to
+    the shell extractor; the RUNs of one build stage share one :class:`ShellSession`, so that a clone in one
+    RUN and a checkout in a later one (after ``WORKDIR``) make one pin.
+
+    Args:
+        source: the file, with ``text`` read. Pins get ``path=source.path``, ``kind=FileKind.DOCKERFILE``
+            and ``stage`` = the stage's ``AS`` name, or its 0-based index as a string.
+        build_args: ``--build-arg NAME=VALUE`` values; each overrides the ``ARG NAME`` it names.
+
+    Raises:
+        ExtractError: for a bad parser directive or an unterminated heredoc (Docker refuses the file too).
+            Pins from the instructions before the failure are kept.
+    """
+    assert source.text is not None
+    parsed = parse(source.text)
+    _Extractor(source, build_args, parsed).run()
+    if parsed.error is not None:
+        raise ExtractError(parsed.error)
+
+
+@dataclass(slots=True)
+class _Stage:
+    """A build stage: its label for pins, variables, shell session, working directory and ``SHELL``."""
+
+    index: int
+    label: str
+    scope: Scope
+    session: ShellSession
+    lineage: frozenset[int]
+    shell: tuple[str, int] | None = None  # SHELL's program and line; None: /bin/sh
+
+    @property
+    def cwd(self) -> str:
+        """The working directory (``""`` when unknown)."""
+        return self.session.cwd
+
+
+class _Mention(NamedTuple):
+    """A place where the file gives a variable a value.
+
+    Attributes:
+        line: the instruction's (or comment's) first line.
+        stage: the build stage's index; -1 before the first FROM; -2 for a comment (no stage).
+        how: ``"ARG"``, ``"ENV"``, ``"RUN"`` (a shell assignment) or ``"comment"`` (commented out).
+    """
+
+    line: int
+    stage: int
+    how: str
+
+
+class _Extractor:
+    """Walks the instructions in order, keeping per-stage variables, and feeds RUN bodies to the shell."""
+
+    def __init__(self, source: SourceFile, build_args: Mapping[str, str], parsed: Parsed) -> None:
+        self.source = source
+        self.build_args = build_args
+        self.parsed = parsed
+        self.escape = parsed.escape
+        self.global_scope = Scope()
+        self.stages: list[_Stage] = []
+        self.by_name: dict[str, _Stage] = {}
+        self.trigger_sessions: list[ShellSession] = []
+        self.runs = RunTexts(source.text or "", source.notices)
+        from_lines = [instruction for instruction in parsed.instructions if instruction.keyword == "FROM"]
+        self.labels = [_stage_name(instruction) or str(index) for index, instruction in enumerate(from_lines)]
+
+    def run(self) -> None:
+        """Dispatch every instruction, then collect the pins of every session in file order."""
+        try:
+            for instruction in self.parsed.instructions:
+                self._dispatch(instruction)
+        finally:
+            pins: list[Pin] = []
+            for session in [stage.session for stage in self.stages] + self.trigger_sessions:
+                pins.extend(session.finish())
+                self.source.notices.extend(session.notices)
+            pins.sort(key=lambda pin: (pin.span.line, pin.span.column))
+            self.source.pins.extend(self.runs.written_in_file(pin) for pin in pins)
+
+    def _dispatch(self, instruction: Instruction) -> None:
+        keyword = instruction.keyword
+        stage = self.stages[-1] if self.stages else None
+        if keyword == "FROM":
+            self._from(instruction)
+        elif keyword == "ARG":
+            self._arg(instruction, stage)
+        elif stage is None:
+            return  # only ARG may come before the first FROM; Docker refuses anything else
+        elif keyword == "ENV":
+            self._env(instruction, stage)
+        elif keyword == "WORKDIR":
+            self._workdir(instruction, stage)
+        elif keyword == "SHELL":
+            self._shell(instruction, stage)
+        elif keyword == "RUN":
+            self._run(instruction, stage, instruction.args_start, stage.session)
+        elif keyword == "ONBUILD":
+            self._onbuild(instruction, stage)
+
+    # FROM, ARG, ENV, WORKDIR, SHELL
+
+    def _from(self, instruction: Instruction) -> None:
+        words = instruction.args.split()
+        base = None
+        if words:
+            image = docker_value(words[0], self.global_scope, self.escape)
+            base = self.by_name.get((image.value or "").lower()) if image.value is not None else None
+        index = len(self.stages)
+        name = _stage_name(instruction)
+        label = self.labels[index]
+        scope = base.scope.copy() if base is not None else Scope()
+        session = shell.ShellSession(self.source.path, FileKind.DOCKERFILE, scope, stage=label)
+        session.cwd = base.cwd if base is not None else ""
+        lineage = (base.lineage if base is not None else frozenset()) | {index}
+        stage = _Stage(index, label, scope, session, lineage)
+        if base is not None:
+            stage.shell = base.shell
+        self.stages.append(stage)
+        if name:
+            self.by_name[name.lower()] = stage
+
+    def _arg(self, instruction: Instruction, stage: _Stage | None) -> None:
+        text = instruction.logical.text
+        for word, _start, _end in docker_words(text, instruction.args_start, self.escape):
+            name, equals, value = word.partition("=")
+            if not name:
+                continue
+            scope = stage.scope if stage is not None else self.global_scope
+            binding = self._arg_binding(name, value if equals else None, scope, stage is None)
+            scope.set(name, binding)
+
+    def _arg_binding(self, name: str, value: str | None, scope: Scope, is_global: bool) -> Binding:
+        if name in self.build_args:
+            return Binding(self.build_args[name])
+        if value is not None:
+            return docker_value(value, scope, self.escape)
+        if not is_global:
+            inherited = self.global_scope.get(name)
+            if inherited is not None:
+                return inherited
+        if name in _PLATFORM_ARGS:
+            return Binding(None, Resolution.UNRESOLVED, f"ARG {name} is set by BuildKit from the platform")
+        return Binding(None, Resolution.UNRESOLVED, f"ARG {name} has no default and no --build-arg")
+
+    def _env(self, instruction: Instruction, stage: _Stage) -> None:
+        pairs = list(_env_pairs(instruction, self.escape))
+        bindings = [docker_value(raw, stage.scope, self.escape) for _name, raw, _span in pairs]
+        for (name, _raw, span), binding in zip(pairs, bindings, strict=True):
+            stage.scope.set(name, binding)
+            self.source.env.append(EnvSetting(name, binding.value, span, "image"))
+
+    def _workdir(self, instruction: Instruction, stage: _Stage) -> None:
+        path = docker_value(instruction.args, stage.scope, self.escape).value
+        if path is None or (not path.startswith("/") and not stage.cwd):
+            stage.session.cwd = ""  # unknown: unresolved, or relative to the base image's own WORKDIR
+        elif path:
+            stage.session.cwd = posixpath.normpath(posixpath.join(stage.cwd, path))
+
+    def _shell(self, instruction: Instruction, stage: _Stage) -> None:
+        try:
+            argv = json_array(instruction.args)
+        except ExtractError as error:
+            raise ExtractError(f"line {instruction.line}: SHELL {error}") from None
+        if argv:
+            stage.shell = (argv[0], instruction.line)
+
+    # RUN
+
+    def _onbuild(self, instruction: Instruction, stage: _Stage) -> None:
+        """``ONBUILD RUN …`` runs in the stages (or images) built FROM this one: scanned on its own."""
+        text = instruction.logical.text
+        match = _ONBUILD_RUN.match(text, instruction.args_start)
+        if match is None:
+            return
+        session = shell.ShellSession(self.source.path, FileKind.DOCKERFILE, stage.scope, stage=stage.label)
+        session.cwd = stage.cwd
+        self.trigger_sessions.append(session)
+        self._run(instruction, stage, skip_flags(text, match.end()), session)
+
+    def _run(self, instruction: Instruction, stage: _Stage, args_start: int, session: ShellSession) -> None:
+        if not self._may_hold_pin(instruction, stage):
+            return
+        try:
+            texts = list(self.runs.shell_texts(instruction, stage.shell, args_start))
+        except ExtractError as error:
+            self.source.notices.append(f"line {instruction.line}: RUN {error}; not scanned for pins")
+            return
+        for text in texts:
+            session.scope = self._scope_for(stage, instruction, text.text)
+            try:
+                session.run(text.text, text.source_map)
+            except ExtractError as error:
+                self.source.notices.append(f"line {instruction.line}: RUN is not valid shell: {error}")
+
+    @staticmethod
+    def _may_hold_pin(instruction: Instruction, stage: _Stage) -> bool:
+        """Cheap test before any shell parsing (:func:`~ascend_reflint.extract.shell.may_pin`)."""
+        texts = [instruction.logical.text] + [heredoc.body for heredoc in instruction.heredocs]
+        return any(shell.may_pin(text, stage.scope) for text in texts)
+
+    # RL012 support: variables the file shows to be empty where a RUN uses them
+
+    def _scope_for(self, stage: _Stage, instruction: Instruction, text: str) -> Scope:
+        """A snapshot of the stage's variables for one RUN, with empty-hints for the names it uses."""
+        return stage.scope.copy().hinted(
+            referenced_names(text), lambda name: self._why_empty(name, instruction, stage)
+        )
+
+    def _why_empty(self, name: str, instruction: Instruction, stage: _Stage) -> str | None:
+        """Why the file shows ``name`` empty at this RUN (naming the line), or None when it never sets it."""
+        mentions = self._mentions.get(name, [])
+        line = instruction.line
+        for mention in mentions:
+            if mention.stage == stage.index and mention.line > line and mention.how in ("ARG", "ENV"):
+                return f"{mention.how} {name} is set only after this RUN, on line {mention.line}"
+        for mention in mentions:
+            if mention.stage == -1:
+                return f"ARG {name} on line {mention.line} is global; this stage does not redeclare it"
+        for mention in mentions:
+            if mention.how in ("ARG", "ENV") and mention.stage not in stage.lineage:
+                other = self.labels[mention.stage]
+                return (
+                    f"{mention.how} {name} is set only in build stage {other} (line {mention.line}), "
+                    "which this stage is not built from"
+                )
+        for mention in mentions:
+            if mention.how == "RUN" and mention.line != line:
+                return f"{name} is assigned only in the RUN on line {mention.line}, whose shell ends with it"
+        for mention in mentions:
+            if mention.how == "comment":
+                return f"{name} is set only on a commented-out line ({mention.line})"
+        return None
+
+    @cached_property
+    def _mentions(self) -> dict[str, list[_Mention]]:
+        """Every place that gives a variable a value: ARG/ENV, shell assignments in RUNs, comments."""
+        mentions: dict[str, list[_Mention]] = {}
+
+        def add(name: str, mention: _Mention) -> None:
+            mentions.setdefault(name, []).append(mention)
+
+        stage = -1
+        for instruction in self.parsed.instructions:
+            keyword = instruction.keyword
+            if keyword == "FROM":
+                stage += 1
+            elif keyword in ("ARG", "ENV"):
+                for name in _declared_names(instruction, self.escape):
+                    add(name, _Mention(instruction.line, stage, keyword))
+            elif keyword in ("RUN", "ONBUILD"):
+                texts = [instruction.args] + [heredoc.body for heredoc in instruction.heredocs]
+                for text in texts:
+                    for match in _SHELL_ASSIGNMENT.finditer(text):
+                        add(match.group(1), _Mention(instruction.line, stage, "RUN"))
+        for line, comment in self.parsed.comments:
+            declaration = _COMMENTED_DECLARATION.match(comment)
+            if declaration is not None:
+                add(declaration.group(1) or declaration.group(2), _Mention(line, -2, "comment"))
+        return mentions
+
+
+def _stage_name(instruction: Instruction) -> str | None:
+    """The ``AS name`` of a FROM instruction, as written, or None."""
+    words = instruction.args.split()
+    return words[2] if len(words) >= 3 and words[1].lower() == "as" else None
+
+
+def _env_pairs(instruction: Instruction, escape: str) -> Iterator[tuple[str, str, Span]]:
+    """The (name, raw value, span of the value or of the name) pairs of an ENV (BuildKit ``parseNameVal``)."""
+    logical = instruction.logical
+    words = docker_words(logical.text, instruction.args_start, escape)
+    if not words:
+        return
+    if "=" not in words[0][0]:
+        start = words[0][1]
+        gap = WHITESPACE.search(logical.text, start)
+        name_end = gap.start() if gap else len(logical.text)
+        name = logical.text[start:name_end]
+        value_start = gap.end() if gap else len(logical.text)
+        value = logical.text[value_start:].rstrip()
+        if value:
+            yield name, value, logical.span(value_start, value_start + len(value))
+        else:
+            yield name, value, logical.span(start, name_end)
+        return
+    for word, start, end in words:
+        name, equals, value = word.partition("=")
+        if not equals or not name:
+            continue
+        value_start = start + len(name) + 1
+        span = logical.span(value_start, end) if end > value_start else logical.span(start, start + len(name))
+        yield name, value, span
+
+
+def _declared_names(instruction: Instruction, escape: str) -> Iterator[str]:
+    """The variable names that an ARG or ENV instruction declares."""
+    if instruction.keyword == "ENV":
+        yield from (name for name, _value, _span in _env_pairs(instruction, escape))
+        return
+    for word, _start, _end in docker_words(instruction.logical.text, instruction.args_start, escape):
+        name = word.partition("=")[0]
+        if name:
+            yield name

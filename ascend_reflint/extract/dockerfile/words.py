@@ -1,0 +1,133 @@
+"""Docker's word processing for ``ARG``/``ENV``/``WORKDIR``/``FROM`` values, as BuildKit's ``shell/lex.go``
+does it: words with quotes kept (``parseWords``), and values unquoted and expanded (``ProcessWord``).
+
+Docker's quoting is not the shell's: there is no command substitution, and the escape token (a backslash
+or a backtick, ``# escape=``) escapes only ``"``, ``$`` and itself inside double quotes.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ascend_reflint.model import Resolution
+from ascend_reflint.resolve import Binding, Scope, closing_bracket, expand
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def docker_words(text: str, start: int, escape: str) -> list[tuple[str, int, int]]:
+    """BuildKit's ``parseWords``: words with quotes and escapes kept, as (raw word, start, end) offsets."""
+    words: list[tuple[str, int, int]] = []
+    position, length = start, len(text)
+    while position < length:
+        if text[position].isspace():
+            position += 1
+            continue
+        word_start, quote = position, ""
+        while position < length:
+            char = text[position]
+            if quote:
+                if char == quote:
+                    quote = ""
+                elif char == escape and quote != "'":
+                    position += 1
+            elif char in "'\"":
+                quote = char
+            elif char == escape:
+                position += 1
+            elif char.isspace():
+                break
+            position += 1
+        position = min(position, length)
+        words.append((text[word_start:position], word_start, position))
+    return words
+
+
+def docker_value(raw: str, scope: Scope, escape: str) -> Binding:
+    """Unquote and expand a Docker ARG/ENV/WORKDIR value as BuildKit's ``ProcessWord`` does.
+
+    Quotes are removed (``'…'`` literal, ``"…"`` expanding, the escape token escaping the next character);
+    the variables are expanded with :func:`ascend_reflint.resolve.expand` (``shell_quotes=False``). A ``$``
+    or backtick that the quoting made literal is kept literal (Docker has no command substitution).
+    """
+    parts: list[str] = []
+    resolution, note = Resolution.RESOLVED, None
+    for text, expandable in _docker_segments(raw, escape):
+        if not expandable:
+            parts.append(text)
+            continue
+        expansion = expand(text, scope, shell_quotes=False)
+        if expansion.resolution is Resolution.RESOLVED:
+            parts.append(expansion.value or "")
+        elif resolution is Resolution.RESOLVED or expansion.resolution is Resolution.UNRESOLVED:
+            resolution, note = expansion.resolution, expansion.note
+    if resolution is Resolution.RESOLVED:
+        return Binding("".join(parts))
+    return Binding(None, resolution, note)
+
+
+def _docker_segments(raw: str, escape: str) -> list[tuple[str, bool]]:
+    """Split an unquoted value into (text, expandable) segments; literal ``$`` and backticks stand alone."""
+    segments: list[tuple[str, bool]] = []
+    buffer: list[str] = []
+
+    def literal(text: str) -> None:
+        if buffer:
+            segments.append(("".join(buffer), True))
+            buffer.clear()
+        segments.append((text, False))
+
+    def plain(char: str) -> None:
+        if char in "$`":
+            literal(char)
+        else:
+            buffer.append(char)
+
+    position, length, quote = 0, len(raw), ""
+    while position < length:
+        char = raw[position]
+        if quote == "'":
+            if char == "'":
+                quote = ""
+            else:
+                plain(char)
+            position += 1
+        elif char == "$":
+            end = _dollar_end(raw, position)
+            if end == position + 1:
+                literal("$")
+            else:
+                buffer.append(raw[position:end])
+            position = end
+        elif char == escape and position + 1 < length:
+            following = raw[position + 1]
+            if quote and following not in ('"', "$", escape):
+                plain(char)
+                position += 1
+            else:
+                plain(following)
+                position += 2
+        elif char == escape:
+            position += 1  # an escape token at the end of the word is dropped
+        elif char == '"' or (char == "'" and not quote):
+            quote = "" if quote else char
+            position += 1
+        else:
+            plain(char)
+            position += 1
+    if buffer:
+        segments.append(("".join(buffer), True))
+    return segments
+
+
+def _dollar_end(raw: str, position: int) -> int:
+    """The offset after the ``$NAME``/``${…}`` at ``raw[position]`` (``position + 1`` for a lone ``$``)."""
+    following = raw[position + 1 : position + 2]
+    if following == "{":
+        return closing_bracket(raw, position + 1)
+    match = _NAME.match(raw, position + 1)
+    if match is not None:
+        return match.end()
+    if following and (following.isdigit() or following in "@*#?$!-"):
+        return position + 2
+    return position + 1

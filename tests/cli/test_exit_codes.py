@@ -1,0 +1,108 @@
+"""Exit codes that do not lie (issue 10): a recipe file that could hold pins but cannot be read or parsed
+fails ``scan`` (exit 1) in every format, as ruff and hadolint fail on files they cannot parse; ``refs``
+still exits 0; ``--exit-zero`` exits 0; ``scan --help`` and the README give the same table."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from ascend_reflint.cli import SCAN_EXIT_CODES, main
+from ascend_reflint.lookup.cache import RefCache, cache_key
+from ascend_reflint.model import RemoteRefs
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+CLEAN = "FROM x\nRUN git clone https://github.com/o/r.git /opt/r  # reflint: ignore[RL010,RL015]\n"
+BROKEN = {
+    ".github/workflows/bad.yml": "jobs:\n  a:\n    steps:\n      - uses: actions/checkout@v4\n"
+    "      - run: [\n",
+    "bad.sh": "#!/bin/sh\nif then fi ((\ngit clone --branch v1 https://github.com/o/r.git\n",
+    "Dockerfile.bin": b"FROM x\nRUN \0 git clone --branch v1 https://github.com/o/r.git\n",
+    # No pin-like text: may be skipped unparsed, and is.
+    ".github/workflows/nopin.yml": "on: [\n",
+}
+ERRORS = [
+    (".github/workflows/bad.yml", "line 6, column 1: malformed YAML: did not find expected node content"),
+    ("Dockerfile.bin", "binary file (holds NUL bytes)"),
+    ("bad.sh", "line 2: shell syntax error near 'if'"),
+]
+
+
+@pytest.fixture
+def broken(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / "Dockerfile").write_text(CLEAN)
+    for name, content in BROKEN.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            (tmp_path / name).write_bytes(content)
+        else:
+            (tmp_path / name).write_text(content)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def _scan(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(["scan", "--offline", "--cache-dir", "cache", *args])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_a_recipe_that_cannot_be_read_or_parsed_fails_the_scan_in_every_format(
+    broken: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GITHUB_WORKSPACE", str(broken))
+    text = _scan(capsys, "--format", "text")
+    as_json = _scan(capsys, "--format", "json")
+    github = _scan(capsys, "--format", "github")
+    sarif = _scan(capsys, "--format", "sarif")
+
+    assert [run[0] for run in (text, as_json, github, sarif)] == [1, 1, 1, 1]
+    assert text[1].splitlines()[-1] == (
+        "0 errors, 1 warning, 0 info in 5 files (2 pins, 1 remote: 0 checked (0 cached), 1 not checked); "
+        "3 files could not be read"
+    )
+    # --offline with an empty cache: the one remote was not checked either, and the scan says so.
+    assert text[2] == "".join(f"{path}: error: {message}\n" for path, message in ERRORS) + (
+        "reflint: no remote could be checked: 2 pins unchecked\n"
+    )
+    assert json.loads(as_json[1])["errors"] == [
+        {"path": path, "message": message} for path, message in ERRORS
+    ]
+    assert github[1].splitlines()[1:4] == [
+        f"::error file={path},title=reflint could not read this file::{message}" for path, message in ERRORS
+    ]
+    notifications = json.loads(sarif[1])["runs"][0]["invocations"][0]["toolExecutionNotifications"]
+    assert [(n["level"], n["message"]["text"]) for n in notifications] == [
+        ("error", message) for _, message in ERRORS
+    ]
+
+
+def test_refs_and_exit_zero_still_exit_0_and_a_clean_tree_exits_0(
+    broken: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    refs = main(["refs"])
+    capsys.readouterr()
+    exit_zero = _scan(capsys, "--exit-zero", "--fail-on", "info")
+    for name in BROKEN:
+        (broken / name).unlink()
+    # The remote's ref list in the cache: the offline scan checks the pin, so clean means checked and clean.
+    answer = RemoteRefs("github.com/o/r", {"main": "1" * 40}, {}, fetched_at=0.0)
+    RefCache(broken / "cache").store(cache_key("https://github.com/o/r", credentials=False), answer)
+    clean = _scan(capsys)
+
+    assert (refs, exit_zero[0], clean[0]) == (0, 0, 0)
+    assert clean[2] == ""
+
+
+def test_scan_help_and_the_readme_give_the_same_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["scan", "--help"]) == 0
+    assert SCAN_EXIT_CODES in capsys.readouterr().out
+    rows = re.findall(r"^  (\d)  (.+)$", SCAN_EXIT_CODES, re.MULTILINE)
+    readme = README.read_text(encoding="utf-8")
+    table = readme[readme.index("| situation | exit |") :].split("\n\n", 1)[0].replace("`", "")
+    assert [
+        (code, situation) for situation, code in re.findall(r"^\| (.+?) \| (\d)", table, re.MULTILINE)
+    ] == rows
