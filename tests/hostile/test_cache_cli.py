@@ -13,7 +13,7 @@ from gitfixtures import FakeRemotes
 from ascend_reflint.lookup.cache import RefCache, cache_key
 from ascend_reflint.remote import lookup_key
 
-from .support import HANG_GUARD_SECONDS, clean_env, json_output, run_reflint, write_tree
+from .support import HANG_GUARD_SECONDS, clean_env, json_output, record, run_reflint, write_tree
 
 REMOTES = {
     "github.com/nvidia/megatron-lm": "NVIDIA/Megatron-LM",
@@ -110,6 +110,8 @@ def test_eight_processes_sharing_one_cache_leave_every_entry_valid(
         for _ in range(8)
     ]
     outputs = [process.communicate(timeout=HANG_GUARD_SECONDS) for process in processes]
+    for process, (out, error) in zip(processes, outputs, strict=True):
+        record(subprocess.CompletedProcess(process.args, process.returncode, out, error))
 
     statuses = [(process.returncode, error) for process, (_, error) in zip(processes, outputs, strict=True)]
     assert statuses == [(1, "")] * 8

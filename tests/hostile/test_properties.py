@@ -19,7 +19,16 @@ from ascend_reflint.model import FileKind, SourceFile
 from ascend_reflint.textfile import FileReadError, decode
 
 from .spans import span_violations
-from .strategies import dockerfiles, pyprojects, requirement_files, shell_scripts, workflows
+from .strategies import (
+    dockerfiles,
+    gitmodules,
+    pre_commit_configs,
+    pyprojects,
+    requirement_files,
+    shell_scripts,
+    tool_sources,
+    workflows,
+)
 
 _SEARCH = os.environ.get("REFLINT_PROPERTY_EXAMPLES")
 EXAMPLES = settings(
@@ -36,7 +45,10 @@ KINDS = (
     (FileKind.WORKFLOW, ".github/workflows/ci.yml"),
     (FileKind.WORKFLOW, "action.yml"),
     (FileKind.REQUIREMENTS, "requirements.txt"),
-    (FileKind.REQUIREMENTS, "pyproject.toml"),
+    (FileKind.PYPROJECT, "pyproject.toml"),
+    (FileKind.CONDA, "environment.yml"),
+    (FileKind.SUBMODULE, ".gitmodules"),
+    (FileKind.PRE_COMMIT, ".pre-commit-config.yaml"),
 )
 
 
@@ -93,7 +105,25 @@ def test_requirements_spans_cover_what_pins_name(text: str) -> None:
 @EXAMPLES
 @given(pyprojects())
 def test_pyproject_spans_cover_what_pins_name(text: str) -> None:
-    assert span_violations(_extract(FileKind.REQUIREMENTS, "pyproject.toml", text)) == []
+    assert span_violations(_extract(FileKind.PYPROJECT, "pyproject.toml", text)) == []
+
+
+@EXAMPLES
+@given(tool_sources())
+def test_uv_and_poetry_source_spans_cover_what_pins_name(text: str) -> None:
+    assert span_violations(_extract(FileKind.PYPROJECT, "pyproject.toml", text)) == []
+
+
+@EXAMPLES
+@given(gitmodules())
+def test_submodule_spans_cover_what_pins_name(text: str) -> None:
+    assert span_violations(_extract(FileKind.SUBMODULE, ".gitmodules", text)) == []
+
+
+@EXAMPLES
+@given(pre_commit_configs())
+def test_pre_commit_spans_cover_what_pins_name(text: str) -> None:
+    assert span_violations(_extract(FileKind.PRE_COMMIT, ".pre-commit-config.yaml", text)) == []
 
 
 @pytest.mark.parametrize("text", ["pip install git+\n", 'sh -c "pip install git+"$"(cat url)"\n'])
