@@ -15,7 +15,18 @@ from ascend_reflint.check.engine import rule_info
 from ascend_reflint.check.rules import RULES, rl001_ref_not_found
 from ascend_reflint.model import FileKind, Finding, Resolution, Severity, SourceFile, Via
 
-from .helpers import CLONE_REF_SPAN, DEEPEP, MEGATRON, PATH, make_pin, policy, refs_of, scan, span, unresolved
+from .helpers import (
+    CLONE_REF_SPAN,
+    MEGATRON,
+    PATH,
+    by_lookup_key,
+    make_pin,
+    policy,
+    refs_of,
+    scan,
+    span,
+    unresolved,
+)
 
 FULL_ID = "3f601f7ac1c062c46502646ff04c535013bfca00"
 
@@ -24,19 +35,28 @@ def source(path: str, *pins: object) -> SourceFile:
     return SourceFile(path=path, abspath=f"/repo/{path}", kind=FileKind.DOCKERFILE, pins=list(pins))  # type: ignore[arg-type]
 
 
-def test_remotes_to_look_up_maps_each_remote_to_the_first_url_seen() -> None:
+def test_remotes_to_look_up_maps_each_url_as_fetched_to_the_first_pin_s_url() -> None:
     files = [
         source(
             "a/Dockerfile",
             make_pin("core_v0.18.0", url="https://github.com/NVIDIA/Megatron-LM.git"),
             make_pin("main", url="git@github.com:nvidia/megatron-lm.git"),
             make_pin(None, url="https://github.com/deepseek-ai/DeepEP.git", via=Via.CLONE),
+            make_pin("v1", url="git://github.com/NVIDIA/Megatron-LM.git"),
+            make_pin("v2", url="https://TOKEN@github.com/NVIDIA/Megatron-LM.git"),
+            make_pin("v3", url="https://GitHub.com:443/nvidia/megatron-lm/"),
         ),
         source("b/Dockerfile", make_pin("v1.2.1", url="https://github.com/deepseek-ai/DeepEP")),
     ]
+    # One lookup per scheme, user part, host, port and path; ".git", a trailing slash and the case of a
+    # case-insensitive host's path are normalised away.
     assert remotes_to_look_up(files) == {
-        MEGATRON: "https://github.com/NVIDIA/Megatron-LM.git",
-        DEEPEP: "https://github.com/deepseek-ai/DeepEP.git",
+        "https://github.com/nvidia/megatron-lm": "https://github.com/NVIDIA/Megatron-LM.git",
+        "git@github.com:nvidia/megatron-lm": "git@github.com:nvidia/megatron-lm.git",
+        "https://github.com/deepseek-ai/deepep": "https://github.com/deepseek-ai/DeepEP.git",
+        "git://github.com/nvidia/megatron-lm": "git://github.com/NVIDIA/Megatron-LM.git",
+        "https://TOKEN@github.com/nvidia/megatron-lm": "https://TOKEN@github.com/NVIDIA/Megatron-LM.git",
+        "https://github.com:443/nvidia/megatron-lm": "https://GitHub.com:443/nvidia/megatron-lm/",
     }
 
 
@@ -73,7 +93,7 @@ def test_run_checks_sorts_findings_by_path_line_column_code() -> None:
         source("z/Dockerfile", make_pin("core_r0.18.0", path="z/Dockerfile")),
         source("a/Dockerfile", late, early),
     ]
-    found = run_checks(files, megatron, policy())
+    found = run_checks(files, by_lookup_key([late, early, files[0].pins[0]], megatron), policy())
     assert [(f.path, f.span.line, f.code) for f in found] == [
         ("a/Dockerfile", 2, "RL001"),
         ("a/Dockerfile", 9, "RL002"),
@@ -201,6 +221,14 @@ def test_all_rules_lists_code_name_severity_lookup_and_summary() -> None:
             "warning",
             False,
             "A clone or pip install of a repository with no ref at all.",
+        ),
+        ("RL016", "insecure-transport", "warning", False, "A pin that fetches over plain `http://` or `git://`."),
+        (
+            "RL017",
+            "local-repository",
+            "info",
+            False,
+            "A pin that fetches a repository from a path on the building machine.",
         ),
         (
             "RL025",

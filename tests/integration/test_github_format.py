@@ -19,7 +19,7 @@ from ascend_reflint.report.github import (
     write_github,
 )
 
-SUMMARY = ScanSummary(files=3, pins=4, remotes=2, lookups=1, cached=1)
+SUMMARY = ScanSummary(files=3, pins=4, remotes=2, lookups=1, cached=1, checked=2)
 
 
 def branch_pin(
@@ -128,7 +128,7 @@ def test_write_github_writes_annotations_then_the_summary_line(tmp_path: Path) -
         "::'core_r0.18.0' is a branch of github.com/nvidia/megatron-lm; the release is tag 'core_v0.18.0'"
         "%0Adid you mean 'core_v0.18.0'?\n"
         "::error file=scripts/bad.sh,title=reflint could not read this file::not UTF-8 text\n"
-        "1 error, 0 warnings, 0 info in 3 files (4 pins, 2 remotes: 1 looked up, 1 cached); "
+        "1 error, 0 warnings, 0 info in 3 files (4 pins, 2 remotes: 2 checked (1 cached), 0 not checked); "
         "1 file could not be read\n"
     )
 
@@ -224,7 +224,7 @@ def test_job_summary_is_appended_as_an_escaped_table_with_links(tmp_path: Path) 
         "earlier step\n"
         "### reflint\n"
         "\n"
-        "1 error, 1 warning, 0 info in 3 files (4 pins, 2 remotes: 1 looked up, 1 cached); "
+        "1 error, 1 warning, 0 info in 3 files (4 pins, 2 remotes: 2 checked (1 cached), 0 not checked); "
         "1 file could not be read\n"
         "\n"
         "| Severity | Rule | Location | Message |\n"
@@ -248,7 +248,8 @@ def test_job_summary_is_appended_as_an_escaped_table_with_links(tmp_path: Path) 
 def test_job_summary_without_findings_is_the_summary_line(tmp_path: Path) -> None:
     text, complete = job_summary(ScanResult([], [], [], SUMMARY), {}, str(tmp_path), cwd=str(tmp_path))
     assert (text, complete) == (
-        "### reflint\n\n0 errors, 0 warnings, 0 info in 3 files (4 pins, 2 remotes: 1 looked up, 1 cached)\n",
+        "### reflint\n\n0 errors, 0 warnings, 0 info in 3 files "
+        "(4 pins, 2 remotes: 2 checked (1 cached), 0 not checked)\n",
         True,
     )
 
