@@ -222,7 +222,13 @@ def test_all_rules_lists_code_name_severity_lookup_and_summary() -> None:
             False,
             "A clone or pip install of a repository with no ref at all.",
         ),
-        ("RL016", "insecure-transport", "warning", False, "A pin that fetches over plain `http://` or `git://`."),
+        (
+            "RL016",
+            "insecure-transport",
+            "warning",
+            False,
+            "A pin that fetches over plain `http://` or `git://`.",
+        ),
         (
             "RL017",
             "local-repository",

@@ -149,7 +149,7 @@ def test_ten_annotations_of_each_severity_fit(tmp_path: Path) -> None:
     write_github(ScanResult(findings, [], [], SUMMARY), stream, {}, cwd=str(tmp_path))
     assert buffer.getvalue().splitlines() == [
         *(_branch_pin_line(command, n) for command in ("notice", "warning", "error") for n in range(1, 11)),
-        "10 errors, 10 warnings, 10 info in 3 files (4 pins, 2 remotes: 1 looked up, 1 cached)",
+        "10 errors, 10 warnings, 10 info in 3 files (4 pins, 2 remotes: 2 checked (1 cached), 0 not checked)",
     ]
 
 
@@ -161,7 +161,7 @@ def test_an_eleventh_error_is_announced_with_where_to_find_all(tmp_path: Path) -
     # Every annotation is written (the runner drops the ones past its limits), then where to see them all.
     assert buffer.getvalue().splitlines() == [
         *(_branch_pin_line("error", n) for n in range(1, 12)),
-        "11 errors, 0 warnings, 0 info in 3 files (4 pins, 2 remotes: 1 looked up, 1 cached); "
+        "11 errors, 0 warnings, 0 info in 3 files (4 pins, 2 remotes: 2 checked (1 cached), 0 not checked); "
         "GitHub shows at most 10 annotations of each severity per step and 50 per job, "
         "so some are not shown: "
         "all 11 findings are in the SARIF report "
@@ -179,16 +179,16 @@ def test_unreadable_files_count_as_error_annotations(tmp_path: Path) -> None:
     )
     assert buffer.getvalue().splitlines() == [
         *(f"::error file=f{n}.sh,title=reflint could not read this file::binary" for n in range(11)),
-        "0 errors, 0 warnings, 0 info in 3 files (4 pins, 2 remotes: 1 looked up, 1 cached); 11 files could "
-        "not be read; GitHub shows at most 10 annotations of each severity per step and 50 per job, so some "
-        "are not shown: all 0 findings are in the job summary and in the SARIF report "
+        "0 errors, 0 warnings, 0 info in 3 files (4 pins, 2 remotes: 2 checked (1 cached), 0 not checked); "
+        "11 files could not be read; GitHub shows at most 10 annotations of each severity per step and 50 "
+        "per job, so some are not shown: all 0 findings are in the job summary and in the SARIF report "
         "(reflint scan --format sarif, uploaded with github/codeql-action/upload-sarif)",
     ]
     assert summary_file.read_text(encoding="utf-8").splitlines() == [
         "### reflint",
         "",
-        "0 errors, 0 warnings, 0 info in 3 files (4 pins, 2 remotes: 1 looked up, 1 cached); 11 files could "
-        "not be read",
+        "0 errors, 0 warnings, 0 info in 3 files (4 pins, 2 remotes: 2 checked (1 cached), 0 not checked); "
+        "11 files could not be read",
         "",
         "Files that could not be read:",
         "",
@@ -282,7 +282,7 @@ def test_a_job_summary_that_cannot_be_written_is_a_warning(
         write_github(ScanResult([branch_pin()], [], [], SUMMARY), stream, environ, cwd=str(tmp_path))
     assert buffer.getvalue().splitlines() == [
         _branch_pin_line("error", 5),
-        "1 error, 0 warnings, 0 info in 3 files (4 pins, 2 remotes: 1 looked up, 1 cached)",
+        "1 error, 0 warnings, 0 info in 3 files (4 pins, 2 remotes: 2 checked (1 cached), 0 not checked)",
     ]
     assert [r.getMessage() for r in caplog.records] == [
         f"cannot write the job summary {tmp_path}: Is a directory"

@@ -135,7 +135,7 @@ def test_refused_connection_is_unreachable(cache_dir: Path, closed_port: int) ->
 
     failure = results["127.0.0.1/x"]
     assert isinstance(failure, LookupFailure)
-    assert (failure.remote, failure.kind) == ("127.0.0.1/x", FailureKind.UNREACHABLE)
+    assert (failure.remote, failure.kind) == (f"127.0.0.1:{closed_port}/x", FailureKind.UNREACHABLE)
     # curl says how long it tried: the one part of the detail that is not known in advance.
     assert re.fullmatch(
         re.escape(
@@ -283,7 +283,7 @@ def test_credentials_in_a_url_never_reach_the_detail(
     # The URL in git's message has no user or password at all.
     assert results == {
         "127.0.0.1/x": LookupFailure(
-            remote="127.0.0.1/x",
+            remote=f"127.0.0.1:{server.port}/x",
             kind=FailureKind.NOT_FOUND_OR_PRIVATE,
             detail=f"fatal: Authentication failed for 'http://127.0.0.1:{server.port}/x.git/'",
         )
