@@ -89,7 +89,8 @@ def test_text_output_goes_file_by_file_with_one_finding_per_problem(
             "",
             RELEASE_BRANCH,
             "",
-            "3 errors, 1 warning, 0 info in 2 of 2 files (4 pins, 2 remotes: 2 looked up, 0 cached)",
+            "3 errors, 1 warning, 0 info in 2 of 2 files (4 pins, 2 remotes: 2 checked (0 cached), 0 not "
+            "checked)",
         ],
         [],
     )
@@ -107,7 +108,8 @@ def test_rl013_is_reported_when_rl002_is_not_selected(
             "takes the tag (today they point at the same commit); pin a commit id or a name that is only a "
             "tag",
             "",
-            "0 errors, 1 warning, 0 info in 1 of 2 files (4 pins, 2 remotes: 2 looked up, 0 cached)",
+            "0 errors, 1 warning, 0 info in 1 of 2 files (4 pins, 2 remotes: 2 checked (0 cached), 0 not "
+            "checked)",
         ],
     )
 
@@ -117,12 +119,12 @@ def test_rules_are_selected_by_code_prefix_and_name(
 ) -> None:
     by_prefix = scan(capsys, "--select", "RL00", "--ignore", "ref-not-found")
     by_name = scan(capsys, "--select", "branch-pin", "--extend-select", "rl015")
-    summary = "2 errors, {} info in 2 of 2 files (4 pins, 2 remotes: {} looked up, {} cached)"
+    summary = "2 errors, {} info in 2 of 2 files (4 pins, 2 remotes: 2 checked ({} cached), 0 not checked)"
     unpinned = UNPINNED.format(newest=' (newest release: "20250802")')
-    assert by_prefix == (1, [SHARED_NAME, "", RELEASE_BRANCH, "", summary.format("0 warnings, 0", 2, 0)], [])
+    assert by_prefix == (1, [SHARED_NAME, "", RELEASE_BRANCH, "", summary.format("0 warnings, 0", 0)], [])
     assert by_name == (
         1,
-        [SHARED_NAME, unpinned, "", RELEASE_BRANCH, "", summary.format("1 warning, 0", 0, 2)],
+        [SHARED_NAME, unpinned, "", RELEASE_BRANCH, "", summary.format("1 warning, 0", 2)],
         [],
     )
 
@@ -133,7 +135,8 @@ def test_rules_that_need_no_ref_list_ask_no_remote(project: Path, capsys: pytest
         [
             UNPINNED.format(newest=""),
             "",
-            "0 errors, 1 warning, 0 info in 1 of 2 files (4 pins, 0 remotes: 0 looked up, 0 cached)",
+            "0 errors, 1 warning, 0 info in 1 of 2 files (4 pins, 0 remotes: 0 checked (0 cached), 0 not "
+            "checked)",
         ],
         [],
     )
@@ -149,7 +152,8 @@ def test_statistics_count_findings_per_rule_as_ruff_does(
             "2\tRL002\t[error] branch-pin",
             "1\tRL001\t[error] ref-not-found",
             "1\tRL015\t[warning] unpinned-clone",
-            "3 errors, 1 warning, 0 info in 2 of 2 files (4 pins, 2 remotes: 2 looked up, 0 cached)",
+            "3 errors, 1 warning, 0 info in 2 of 2 files (4 pins, 2 remotes: 2 checked (0 cached), 0 not "
+            "checked)",
         ],
         [],
     )
@@ -174,7 +178,8 @@ def test_explicit_paths_that_scan_skips_are_named(project: Path, capsys: pytest.
         [
             RELEASE_BRANCH,
             "",
-            "1 error, 0 warnings, 0 info in 1 of 1 file (1 pin, 1 remote: 1 looked up, 0 cached)",
+            "1 error, 0 warnings, 0 info in 1 of 1 file (1 pin, 1 remote: 1 checked (0 cached), 0 not "
+            "checked)",
         ],
         ["README.md: notice: skipped: not a kind of file reflint reads"],
     )
@@ -193,7 +198,8 @@ def test_output_format_is_an_alias_of_format(project: Path, capsys: pytest.Captu
 COLOURED = [
     "scripts/install.sh:2:20: \x1b[1;31mRL002 [error]\x1b[0m " + RELEASE_BRANCH.split(" [error] ", 1)[1],
     "",
-    "\x1b[1m1 error, 0 warnings, 0 info in 1 of 1 file (1 pin, 1 remote: {} looked up, {} cached)\x1b[0m",
+    "\x1b[1m1 error, 0 warnings, 0 info in 1 of 1 file (1 pin, 1 remote: 1 checked ({} cached), 0 not "
+    "checked)\x1b[0m",
 ]
 
 
@@ -223,7 +229,7 @@ def test_color_follows_the_option_then_force_color_then_no_color(
     code, out, err = scan(capsys, *option, "scripts/install.sh")
     plain = [RELEASE_BRANCH, "", COLOURED[2][4:-4]]
     assert (code, err) == (1, [])
-    lines = [line.format(1, 0) for line in (COLOURED if coloured else plain)]
+    lines = [line.format(0) for line in (COLOURED if coloured else plain)]
     assert out == lines
 
 
@@ -259,14 +265,14 @@ def test_config_exclude_leaves_paths_out_also_when_they_are_given(
         (project / path).parent.mkdir(parents=True)
         (project / path).write_text(SCRIPT if path.endswith(".sh") else DOCKERFILE, encoding="utf-8")
     (project / ".reflint.yaml").write_text(f"{key}: [third_party/, 'tests/**/fixtures/']\n", encoding="utf-8")
-    summary = "1 error, 0 warnings, 0 info in 1 of {} (1 pin, 1 remote: {} looked up, {} cached)"
+    summary = "1 error, 0 warnings, 0 info in 1 of {} (1 pin, 1 remote: 1 checked ({} cached), 0 not checked)"
 
     # As pre-commit passes staged files: the excluded ones are not read.
     given = scan(capsys, "--select", "RL002", VENDORED, FIXTURE, "scripts/install.sh")
     walked = scan(capsys, "--select", "RL002", "scripts", "third_party", "tests")
 
-    assert given == (1, [RELEASE_BRANCH, "", summary.format("1 file", 1, 0)], [])
-    assert walked == (1, [RELEASE_BRANCH, "", summary.format("1 file", 0, 1)], [])
+    assert given == (1, [RELEASE_BRANCH, "", summary.format("1 file", 0)], [])
+    assert walked == (1, [RELEASE_BRANCH, "", summary.format("1 file", 1)], [])
     assert main(["refs", "third_party", "tests", "scripts"]) == 0
     assert (
         capsys.readouterr().out
@@ -290,7 +296,8 @@ def test_per_file_ignores_are_relative_to_the_project_root_whatever_config_names
         [
             SHARED_NAME,
             "",
-            "1 error, 0 warnings, 0 info in 1 of 2 files (4 pins, 2 remotes: 2 looked up, 0 cached)",
+            "1 error, 0 warnings, 0 info in 1 of 2 files (4 pins, 2 remotes: 2 checked (0 cached), 0 not "
+            "checked)",
         ],
     )
     assert err == [

@@ -67,7 +67,8 @@ FINDINGS = [
     ),
 ]
 SUMMARY = (
-    "4 errors, 0 warnings, 0 info in 2 of 2 files (4 pins, 1 remote: {looked_up} looked up, {cached} cached)"
+    "4 errors, 0 warnings, 0 info in 2 of 2 files (4 pins, 1 remote: {checked} checked ({cached} cached), "
+    "{unchecked} not checked)"
 )
 
 
@@ -118,7 +119,7 @@ def _text_report(code_style: str = "{}", summary_style: str = "{}") -> list[str]
         if lines and not lines[-1].startswith(f"{path}:"):
             lines.append("")
         lines.append(f"{path}:{line}:{column}: {code_style.format(f'{code} [error]')} {message}")
-    return [*lines, "", summary_style.format(SUMMARY.format(looked_up=1, cached=0))]
+    return [*lines, "", summary_style.format(SUMMARY.format(checked=1, cached=0, unchecked=0))]
 
 
 def test_coloured_scan_on_a_terminal_prints_markup_and_escapes_literally(
@@ -161,7 +162,7 @@ def test_plain_outputs_print_markup_and_escapes_literally(tmp_path: Path, remote
             f"title={code} {name}::{message}"
             for (path, line, column, _, end), (code, name, message) in zip(PINS, FINDINGS, strict=True)
         ),
-        SUMMARY.format(looked_up=0, cached=1),
+        SUMMARY.format(checked=1, cached=1, unchecked=0),
     ]
     for output in (refs.stdout, scan.stdout, github.stdout):
         _assert_printed_as_data(output)

@@ -212,7 +212,7 @@ def test_action_scans_a_workspace_into_annotations_sarif_and_a_job_summary(tmp_p
     )
     assert lines[0].endswith(f'pin its release tag "{MEGATRON_TAG}"')  # named once: no "did you mean"
     assert lines[1:] == [
-        "1 error, 0 warnings, 0 info in 1 of 1 file (1 pin, 1 remote: 1 looked up, 0 cached)"
+        "1 error, 0 warnings, 0 info in 1 of 1 file (1 pin, 1 remote: 1 checked (0 cached), 0 not checked)"
     ]
     assert (tmp_path / "output").read_text() == "sarif-file=reflint.sarif\nexit-code=1\n"
 
