@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 
 class CommandWord(Protocol):
@@ -25,6 +25,18 @@ class CommandWord(Protocol):
 
     @property
     def literal_prefix(self) -> str: ...
+
+
+class LiteralWord(NamedTuple):
+    """A word that is its own text, with no quoting and no expansion: an exec-form argument
+    (``RUN ["bash", "-c", "…"]``), which no shell reads."""
+
+    display: str
+
+    @property
+    def literal_prefix(self) -> str:
+        """All of the word."""
+        return self.display
 
 
 @dataclass(frozen=True, slots=True)
