@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ascend_reflint.model import Resolution
 
 
-@dataclass(frozen=True, slots=True)
-class Binding:
+class Binding(NamedTuple):
     """A variable's value at one point of a recipe.
 
     Attributes:
@@ -34,8 +33,7 @@ class Binding:
     note: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Expansion:
+class Expansion(NamedTuple):
     """The result of expanding a word: its value when resolved, else None and why."""
 
     value: str | None

@@ -7,8 +7,9 @@ the tables of each command are in :mod:`ascend_reflint.extract.commands.git`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import NamedTuple, Protocol
 
 
@@ -27,11 +28,14 @@ class CommandWord(Protocol):
     def literal_prefix(self) -> str: ...
 
 
-class LiteralWord(NamedTuple):
+class LiteralWord:
     """A word that is its own text, with no quoting and no expansion: an exec-form argument
     (``RUN ["bash", "-c", "…"]``), which no shell reads."""
 
-    display: str
+    __slots__ = ("display",)
+
+    def __init__(self, display: str) -> None:
+        self.display = display
 
     @property
     def literal_prefix(self) -> str:
@@ -39,19 +43,18 @@ class LiteralWord(NamedTuple):
         return self.display
 
 
-@dataclass(frozen=True, slots=True)
-class WordPart:
-    """A value inside the word list: word ``index``, from ``offset`` display characters into it to its end.
+class WordPart(NamedTuple):
+    """A value inside the word list: the word at index ``word``, from ``offset`` display characters into it
+    to its end.
 
     ``--branch=v1`` gives ``WordPart(i, 9)``; ``--branch v1`` gives ``WordPart(i + 1, 0)``.
     """
 
-    index: int
+    word: int
     offset: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class OptionTable:
+class OptionTable(NamedTuple):
     """The options of one command.
 
     Attributes:
@@ -66,8 +69,8 @@ class OptionTable:
     with_value: frozenset[str]
     flags: frozenset[str] = frozenset()
     optional_value: frozenset[str] = frozenset()
-    short: dict[str, str] = field(default_factory=dict)
-    aliases: dict[str, str] = field(default_factory=dict)
+    short: Mapping[str, str] = MappingProxyType({})
+    aliases: Mapping[str, str] = MappingProxyType({})
     abbreviations: bool = True
 
     def canonical(self, name: str) -> str | None:
