@@ -45,6 +45,9 @@ class GitHttpServer:
             ``http://127.0.0.1:PORT/github.com/o/n.git`` (and, as git-http-backend allows, without ``.git``).
         latency: seconds to wait before answering each request (0 for none).
         port: the TCP port; 0 picks a free one.
+        config: git config ``(key, value)`` pairs for the server side (``uploadpack.allowFilter``), given to
+            http-backend through ``GIT_CONFIG_COUNT``/``KEY_n``/``VALUE_n``, so that repositories that
+            must not be changed (mirrors) can be served with them.
 
     Raises:
         FileNotFoundError: from :meth:`start`, when ``git http-backend`` cannot be found.
@@ -53,9 +56,12 @@ class GitHttpServer:
     Use as a context manager, or call :meth:`start` and :meth:`stop`.
     """
 
-    def __init__(self, root: Path, latency: float = 0.2, port: int = 0) -> None:
+    def __init__(
+        self, root: Path, latency: float = 0.2, port: int = 0, config: Sequence[tuple[str, str]] = ()
+    ) -> None:
         self.root = root.resolve()
         self.latency = latency
+        self.config = tuple(config)
         self._port = port
         self._counts: collections.Counter[str] = collections.Counter()
         self._lock = threading.Lock()
@@ -189,7 +195,11 @@ class _BackendHandler(BaseHTTPRequestHandler):
             "REMOTE_ADDR": self.client_address[0],
             "CONTENT_TYPE": self.headers.get("Content-Type", ""),
             "CONTENT_LENGTH": str(length),
+            "GIT_CONFIG_COUNT": str(len(self.server_owner.config)),
         }
+        for index, (key, value) in enumerate(self.server_owner.config):
+            env[f"GIT_CONFIG_KEY_{index}"] = key
+            env[f"GIT_CONFIG_VALUE_{index}"] = value
         for name, value in self.headers.items():
             # Git-Protocol becomes HTTP_GIT_PROTOCOL, which http-backend turns into GIT_PROTOCOL (v2).
             key = "HTTP_" + name.upper().replace("-", "_")

@@ -19,6 +19,7 @@ installed. Results go to stdout as a table and to ``benchmarks/out/`` as JSON. S
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import platform
@@ -426,7 +427,16 @@ class Bench:
         scan = [reflint, "scan", "--profile"]
         m = result.measurements
         m["refs"] = self._timed("reflint refs", [reflint, "refs"], repo.root)
+        # "cold" is the lookups alone (the targets are about their round trips); "cold-verified" adds
+        # commit verification, which fetches the history of each remote with unconfirmed commit pins.
+        lookups_only = [*scan, "--no-verify-commits"]
         m["cold"] = self._timed(
+            "scan cold --no-verify-commits",
+            lookups_only,
+            repo.root,
+            before=lambda: [*lookups_only, "--cache-dir", str(self.fresh_cache())],
+        )
+        m["cold-verified"] = self._timed(
             "scan cold", scan, repo.root, before=lambda: [*scan, "--cache-dir", str(self.fresh_cache())]
         )
         m["warm"] = self._timed("scan warm", [*scan, "--cache-dir", str(warm_cache)], repo.root)
@@ -493,12 +503,20 @@ class VerlResult:
     note: str = ""
 
 
+#: Commits in the history of each stand-in remote that verl pins a commit of: commit verification fetches
+#: it (Megatron-LM's branches and tags hold about 13,000, vllm-ascend's 6,000, TransformerEngine's 2,600).
+STAND_IN_HISTORY = 5000
+
+
 def bench_verl(tools: Tools, plan: Plan, checkout: Path, workdir: Path) -> VerlResult:
-    """Time a warm ``reflint scan`` of ``checkout`` and hadolint on its ``docker/**/Dockerfile*``.
+    """Time a warm ``reflint scan`` of ``checkout`` and hadolint on its ``docker/**/Dockerfile*``, and what
+    commit verification adds to a cold and to a warm scan.
 
     The cache is filled by one cold scan against stand-in remotes built here from the refs the checkout
     pins (so that the benchmark needs no network): the findings are not those of the real upstreams, but a
-    warm scan's time does not depend on them.
+    warm scan's time does not depend on them. The remotes that the checkout pins commits of get a history
+    of :data:`STAND_IN_HISTORY` commits, which a cold scan fetches (treeless) to verify those pins; their
+    ids are not in the stand-ins, so each is also asked for by id, as a commit outside the history would be.
     """
     _progress(f"verl checkout {checkout}")
     files = capture(["git", "ls-files", "docker/**/Dockerfile*"], checkout, dict(os.environ)).stdout.split()
@@ -513,7 +531,7 @@ def bench_verl(tools: Tools, plan: Plan, checkout: Path, workdir: Path) -> VerlR
     remotes = _stand_in_remotes(pins)
     root = workdir / "verl-remotes"
     root.mkdir(parents=True, exist_ok=True)
-    synth.build_remotes(root, remotes)
+    synth.build_remotes(root, remotes, {path: STAND_IN_HISTORY for path in _commit_pinned(pins)})
     result = VerlResult(
         str(checkout),
         len(files),
@@ -530,16 +548,30 @@ def bench_verl(tools: Tools, plan: Plan, checkout: Path, workdir: Path) -> VerlR
         except json.JSONDecodeError:
             result.note += f"; the filling scan failed: {scan.stderr.strip()[-300:]}"
         m = result.measurements
-        m["warm"] = measure(
-            "verl scan warm",
-            [tools.reflint, "scan", "--profile", "--cache-dir", str(cache)],
+        warm = [tools.reflint, "scan", "--profile", "--cache-dir", str(cache)]
+        m["warm"] = measure("verl scan warm", warm, checkout, env, plan.runs, plan.warmups, server=server)
+        _progress(f"  verl scan warm: {_seconds(m['warm'].median)}")
+        m["warm-no-verify"] = measure(
+            "verl scan warm --no-verify-commits",
+            [*warm, "--no-verify-commits"],
             checkout,
             env,
             plan.runs,
             plan.warmups,
-            server=server,
         )
-        _progress(f"  verl scan warm: {_seconds(m['warm'].median)}")
+        _progress(f"  verl scan warm --no-verify-commits: {_seconds(m['warm-no-verify'].median)}")
+        for key, extra in (("cold", []), ("cold-no-verify", ["--no-verify-commits"])):
+            cold = [tools.reflint, "scan", "--profile", *extra]
+            m[key] = measure(
+                " ".join(["verl scan cold", *extra]),
+                cold,
+                checkout,
+                env,
+                plan.runs,
+                plan.warmups,
+                before=_with_fresh_cache(cold, workdir / "caches" / f"verl-{key}"),
+            )
+            _progress(f"  verl scan cold {' '.join(extra)}: {_seconds(m[key].median)}")
         if tools.hadolint is not None and files:
             m["hadolint"] = measure(
                 f"hadolint ({len(files)} Dockerfiles)",
@@ -551,6 +583,25 @@ def bench_verl(tools: Tools, plan: Plan, checkout: Path, workdir: Path) -> VerlR
             )
             _progress(f"  hadolint: {_seconds(m['hadolint'].median)}")
     return result
+
+
+def _with_fresh_cache(argv: Sequence[str], folder: Path) -> Callable[[], list[str]]:
+    """A ``before`` for :func:`measure`: ``argv`` with a new, empty ``--cache-dir`` under ``folder``."""
+    runs = itertools.count()
+    return lambda: [*argv, "--cache-dir", str(folder / str(next(runs)))]
+
+
+def _commit_pinned(pins: Sequence[dict[str, object]]) -> set[str]:
+    """The stand-in paths (``HOST/OWNER/NAME.git``) of the https remotes that pins name a commit id of."""
+    paths = set()
+    for pin in pins:
+        url, ref = pin.get("url"), pin.get("ref")
+        if isinstance(url, str) and isinstance(ref, str) and re.fullmatch(r"[0-9a-fA-F]{7,40}", ref):
+            parts = urlsplit(url)
+            if parts.scheme in ("http", "https") and parts.hostname:
+                path = parts.path.strip("/")
+                paths.add(f"{parts.hostname}/{path if path.endswith('.git') else path + '.git'}")
+    return paths
 
 
 def _stand_in_remotes(pins: Sequence[dict[str, object]]) -> list[synth.Remote]:
@@ -722,8 +773,9 @@ def _cold_goals(
 
 def _verl_goals(verl: VerlResult) -> list[Target]:
     warm, hadolint = verl.measurements.get("warm"), verl.measurements.get("hadolint")
+    goals = _verification_goals(verl)
     if warm is None or hadolint is None:
-        return []
+        return goals
     limit = None if hadolint.median is None else hadolint.median / 10
     return [
         Target(
@@ -732,6 +784,24 @@ def _verl_goals(verl: VerlResult) -> list[Target]:
             f"{_seconds(warm.median)} vs {_seconds(hadolint.median)} "
             f"({_ratio(warm.median, hadolint.median)})",
             None if warm.median is None or limit is None else warm.median <= limit,
+        ),
+        *goals,
+    ]
+
+
+def _verification_goals(verl: VerlResult) -> list[Target]:
+    """Commit verification adds at most 10% to a warm scan of verl (CPU time; wall time beside it)."""
+    warm, bare = verl.measurements.get("warm"), verl.measurements.get("warm-no-verify")
+    if warm is None or bare is None:
+        return []
+    cpu, plain = _cpu(warm), _cpu(bare)
+    return [
+        Target(
+            "verl-verify-warm",
+            "verl warm scan with commit verification <= 1.10x without (CPU time)",
+            f"CPU {_ratio(cpu, plain)} ({_seconds(cpu)} vs {_seconds(plain)}), wall "
+            f"{_ratio(warm.median, bare.median)} ({_seconds(warm.median)} vs {_seconds(bare.median)})",
+            None if cpu is None or not plain else cpu / plain <= 1.10,
         )
     ]
 
@@ -801,7 +871,8 @@ def table(
     )
     row("findings (error/warning/info)", (_findings(r.summary) for r in scales))
     row("reflint refs", (_cell(r.get("refs")) for r in scales))
-    row("scan cold", (_cell(r.get("cold")) for r in scales))
+    row("scan cold, lookups only", (_cell(r.get("cold")) for r in scales))
+    row("scan cold, commits verified too", (_cell(r.get("cold-verified")) for r in scales))
     row("scan warm", (_cell(r.get("warm")) for r in scales))
     row("scan --offline", (_cell(r.get("offline")) for r in scales))
     row("scan warm, CPU user+sys", (_seconds(_cpu(r.get("warm"))) for r in scales))
@@ -809,7 +880,9 @@ def table(
         ("warm", "discover"),
         ("warm", "extract"),
         ("cold", "lookup"),
+        ("cold-verified", "history"),
         ("warm", "lookup"),
+        ("warm", "history"),
         ("warm", "check"),
     )
     for kind, stage in stage_sources:
@@ -864,11 +937,30 @@ def table(
                 f"  hadolint on its Dockerfiles: {_cell(hadolint)}  ratio reflint/hadolint "
                 f"{_ratio(warm.median if warm else None, hadolint.median)}"
             )
+        lines += _verification_lines(verl)
     lines += ["", "targets:"]
     for goal in goals:
         verdict = {True: "met", False: "NOT MET", None: "not measured"}[goal.met]
         lines.append(f"  [{verdict:^12}] {goal.goal}: {goal.value}")
     return "\n".join(lines)
+
+
+def _verification_lines(verl: VerlResult) -> list[str]:
+    """What commit verification costs on verl: warm and cold scans with and without it."""
+    m = verl.measurements
+    lines = []
+    for label, on, off in (("warm", "warm", "warm-no-verify"), ("cold", "cold", "cold-no-verify")):
+        with_it, without = m.get(on), m.get(off)
+        if with_it is None or without is None:
+            continue
+        added = None if with_it.median is None or without.median is None else with_it.median - without.median
+        lines.append(
+            f"  scan {label} with commit verification: {_cell(with_it)}; without (--no-verify-commits): "
+            f"{_cell(without)}; verification adds {_seconds(added)} ({_ratio(with_it.median, without.median)}"
+            f" wall, {_ratio(_cpu(with_it), _cpu(without))} CPU; history stage "
+            f"{_stage(with_it, 'history')}; peak RSS {_mib(with_it.peak_rss_mib)})"
+        )
+    return lines
 
 
 def _cpu(measurement: Measurement | None) -> float | None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import random
 import subprocess
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -431,15 +431,20 @@ def _git(args: Sequence[str], cwd: Path | None = None, stdin: bytes | None = Non
     subprocess.run(["git", *args], cwd=cwd, input=stdin, env=env, check=True, capture_output=True)
 
 
-def build_remotes(root: Path, remotes: Sequence[Remote] = REMOTES) -> None:
+def build_remotes(
+    root: Path, remotes: Sequence[Remote] = REMOTES, history: Mapping[str, int] | None = None
+) -> None:
     """Create one bare repository per remote under ``root`` (``root/HOST/OWNER/NAME.git``).
 
-    Each gets a chain of small commits; its branches and tags point at them round-robin, so that refs have
-    distinct object ids, and annotated tags get tag objects, as ``git ls-remote`` shows them (``^{}``).
+    Each gets a chain of small commits (40, or what ``history`` says); its branches and tags point at them
+    round-robin, so that refs have distinct object ids, and annotated tags get tag objects, as
+    ``git ls-remote`` shows them (``^{}``). Like GitHub, each allows filtered (treeless) fetches.
 
     Args:
         root: an existing folder; repositories already there are replaced.
         remotes: which to build.
+        history: ``Remote.bare_path`` → how many commits its default branch gets, for remotes whose
+            history size matters (commit verification fetches it).
 
     Raises:
         subprocess.CalledProcessError: git failed.
@@ -450,7 +455,9 @@ def build_remotes(root: Path, remotes: Sequence[Remote] = REMOTES) -> None:
             subprocess.run(["rm", "-rf", "--", str(path)], check=True)
         path.parent.mkdir(parents=True, exist_ok=True)
         _git(["init", "--quiet", "--bare", f"--initial-branch={remote.default_branch}", str(path)])
-        _git(["fast-import", "--quiet"], cwd=path, stdin=_fast_import_stream(remote).encode())
+        _git(["config", "uploadpack.allowFilter", "true"], cwd=path)
+        commits = (history or {}).get(remote.bare_path, 40)
+        _git(["fast-import", "--quiet"], cwd=path, stdin=_fast_import_stream(remote, commits).encode())
 
 
 def _fast_import_stream(remote: Remote, commits: int = 40) -> str:

@@ -105,8 +105,6 @@ class GraphState:
         remote: the normalised remote.
         tips: :func:`tips_digest` of the ref list the graph was last fetched against ("" before any fetch).
         fetched_at: when, in seconds since the epoch.
-        size: the repository's size on disk after that fetch, in bytes.
-        filtered: False when the server ignored ``--filter=tree:0`` and sent trees and files too.
         too_large: the size cap, in bytes, that the history was found to exceed (then there is no
             repository), else None.
         verdicts: pinned id → the verdict found against the graph at ``tips`` (never ``UNVERIFIED``).
@@ -115,8 +113,6 @@ class GraphState:
     remote: str
     tips: str = ""
     fetched_at: float = 0.0
-    size: int = 0
-    filtered: bool = True
     too_large: int | None = None
     verdicts: dict[str, CommitVerdict] = field(default_factory=dict)
 
@@ -260,12 +256,14 @@ class CommitGraph:
             shutil.rmtree(temp, ignore_errors=True)
         return None
 
-    def fetch_history(self, runner: GitRunner, url: str, timeout: float, max_bytes: int) -> FetchResult:
+    def fetch_history(
+        self, runner: GitRunner, url: str, timeout: float, max_bytes: int, commits: Sequence[str] = ()
+    ) -> FetchResult:
         """Fetch the remote's branches and tags into the repository, without trees and files.
 
         ``git fetch --filter=tree:0 --no-tags --prune reflint +refs/heads/*:refs/heads/*
-        +refs/tags/*:refs/tags/*``: new commits and tag objects only (git negotiates away what the graph
-        has); refs the remote dropped are dropped. A server that does not allow filters
+        +refs/tags/*:refs/tags/* [ID…]``: new commits and tag objects only (git negotiates away what the
+        graph has); refs the remote dropped are dropped. A server that does not allow filters
         (``uploadpack.allowFilter``, git-config(1)) makes git warn and send everything; the size cap
         bounds that too.
 
@@ -274,6 +272,8 @@ class CommitGraph:
             url: the URL the pin fetches (already checked safe).
             timeout: seconds before git's process group is killed.
             max_bytes: the largest the repository may grow on disk; past it git is killed.
+            commits: full commit ids to fetch by id in the same round trip (see :meth:`fetch_commits`);
+                when the server refuses one, the whole fetch fails and names it.
 
         Returns:
             How it went. A fetch stopped by the cap or the time limit leaves no temporary pack behind.
@@ -284,7 +284,7 @@ class CommitGraph:
             size = before + _tree_size(self.repo / "objects" / "pack")
             return "size cap" if size > max_bytes else None
 
-        args = [*self._fetch_prefix(url), "--prune", "reflint", *REFSPECS]
+        args = [*self._fetch_prefix(url), "--prune", REMOTE_NAME, *REFSPECS, *commits]
         run = runner.run(args, timeout=timeout, watch=watch)
         if run.stopped is not None or run.timed_out:
             self._remove_temporary_packs()
@@ -297,15 +297,17 @@ class CommitGraph:
             return FetchResult(False, "", run, too_large=True)
         return FetchResult(True, "", run)
 
-    def fetch_commits(self, runner: GitRunner, url: str, commits: Sequence[str], timeout: float) -> GitRun:
-        """Fetch commits by full id (``git fetch reflint ID…``), which servers that allow it answer for any
+    def fetch_commit(self, runner: GitRunner, url: str, commit: str, timeout: float) -> GitRun:
+        """Fetch a commit by full id (``git fetch reflint ID``), which servers that allow it answer for any
         commit they have (protocol v2, or ``uploadpack.allowAnySHA1InWant``; GitHub serves any commit of
-        the fork network). Nothing is written to the refs.
+        the fork network). Nothing is written to the refs; several may run at once (no commit-graph is
+        written and no gc runs, which would contend for their locks).
 
         Returns:
-            What git did: status 0 when every commit came; a failure names the first it refused.
+            What git did: status 0 when the commit came.
         """
-        return runner.run([*self._fetch_prefix(url), REMOTE_NAME, *commits], timeout=timeout)
+        quiet = ["-c", "fetch.writeCommitGraph=false", "-c", "gc.auto=0"]
+        return runner.run([*self._fetch_prefix(url, quiet), REMOTE_NAME, commit], timeout=timeout)
 
     def find(self, runner: GitRunner, prefixes: Iterable[str]) -> dict[str, list[str]]:
         """The commits of the graph whose id starts with each prefix (a tag object counts for its commit).
@@ -395,12 +397,13 @@ class CommitGraph:
             raise GraphError(f"git {args[0]} failed: {_first_line(run.stderr) or f'status {run.returncode}'}")
         return run.stdout
 
-    def _fetch_prefix(self, url: str) -> list[str]:
+    def _fetch_prefix(self, url: str, config: Sequence[str] = ()) -> list[str]:
         return [
             "--git-dir",
             str(self.repo),
             "-c",
             f"remote.{REMOTE_NAME}.url={url}",
+            *config,
             "fetch",
             "--quiet",
             "--no-tags",
@@ -459,8 +462,6 @@ def _entry_from_state(state: GraphState) -> dict[str, Any]:
         "remote": state.remote,
         "tips": state.tips,
         "fetched_at": state.fetched_at,
-        "size": state.size,
-        "filtered": state.filtered,
         "too_large": state.too_large,
         "verdicts": {pinned: _entry_from_verdict(verdict) for pinned, verdict in state.verdicts.items()},
     }
@@ -479,18 +480,16 @@ def _entry_from_verdict(verdict: CommitVerdict) -> dict[str, Any]:
 def _state_from_entry(data: object, remote: str) -> GraphState | None:
     if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("remote") != remote:
         return None
-    tips, fetched_at, size = data.get("tips"), data.get("fetched_at"), data.get("size")
-    filtered, too_large, verdicts = data.get("filtered"), data.get("too_large"), data.get("verdicts")
+    tips, fetched_at = data.get("tips"), data.get("fetched_at")
+    too_large, verdicts = data.get("too_large"), data.get("verdicts")
     if not (
         isinstance(tips, str)
         and _is_number(fetched_at)
-        and isinstance(size, int)
-        and isinstance(filtered, bool)
-        and (too_large is None or isinstance(too_large, int))
+        and (too_large is None or (isinstance(too_large, int) and not isinstance(too_large, bool)))
         and isinstance(verdicts, dict)
     ):
         return None
-    state = GraphState(remote, tips, float(fetched_at), size, filtered, too_large)  # type: ignore[arg-type]
+    state = GraphState(remote, tips, float(fetched_at), too_large)  # type: ignore[arg-type]
     for pinned, entry in verdicts.items():
         verdict = _verdict_from_entry(remote, pinned, entry)
         if verdict is None:

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ascend_reflint.lookup.graph import CommitGraph, GraphError, GraphState, tips_digest
+from ascend_reflint.lookup.graph import CommitGraph, FetchResult, GraphError, GraphState, tips_digest
 from ascend_reflint.model import CommitState, CommitVerdict, RemoteRefs
 
 if TYPE_CHECKING:
@@ -43,6 +43,10 @@ __all__ = ["HistoryOptions", "HistoryStats", "cached_verdicts", "verify_commits"
 MAX_COMMITS_PER_REMOTE = 256
 #: Histories fetched at once: each fetch runs ``git index-pack``, whose memory grows with the history.
 FETCHES_AT_ONCE = 8
+#: Commits of one remote fetched by id at once (each is a round trip that mostly waits on the network).
+BY_ID_AT_ONCE = 4
+#: History fetches that also ask for the pinned full ids, before they are asked for one by one.
+COMBINED_TRIES = 2
 
 CommitKey = tuple[str, str]
 
@@ -59,6 +63,8 @@ class HistoryOptions:
         cache_dir: the cache directory; None for the user cache dir.
         timeout: seconds one history fetch (or one fetch by id) may take before its git is killed.
         max_bytes: the largest a remote's graph may be on disk, in bytes; a larger history is not kept.
+        credentials_for: hosts whose https and ssh URLs are fetched with the user's git credentials (see
+            :mod:`ascend_reflint.lookup.environment`); every other fetch runs without them.
 
     Raises:
         ValueError: a timeout not above 0 or a cap below 1.
@@ -70,6 +76,7 @@ class HistoryOptions:
     cache_dir: Path | None = None
     timeout: float = 60.0
     max_bytes: int = 256 * 1024 * 1024
+    credentials_for: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
         if not self.timeout > 0:
@@ -231,22 +238,29 @@ def _verify_with_graphs(
     """Verify the ids of each pending remote against its graph, a few remotes at once."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from ascend_reflint.lookup import start_runner
+    from ascend_reflint.lookup import start_runners
     from ascend_reflint.lookup.git import git_directory
 
     verdicts: dict[CommitKey, CommitVerdict] = {}
     with git_directory() as directory:
-        runner = start_runner(options.timeout, directory)
-        if isinstance(runner, str):
+        started = start_runners(options.timeout, directory, options.credentials_for)
+        if isinstance(started, str):
             for remote, (_, commits) in pending.items():
-                verdicts.update(_unverified(remote, commits, runner))
+                verdicts.update(_unverified(remote, commits, started))
             return verdicts
+        runners, notice = started
+        if notice is not None:
+            stats.notice(notice)
         pool = ThreadPoolExecutor(
             max_workers=min(FETCHES_AT_ONCE, len(pending)), thread_name_prefix="reflint-history"
         )
         try:
             futures = [
-                pool.submit(_RemoteVerification(remote, request, commits, options, runner, cache_dir).run)
+                pool.submit(
+                    _RemoteVerification(
+                        remote, request, commits, options, runners.for_url(request.url), cache_dir
+                    ).run
+                )
                 for remote, (request, commits) in pending.items()
             ]
             for future in futures:
@@ -258,7 +272,7 @@ def _verify_with_graphs(
                     stats.notice(outcome.notice)
         except BaseException:
             pool.shutdown(wait=False, cancel_futures=True)
-            runner.kill_all()
+            runners.kill_all()
             raise
         pool.shutdown()
     return verdicts
@@ -294,6 +308,8 @@ class _RemoteVerification:
         self.tips = tips_digest(request.refs)
         self.fetched = False
         self.notice: str | None = None
+        #: What the server said of full ids asked for by id: commit → (answer, why it failed).
+        self.by_id: dict[str, tuple[_ById, str]] = {}
 
     def run(self) -> _Outcome:
         """Verify the ids, holding the graph's lock; never raises but KeyboardInterrupt."""
@@ -318,7 +334,7 @@ class _RemoteVerification:
             known = {commit: state.verdicts[commit] for commit in self.commits if commit in state.verdicts}
         todo = [commit for commit in self.commits if commit not in known]
         if todo:
-            problem = self._prepare_graph(state)
+            problem = self._prepare_graph(state, todo)
             if problem is not None:
                 known.update((c, v) for (_, c), v in _unverified(self.remote, todo, problem).items())
             else:
@@ -341,8 +357,9 @@ class _RemoteVerification:
             self._save(state)
         return verdicts
 
-    def _prepare_graph(self, state: GraphState) -> str | None:
-        """Make the graph usable: trusted, and current unless offline (created or fetched as needed).
+    def _prepare_graph(self, state: GraphState, todo: list[str]) -> str | None:
+        """Make the graph usable: trusted, and current unless offline (created or fetched as needed, with
+        the full ids of ``todo`` that no tip names asked for by id in the same fetch).
 
         Returns:
             Why it cannot be used, or None. ``state`` is updated (and saved) after a fetch.
@@ -362,10 +379,12 @@ class _RemoteVerification:
             return _too_large(state.too_large)
         if graph.exists() and state.tips == self.tips and not self.options.refresh:
             return None
-        return self._fetch(state)
+        tips = self.request.refs.commits()
+        return self._fetch(state, [commit for commit in todo if _is_full(commit) and commit not in tips])
 
-    def _fetch(self, state: GraphState) -> str | None:
-        """Create the graph if needed and fetch the remote's branches and tags into it; why not, or None."""
+    def _fetch(self, state: GraphState, wanted: list[str]) -> str | None:
+        """Create the graph if needed and fetch the remote's branches and tags into it, with ``wanted`` by
+        id in the same round trip (again without them when the server refuses one); why not, or None."""
         graph = self.graph
         cold = not graph.exists()
         if cold:
@@ -373,10 +392,7 @@ class _RemoteVerification:
             problem = graph.create(self.runner, object_format)
             if problem is not None:
                 return problem
-        result = graph.fetch_history(
-            self.runner, self.request.url, self.options.timeout, self.options.max_bytes
-        )
-        self.fetched = True
+        result = self._fetch_with(wanted)
         if result.too_large:
             graph.remove_repository()
             state.too_large, state.tips, state.verdicts = self.options.max_bytes, "", {}
@@ -384,16 +400,14 @@ class _RemoteVerification:
             return _too_large(self.options.max_bytes)
         if not result.ok:
             return result.detail or f"fetching its history failed: {_failure_detail(self.remote, result.run)}"
-        size = graph.disk_size()
-        state.filtered = result.run is None or _FILTER_IGNORED not in result.run.stderr
-        if not state.filtered and cold:
+        if cold and result.run is not None and _FILTER_IGNORED in result.run.stderr:
             self.notice = (
                 f"{self.remote} does not allow partial clones, so its whole history (trees and files too, "
-                f"{size / 2**20:.1f} MiB) was fetched to verify its pinned commits"
+                f"{_size_text(graph.disk_size())}) was fetched to verify its pinned commits"
             )
         if state.tips != self.tips:
             state.verdicts = {}
-        state.tips, state.fetched_at, state.size, state.too_large = self.tips, time.time(), size, None
+        state.tips, state.fetched_at, state.too_large = self.tips, time.time(), None
         self._save(state)
         return None
 
@@ -407,11 +421,12 @@ class _RemoteVerification:
         graph, runner = self.graph, self.runner
         found = graph.find(runner, todo)
         outside = graph.outside_history(runner, {c for commits in found.values() for c in commits})
-        missing = [c for c in todo if _is_full(c) and not found[c]]
-        by_id = self._fetch_by_id(missing) if missing and current and not self.options.offline else {}
+        missing = [c for c in todo if _is_full(c) and not found[c] and c not in self.by_id]
+        if missing and current and not self.options.offline:
+            self._fetch_by_id(missing)
         verdicts = {
             commit: self._verdict(
-                commit, [c for c in found[commit] if c not in outside], found[commit], by_id, current
+                commit, [c for c in found[commit] if c not in outside], found[commit], current
             )
             for commit in todo
         }
@@ -424,7 +439,6 @@ class _RemoteVerification:
         commit: str,
         in_history: list[str],
         present: list[str],
-        by_id: Mapping[str, tuple[_ById, str]],
         current: bool,
     ) -> CommitVerdict:
         """One id's verdict from what the graph and the server said (see the module docstring)."""
@@ -435,12 +449,11 @@ class _RemoteVerification:
             return CommitVerdict(
                 remote, commit, CommitState.AMBIGUOUS, candidates=tuple((c, None) for c in in_history)
             )
-        answer, reason = by_id.get(commit, (None, ""))
+        answer, reason = self.by_id.get(commit, (None, ""))
         if _is_full(commit) and (present or answer is _ById.SERVED):
             return CommitVerdict(remote, commit, CommitState.NOT_IN_HISTORY, commit=commit)
         if not current:
-            reason = "offline, and its cached history, older than its ref list, does not hold it"
-            return CommitVerdict(remote, commit, CommitState.UNVERIFIED, detail=reason)
+            return CommitVerdict(remote, commit, CommitState.UNVERIFIED, detail=self._stale_reason())
         if not _is_full(commit):
             return CommitVerdict(
                 remote, commit, CommitState.ABSENT, detail="no commit of its branches and tags starts with it"
@@ -465,33 +478,61 @@ class _RemoteVerification:
             )
         return CommitVerdict(remote, commit, CommitState.UNVERIFIED, detail=reason)
 
-    def _fetch_by_id(self, commits: list[str]) -> dict[str, tuple[_ById, str]]:
-        """Ask the server for ``commits`` by id, all in one fetch, then again without each one it says it
-        does not have; commit → (answer, reason when the fetch failed)."""
-        answers: dict[str, tuple[_ById, str]] = {}
-        left = list(commits)
-        while left:
-            run = self.graph.fetch_commits(self.runner, self.request.url, left, self.options.timeout)
-            self.fetched = True
+    def _stale_reason(self) -> str:
+        """Why an offline verdict against a graph older than the ref list cannot say "absent"."""
+        state = self.graph.load_state()
+        when = time.strftime("%Y-%m-%d", time.gmtime(state.fetched_at)) if state and state.fetched_at else ""
+        fetched = f", fetched on {when}," if when else ""
+        return f"offline, and its cached history{fetched} is older than its ref list and does not hold it"
+
+    def _fetch_with(self, wanted: list[str]) -> FetchResult:
+        """Fetch the history with ``wanted`` by id in the same round trip. A server that does not have one
+        fails the whole fetch and names it: it is recorded and the fetch tried again without it, at most
+        :data:`COMBINED_TRIES` times, then without any id (the rest are asked for one by one later)."""
+        graph, url = self.graph, self.request.url
+        timeout, cap = self.options.timeout, self.options.max_bytes
+        self.fetched = True
+        for _ in range(COMBINED_TRIES):
+            result = graph.fetch_history(self.runner, url, timeout, cap, wanted)
+            if result.ok:
+                self.by_id.update((commit, (_ById.SERVED, "")) for commit in wanted)
+                return result
+            if not wanted or result.run is None or not self._learn_refusal(result.run.stderr, wanted):
+                return result
+            wanted = [commit for commit in wanted if commit not in self.by_id]
+        return graph.fetch_history(self.runner, url, timeout, cap)
+
+    def _learn_refusal(self, stderr: str, wanted: list[str]) -> bool:
+        """Record what a fetch that failed over ids asked for by id says about them; False when it failed
+        for another reason."""
+        if _UNADVERTISED in stderr:
+            self.by_id.update((commit, (_ById.REFUSED, "")) for commit in wanted)
+            return True
+        absent = _refused_commit(stderr, wanted)
+        if absent is None:
+            return False
+        self.by_id[absent] = (_ById.NOT_THERE, "")
+        return True
+
+    def _fetch_by_id(self, commits: list[str]) -> None:
+        """Ask the server for each commit by id, a few at once; record each answer in :attr:`by_id`."""
+        from concurrent.futures import ThreadPoolExecutor
+
+        def ask(commit: str) -> tuple[_ById, str]:
+            run = self.graph.fetch_commit(self.runner, self.request.url, commit, self.options.timeout)
             if run.returncode == 0 and not run.timed_out:
-                answers.update((c, (_ById.SERVED, "")) for c in left)
-                break
-            absent = _refused_commit(run.stderr, left)
-            if absent is not None and not run.timed_out:
-                answers[absent] = (_ById.NOT_THERE, "")
-                left.remove(absent)
-                continue
+                return _ById.SERVED, ""
+            if run.timed_out:
+                return _ById.FAILED, f"fetching it by id took more than {self.options.timeout:g} s"
             if _UNADVERTISED in run.stderr:
-                answers.update((c, (_ById.REFUSED, "")) for c in left)
-                break
-            reason = (
-                f"fetching it by id took more than {self.options.timeout:g} s"
-                if run.timed_out
-                else f"fetching it by id failed: {_failure_detail(self.remote, run)}"
-            )
-            answers.update((c, (_ById.FAILED, reason)) for c in left)
-            break
-        return answers
+                return _ById.REFUSED, ""
+            if _refused_commit(run.stderr, [commit]) is not None:
+                return _ById.NOT_THERE, ""
+            return _ById.FAILED, f"fetching it by id failed: {_failure_detail(self.remote, run)}"
+
+        self.fetched = True
+        with ThreadPoolExecutor(min(BY_ID_AT_ONCE, len(commits)), "reflint-by-id") as pool:
+            self.by_id.update(zip(commits, pool.map(ask, commits), strict=True))
 
     def _save(self, state: GraphState) -> None:
         problem = self.graph.save_state(state)
@@ -519,6 +560,11 @@ def _is_full(commit: str) -> bool:
 
 def _too_large(cap: int) -> str:
     return f"its history is larger than the cap of {cap / 2**20:.3g} MiB (--max-history-size)"
+
+
+def _size_text(size: int) -> str:
+    """``"12.3 MiB"``, or ``"85 KiB"`` below one MiB."""
+    return f"{size / 2**20:.1f} MiB" if size >= 2**20 else f"{max(1, round(size / 1024))} KiB"
 
 
 def _failure_detail(remote: str, run: GitRun | None) -> str:

@@ -4,7 +4,9 @@ repository with real history (``historyfixtures``) reached from its real URL thr
 from __future__ import annotations
 
 import json
+import re
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -103,6 +105,9 @@ def test_each_commit_verdict_is_exact(project: Path, history: History, tmp_path:
         "remotes": 1,
         "lookups": 1,
         "cached": 0,
+        "checked": 1,
+        "unchecked": 0,
+        "unchecked_pins": 0,
         "findings": {"error": 4, "warning": 0, "info": 0},
     }
 
@@ -212,11 +217,11 @@ def test_a_server_that_refuses_filters_sends_the_whole_history_within_the_cap(  
     assert capsys.readouterr().err == ""
     assert main(["scan", "--cache-dir", str(tmp_path / "cache2")]) == 1
     err = capsys.readouterr().err
-    assert err.startswith(
-        "(cache): notice: github.com/acme/plain does not allow partial clones, so its whole history (trees "
-        "and files too, "
+    assert re.fullmatch(
+        r"\(cache\): notice: github\.com/acme/plain does not allow partial clones, so its whole history "
+        r"\(trees and files too, \d KiB\) was fetched to verify its pinned commits\n",
+        err,
     )
-    assert err.endswith(" MiB) was fetched to verify its pinned commits\n")
 
     code, document = scan(capsys, "--cache-dir", str(tmp_path / "cache3"), "--max-history-size", "0.001")
     assert code == 0
@@ -321,3 +326,41 @@ def test_a_history_that_cannot_be_fetched_is_unverified_with_gits_reason(  # typ
         f'commit "09a084dcdc" of {REMOTE} could not be verified against its history: fetching its history '
         f"failed: fatal: '{history.path}' does not appear to be a git repository"
     )
+
+
+def test_offline_with_a_history_older_than_the_ref_list(  # type: ignore[no-untyped-def]
+    history: History, tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    dockerfile = tmp_path / "Dockerfile"
+    dockerfile.write_text("FROM ubuntu:22.04\n" + CLONE.format(dir="e1", ref=history.work[:10]))
+    cache = str(tmp_path / "cache")
+    scan(capsys, "--cache-dir", cache)  # the graph, at today's refs
+    newer = write_commit(history.path, history.main_tip, "newer")
+    git("-C", str(history.path), "update-ref", "refs/heads/main", newer)
+    scan(capsys, "--cache-dir", cache, "--refresh", "--no-verify-commits")  # a newer ref list, same graph
+    dockerfile.write_text(
+        "FROM ubuntu:22.04\n"
+        + CLONE.format(dir="e1", ref=history.release[:10])  # in the old graph: in the history
+        + CLONE.format(dir="e2", ref=newer[:10])  # not in the old graph: offline cannot say
+    )
+    code, document = scan(capsys, "--cache-dir", cache, "--offline")
+    assert code == 0
+    today = time.strftime("%Y-%m-%d", time.gmtime())
+    assert brief(document) == [
+        (
+            "RL008",
+            3,
+            CLONE_COLUMN,
+            f'commit "{newer[:10]}" of {REMOTE} could not be verified against its history: offline, and its '
+            f"cached history, fetched on {today}, is older than its ref list and does not hold it",
+        )
+    ]
+
+
+def test_no_history_is_fetched_when_no_rule_reports_a_verdict(  # type: ignore[no-untyped-def]
+    project: Path, tmp_path: Path, capsys
+) -> None:
+    code, document = scan(capsys, "--cache-dir", str(tmp_path / "cache"), "--select", "RL002,RL015")
+    assert (code, document["findings"]) == (0, [])
+    assert not (tmp_path / "cache" / "history").exists()

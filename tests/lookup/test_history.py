@@ -54,9 +54,11 @@ def test_git_in_the_graph_never_reaches_a_transport_but_to_fetch(  # type: ignor
     assert all(call.session_leader for call in in_graph)  # so that a timeout kills its whole group
     calls = [call.argv for call in in_graph]
     commands = [argv[argv.index("fetch")] if "fetch" in argv else argv[4] for argv in calls]
-    # the history; the ids; their commits; which are outside it; both missing ids by id, then without the one
-    # the server does not have; the nearest tags
-    assert commands == ["fetch", "rev-parse", "cat-file", "rev-list", "fetch", "fetch", "describe"]
+    # the history with the full ids by id, which the server refuses over the one it does not have; again
+    # without it; the ids; their commits; which are outside the history; the nearest tags
+    assert commands == ["fetch", "fetch", "rev-parse", "cat-file", "rev-list", "describe"]
+    assert calls[0][-3:] == tuple(sorted((history.work, history.orphan, history.missing)))
+    assert calls[1][-2:] == tuple(sorted((history.work, history.orphan)))
     for argv in calls:
         if "fetch" in argv:
             assert argv[2:4] == ("-c", f"remote.reflint.url={URL}")
@@ -172,3 +174,25 @@ def test_two_processes_on_one_cache_agree(history: History, tmp_path: Path) -> N
     assert first == second
     assert [finding["code"] for finding in first] == ["RL025"]
     assert CommitGraph(cache, REMOTE).load_state() is not None
+
+
+def test_many_absent_ids_cost_two_tries_then_one_parallel_round(  # type: ignore[no-untyped-def]
+    history: History, tmp_path: Path, git_calls: Callable[[], list[GitCall]]
+) -> None:
+    absent = ["0badc0de" * 5, "1badc0de" * 5, "2badc0de" * 5]
+    verdicts, _ = verify(history, tmp_path / "cache", history.orphan, *absent)
+    assert {commit: v.state for (_, commit), v in verdicts.items()} == {
+        history.orphan: CommitState.NOT_IN_HISTORY,
+        **{commit: CommitState.ABSENT for commit in absent},
+    }
+    graph = CommitGraph(tmp_path / "cache", REMOTE)
+    fetches = [call.argv for call in git_calls() if call.argv[:2] == ("--git-dir", str(graph.repo))]
+    fetches = [argv[argv.index("--filter=tree:0") + 1 :] for argv in fetches if "fetch" in argv]
+    refspecs = ("--prune", "reflint", "+refs/heads/*:refs/heads/*", "+refs/tags/*:refs/tags/*")
+    orphan, first, second, third = history.orphan, *absent
+    assert fetches[:3] == [
+        (*refspecs, orphan, first, second, third),  # the server names the first it does not have
+        (*refspecs, orphan, second, third),  # then the second
+        refspecs,  # the history alone
+    ]
+    assert sorted(fetches[3:]) == [("reflint", orphan), ("reflint", third)]  # one by one, at once
