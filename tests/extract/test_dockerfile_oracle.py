@@ -129,9 +129,11 @@ FIXTURES = dockerfile_fixtures()
 
 
 def test_the_fixtures_are_found() -> None:
-    on_disk = [name for name in FIXTURES if ":" not in name]
-    assert len(on_disk) == 5
-    assert len(FIXTURES) > 50
+    assert {
+        "cli/data/inventory/docker/Dockerfile.npu",
+        "hostile/data/verl-shaped/docker/rocm/Dockerfile.rocm",
+    } < set(FIXTURES)
+    assert sum(":" in name for name in FIXTURES) > 40  # the texts written in the Dockerfile extractor's tests
 
 
 @pytest.mark.parametrize("name", sorted(FIXTURES))
