@@ -8,7 +8,6 @@ the tables of each command are in :mod:`ascend_reflint.extract.commands.git`.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import NamedTuple, Protocol
 
@@ -85,7 +84,6 @@ class OptionTable(NamedTuple):
         return matches.pop() if len(matches) == 1 else None
 
 
-@dataclass(slots=True)
 class ParsedOptions:
     """The result of :func:`parse_options`.
 
@@ -96,9 +94,12 @@ class ParsedOptions:
         double_dash: the number of positionals seen before ``--`` (``len(positionals)`` when none).
     """
 
-    options: list[tuple[str, int, WordPart | None]] = field(default_factory=list)
-    positionals: list[int] = field(default_factory=list)
-    double_dash: int | None = None
+    __slots__ = ("double_dash", "options", "positionals")
+
+    def __init__(self) -> None:
+        self.options: list[tuple[str, int, WordPart | None]] = []
+        self.positionals: list[int] = []
+        self.double_dash: int | None = None
 
     def last(self, *names: str) -> tuple[str, int, WordPart | None] | None:
         """The last option given among ``names`` (later options override earlier ones), or None."""
