@@ -27,9 +27,9 @@ from __future__ import annotations
 import enum
 import time
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ascend_reflint.lookup.graph import CommitGraph, FetchResult, GraphError, GraphState, tips_digest
 from ascend_reflint.model import CommitState, CommitVerdict, RemoteRefs
@@ -82,9 +82,8 @@ class HistoryOptions:
             raise ValueError(f"max_bytes must be at least 1, not {self.max_bytes}")
 
 
-@dataclass
 class HistoryStats:
-    """What one :func:`verify_commits` call did.
+    """What one :func:`verify_commits` call did (a plain class: this module is on every scan's path).
 
     Attributes:
         fetched: histories fetched or brought up to date over the network.
@@ -92,9 +91,10 @@ class HistoryStats:
         notices: caveats for the user, each a sentence; each distinct notice once.
     """
 
-    fetched: int = 0
-    cached: int = 0
-    notices: list[str] = field(default_factory=list)
+    def __init__(self) -> None:
+        self.fetched = 0
+        self.cached = 0
+        self.notices: list[str] = []
 
     def notice(self, message: str) -> None:
         """Add ``message`` unless it is already there."""
@@ -102,8 +102,7 @@ class HistoryStats:
             self.notices.append(message)
 
 
-@dataclass(frozen=True)
-class CommitRequest:
+class CommitRequest(NamedTuple):
     """The commit ids pinned to one remote, with what the lookup said about the remote.
 
     Attributes:
@@ -395,6 +394,7 @@ class _RemoteVerification:
                 f"{self.remote} does not allow partial clones, so its whole history (trees and files too, "
                 f"{_size_text(graph.disk_size())}) was fetched to verify its pinned commits"
             )
+        graph.compact(self.runner, self.options.timeout)
         if state.tips != self.tips:
             state.verdicts = {}
         state.tips, state.fetched_at, state.too_large = self.tips, time.time(), None
@@ -530,8 +530,7 @@ class _RemoteVerification:
             self.notice = problem
 
 
-@dataclass(frozen=True)
-class _Outcome:
+class _Outcome(NamedTuple):
     verdicts: dict[CommitKey, CommitVerdict]
     fetched: bool = False
     cached: bool = False
