@@ -263,6 +263,8 @@ class FailureKind(str, enum.Enum):
     UNREACHABLE = "unreachable"  # DNS, connection refused, TLS, …
     TIMEOUT = "timeout"  # no answer within --timeout
     OFFLINE = "offline"  # --offline and nothing in the cache
+    TOO_LARGE = "too-large"  # the ref list passed a cap (refs, bytes, memory): git was stopped
+    DEADLINE = "deadline"  # the lookup stage's deadline came first
     UNSAFE = "unsafe"  # the URL was refused before reaching git (transport or option-like)
     OTHER = "other"
 
@@ -389,9 +391,15 @@ class ScanSummary:
     Attributes:
         files: files read.
         pins: pins found.
-        remotes: distinct remotes that needed a lookup.
-        lookups: remotes queried over the network in this run.
-        cached: remotes answered from the cache.
+        remotes: distinct lookups needed (one per URL that pins fetch, normalised).
+        lookups: of those, how many were asked over the network in this run.
+        cached: of those, how many were answered from the cache.
+        checked: of those, how many answered: a ref list, or "no such repository" (from the network or
+            the cache).
+        unchecked_pins: pins whose lookup did not answer (unreachable, timed out, too large, deadline,
+            offline without a cache entry, credentials asked for).
+        lookup_rules: whether a rule that needs ref lists runs (with ``--select RL015`` none does, and
+            no lookup is needed to vouch for the result).
     """
 
     files: int
@@ -399,6 +407,20 @@ class ScanSummary:
     remotes: int
     lookups: int
     cached: int
+    checked: int = 0
+    unchecked_pins: int = 0
+    lookup_rules: bool = True
+
+    @property
+    def unchecked(self) -> int:
+        """Lookups that did not answer."""
+        return self.remotes - self.checked
+
+    @property
+    def nothing_checked(self) -> bool:
+        """True when lookups were needed and not one answered (the network is down, every remote is
+        unreachable, ``--offline`` with an empty cache): the scan cannot vouch for any pin's ref."""
+        return self.lookup_rules and self.remotes > 0 and self.checked == 0
 
 
 @dataclass(slots=True)

@@ -83,6 +83,8 @@ def extract_pyproject(source: SourceFile) -> None:
         tomllib.loads(source.text)
     except tomllib.TOMLDecodeError as error:
         raise ExtractError(f"invalid TOML: {error}") from None
+    if "git" not in source.text:  # no git source, no git+ URL: nothing to locate
+        return
     strings = toml_strings(source.text)
     by_path = {string.path: string for string in strings}
     lines = LineIndex(source.text)

@@ -280,7 +280,10 @@ def value_span(text: str, scalar: YamlScalar, lines: LineIndex) -> Span:
     if not scalar.value:
         begin = _skip_properties(text, scalar.start, scalar.end)
         return lines.span(begin, scalar.end)
-    return scalar_source_map(text, scalar, lines).span(0, len(scalar.value))
+    if scalar.style in ("|", ">"):  # the block's first character is after its indentation
+        return scalar_source_map(text, scalar, lines).span(0, len(scalar.value))
+    # A flow scalar is spelt by its whole content region, escapes included to their last character.
+    return lines.span(*_content_region(text, scalar))
 
 
 def _content_region(text: str, scalar: YamlScalar) -> tuple[int, int]:

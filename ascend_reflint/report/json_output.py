@@ -94,6 +94,9 @@ def scan_document(result: ScanResult) -> dict[str, Any]:
             "remotes": summary.remotes,
             "lookups": summary.lookups,
             "cached": summary.cached,
+            "checked": summary.checked,
+            "unchecked": summary.unchecked,
+            "unchecked_pins": summary.unchecked_pins,
             "findings": counts,
         },
     }

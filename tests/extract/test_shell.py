@@ -5,11 +5,11 @@ Columns in the expected values are counted by hand from the fixtures (1-based, e
 
 from __future__ import annotations
 
-import contextlib
+import re
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from ascend_reflint.extract import ExtractError
@@ -1015,7 +1015,6 @@ def test_deeply_nested_input_does_not_exhaust_the_stack(text: str) -> None:
     assert [pin.url for pin in extract(text)] == [URL]
 
 
-@settings(max_examples=300, deadline=None)
 @given(
     st.text(
         alphabet=st.sampled_from(list("git clone checkout pip+@:/$ {}()'\"`\\\n#;&|<>=-.abcé中\r"))
@@ -1025,9 +1024,39 @@ def test_deeply_nested_input_does_not_exhaust_the_stack(text: str) -> None:
 )
 def test_arbitrary_text_raises_nothing_but_extract_error(text: str) -> None:
     session = ShellSession(PATH, FileKind.SHELL, Scope())
-    with contextlib.suppress(ExtractError):
-        session.run("git " + text, SourceMap.identity("git " + text))
-    assert all(pin.path == PATH for pin in session.finish())
+    script = "git " + text
+    try:
+        session.run(script, SourceMap.identity(script))
+    except ExtractError as error:
+        # A syntax error, said where it is: a line of the script.
+        number = re.match(r"line (\d+): ", str(error))
+        assert number is not None, str(error)
+        assert 1 <= int(number[1]) <= len(re.split(r"\r\n|\r|\n", script)), str(error)
+    assert [pin.path for pin in session.finish()] == [PATH] * len(session.finish())
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789._/", min_size=1, max_size=12),
+            st.sampled_from(("", "'", '"')),
+            st.sampled_from(("\n", "; ", " && ", " || true\n", " \\\n  && ")),
+        ),
+        min_size=1,
+        max_size=6,
+    )
+)
+def test_each_clone_of_a_well_formed_script_is_a_pin_at_its_ref(clones: list[tuple[str, str, str]]) -> None:
+    """The control for the property above: a parser that always failed would pass it, not this one."""
+    text, expected = "", []
+    for ref, quote, separator in clones:
+        line = text.count("\n") + 1
+        column = len(text) - (text.rfind("\n") + 1) + len("git clone --branch ") + len(quote) + 1
+        expected.append((URL, ref, span(line, column, column + len(ref))))
+        text += f"git clone --branch {quote}{ref}{quote} {URL}{separator}"
+    text = text.rstrip("&|; \\\n") + "\n"  # no operator without a command after it
+
+    assert [(found.url, found.ref, found.span) for found in extract(text)] == expected
 
 
 def test_text_without_git_is_not_parsed_even_when_invalid() -> None:

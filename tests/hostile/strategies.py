@@ -332,3 +332,75 @@ def pyprojects(draw: st.DrawFn) -> str:
         )
     )
     return f"{table} = [\n  " + ",\n  ".join(quoted) + "\n]\n" + draw(st.sampled_from(("", "x = ", "[")))
+
+
+def _toml_string(draw: st.DrawFn, text: str) -> str:
+    """``text`` as a TOML string literal in a drawn style (a basic string with an escape or two)."""
+    style = draw(st.sampled_from(("basic", "literal", "multi", "escaped")))
+    if style == "literal" and "'" not in text:
+        return f"'{text}'"
+    if style == "multi":
+        return '"""' + text.replace("\\", "\\\\").replace('"', '\\"') + '"""'
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"')
+    if style == "escaped" and escaped:
+        escaped = f"\\u{ord(escaped[0]):04x}" + escaped[1:]
+    return f'"{escaped}"'
+
+
+@st.composite
+def tool_sources(draw: st.DrawFn) -> str:
+    """A pyproject.toml with uv sources and Poetry git dependencies: inline tables, lists of tables with
+    markers, table headers, every string style, and traps (comments, another tool's table)."""
+    lines: list[str] = []
+    for _ in range(draw(st.integers(1, 4))):
+        header = draw(st.sampled_from(("[tool.uv.sources]", "[tool.poetry.dependencies]", "[tool.other]")))
+        name = draw(st.sampled_from(("a", "b-c", '"q.d"')))
+        url, ref = (
+            _toml_string(draw, draw(st.sampled_from(URLS))),
+            _toml_string(draw, draw(st.sampled_from(REFS))),
+        )
+        key = draw(st.sampled_from(("tag", "branch", "rev")))
+        entry = f"{{ git = {url}, {key} = {ref} }}"
+        form = draw(st.sampled_from(("inline", "list", "comment")))
+        body = {
+            "inline": f"{name} = {entry}",
+            "list": f"{name} = [\n  {entry},  # c\n]",
+            "comment": f"# {name} = {entry}",
+        }
+        lines += [header, body[form]]
+    return "\n".join(lines) + "\n"
+
+
+@st.composite
+def gitmodules(draw: st.DrawFn) -> str:
+    """A .gitmodules: submodule sections with paths, URLs (quoted, relative, with comments), branches."""
+    lines: list[str] = []
+    for index in range(draw(st.integers(1, 4))):
+        lines.append(f'[submodule "m{index}"]')
+        url = draw(st.sampled_from((*URLS, "../sibling.git", "./x")))
+        quote = draw(st.sampled_from(("", '"')))
+        lines += [
+            f"\tpath = m{index}",
+            f"\turl = {quote}{url}{quote}{draw(st.sampled_from(('', ' # c', ' ;c')))}",
+        ]
+        lines += draw(
+            st.lists(
+                st.sampled_from(("\tbranch = main", "\tbranch = .", "\tshallow = true", "\tshallow")),
+                max_size=2,
+            )
+        )
+        lines += draw(st.lists(_NOISE, max_size=1))
+    return "\n".join(lines) + "\n"
+
+
+@st.composite
+def pre_commit_configs(draw: st.DrawFn) -> str:
+    """A .pre-commit-config.yaml: remote, local and meta repos, revs quoted every way, frozen comments."""
+    entries: list[str] = []
+    for _ in range(draw(st.integers(1, 4))):
+        repo = draw(st.sampled_from((*URLS, "local", "meta")))
+        rev = draw(st.sampled_from(REFS))
+        quoted = draw(st.sampled_from((rev, json.dumps(rev), "'" + rev.replace("'", "''") + "'")))
+        comment = draw(st.sampled_from(("", "  # frozen: v1.2.3", " # note")))
+        entries.append(f"  - repo: {json.dumps(repo)}\n    rev: {quoted}{comment}\n    hooks: [{{id: x}}]")
+    return "repos:\n" + "\n".join(entries) + "\n"

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from .support import HANG_GUARD_SECONDS, LoopbackServer, clean_env, never_answer, write_tree
+from .support import HANG_GUARD_SECONDS, LoopbackServer, clean_env, never_answer, record, write_tree
 
 JOBS = 6
 
@@ -83,7 +83,8 @@ def test_a_signal_kills_the_gits_removes_the_temporary_folder_and_exits_128_plus
         assert silent.connections == JOBS and list(gits.values()).count("git-remote-http") == JOBS
 
         process.send_signal(signum)
-        _, stderr = process.communicate(timeout=HANG_GUARD_SECONDS)
+        stdout, stderr = process.communicate(timeout=HANG_GUARD_SECONDS)
+        record(subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr))
     finally:
         if process.poll() is None:
             process.kill()
