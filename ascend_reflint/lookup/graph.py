@@ -52,6 +52,8 @@ MAX_STATE_BYTES = 4 * 1024 * 1024
 REMOTE_NAME = "reflint"
 #: Refspecs of a history fetch: every branch and tag, forced, so that a force-push or a moved tag is seen.
 REFSPECS = ("+refs/heads/*:refs/heads/*", "+refs/tags/*:refs/tags/*")
+#: What the size watch of a history fetch says when it stops git.
+_SIZE_CAP = "size cap"
 #: Packs a graph may hold before :meth:`CommitGraph.compact` packs them into one.
 MAX_PACKS = 32
 #: Run with every git in the graph except a fetch: no transport at all, so no lazy fetch.
@@ -290,15 +292,16 @@ class CommitGraph:
 
         def watch() -> str | None:
             size = before + _tree_size(self.repo / "objects" / "pack")
-            return "size cap" if size > max_bytes else None
+            return _SIZE_CAP if size > max_bytes else None
 
         args = [*self._fetch_prefix(url), "--prune", REMOTE_NAME, *REFSPECS, *commits]
         run = runner.run(args, timeout=timeout, watch=watch)
         if run.stopped is not None or run.timed_out:
             self._remove_temporary_packs()
-            if run.stopped is not None:
+            if run.stopped == _SIZE_CAP:
                 return FetchResult(False, "", run, too_large=True)
-            return FetchResult(False, f"fetching its history took more than {timeout:g} s", run)
+            detail = run.stopped or f"fetching its history took more than {timeout:.3g} s"
+            return FetchResult(False, detail, run)
         if run.returncode != 0:
             return FetchResult(False, "", run)
         if self.disk_size() > max_bytes:

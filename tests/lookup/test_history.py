@@ -213,3 +213,13 @@ def test_a_graph_that_fetches_left_many_packs_is_packed_into_one(  # type: ignor
     graph = CommitGraph(cache, REMOTE)
     assert len(list((graph.repo / "objects" / "pack").glob("*.pack"))) == 1
     assert (graph.repo / "config").read_bytes() == repository_config("sha1")
+
+
+def test_git_that_writes_endless_messages_is_stopped(tmp_path: Path) -> None:
+    with git_directory() as directory:
+        runner = GitRunner({**os.environ}, 30.0, directory)
+        started = time.monotonic()
+        run = runner.run(["-c", "alias.noisy=!yes remote: hello >&2", "noisy"])
+    assert run.stopped == "git wrote more than 1 MiB of messages"
+    assert len(run.stderr) == 1024 * 1024
+    assert time.monotonic() - started < 10
