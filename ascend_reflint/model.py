@@ -360,12 +360,24 @@ class CommitVerdict:
 
 @dataclass(frozen=True, slots=True)
 class Related:
-    """Another place that a finding refers to (the other variant, the other file's pin)."""
+    """Another place that a finding refers to (the other variant, the other file's pin).
+
+    Attributes:
+        path: display path of the file.
+        line: 1-based line.
+        column: 1-based column, in characters.
+        message: what is there, in a phrase.
+        same_value: True for the other end of the value that the finding is about: where that value is used
+            when the finding sits where it is written (``ARG TAG=v1`` … ``--branch ${TAG}``), or where it is
+            written when the finding sits at the use. A ``# reflint: ignore`` comment there suppresses the
+            finding too, in whatever file it is.
+    """
 
     path: str
     line: int
     column: int
     message: str
+    same_value: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -383,6 +395,9 @@ class Finding:
         ref: the ref concerned (as resolved, else as written), or None.
         suggestion: the existing ref the user most likely meant, or None.
         related: other places the finding refers to.
+        use_path: the display path of the pin that the finding is about, when the finding was placed where
+            the pin's value is written in another file (a build argument that a workflow gives a
+            Dockerfile); None when it is ``path``. The fingerprint is keyed on it.
     """
 
     code: str
@@ -395,20 +410,26 @@ class Finding:
     ref: str | None = None
     suggestion: str | None = None
     related: tuple[Related, ...] = ()
+    use_path: str | None = None
 
     def sort_key(self) -> tuple[str, int, int, str]:
         """Findings are sorted by path, line, column, code."""
         return (self.path, self.span.line, self.span.column, self.code)
 
     def fingerprint(self) -> str:
-        """A key that survives edits above the finding: code, path, remote and ref, never line numbers.
+        """A key that survives edits above the finding: code, the path of the pin it is about, remote and
+        ref, never line numbers.
 
         The baseline and SARIF ``partialFingerprints`` use it, so a changed ARG value (a new ref) is a new
-        finding while a line moved down is not. Returns 32 lower-case hex characters.
+        finding while a line moved down is not. The path is the pin's (``use_path`` when set), not the one
+        the finding is shown at: a finding placed where its value is written keeps the key that baselines
+        written when findings were shown at the use still hold.
+        Returns 32 lower-case hex characters.
         """
         import hashlib
 
-        key = "\0".join((self.code, self.path, self.remote or "", self.ref or ""))
+        path = self.use_path if self.use_path is not None else self.path
+        key = "\0".join((self.code, path, self.remote or "", self.ref or ""))
         return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 

@@ -206,7 +206,9 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
 
     started = time.perf_counter()
     findings = run_checks(inventory.files, lookups, policy, context_files, config.root, commits)
-    findings = _reported(findings, inventory.files, selection, policy, options.report_unused_ignores)
+    findings = _reported(
+        findings, inventory.files, context_files, selection, policy, options.report_unused_ignores
+    )
     timings["check"] = time.perf_counter() - started
 
     side_notices = [FileMessage("(cache)", notice) for notice in (*stats.notices, *history_notices)]
@@ -355,11 +357,15 @@ def _context_files(
 def _reported(
     findings: list[Finding],
     files: Sequence[SourceFile],
+    context_files: Sequence[SourceFile],
     selection: RuleSelection,
     policy: Policy,
     report_unused_ignores: bool,
 ) -> list[Finding]:
-    """The findings that the selection keeps and no suppression comment covers, with RL099 findings."""
+    """The findings that the selection keeps and no suppression comment covers, with RL099 findings.
+
+    The comments of ``context_files`` count for the other end of a finding's value (a variable set in a
+    file that pre-commit did not pass); only those of ``files`` are reported when unused."""
     from ascend_reflint.check.engine import all_rules
     from ascend_reflint.check.overlaps import without_overlaps
     from ascend_reflint.check.rules import rl099_unused_ignore
@@ -372,7 +378,8 @@ def _reported(
 
     selected = without_overlaps([finding for finding in findings if enabled(finding.code, finding.path)])
     suppressions = [suppression for source in files for suppression in find_suppressions(source)]
-    kept = apply_suppressions(selected, suppressions)
+    elsewhere = [suppression for source in context_files for suppression in find_suppressions(source)]
+    kept = apply_suppressions(selected, [*suppressions, *elsewhere])
     if report_unused_ignores:
         known = {rule.code for rule in all_rules()}
         unused = rl099_unused_ignore.unused_ignore_findings(suppressions, known, enabled)

@@ -134,6 +134,7 @@ def run_checks(
         The findings on ``files``, with the packs' severities applied, sorted by :meth:`Finding.sort_key`.
     """
     rules = [(rule, rule_info(rule)) for rule in PIN_RULES]
+    reported = frozenset(source.path for source in files)
     findings: list[Finding] = []
     for source in files:
         keys = [pin_lookup_key(pin) for pin in source.pins]
@@ -143,7 +144,7 @@ def run_checks(
             shared = pins_of_key.get(key, ()) if key is not None else ()
             verdict = _verdict(pin, key, lookup, commits)
             for rule, info in rules:
-                context = PinContext(pin, lookup, policy, shared, info, verdict)
+                context = PinContext(pin, lookup, policy, shared, info, verdict, reported)
                 findings.extend(rule.check(context))
     if PROJECT_RULES:
         findings.extend(_project_findings(files, context_files, policy, root))
@@ -170,10 +171,10 @@ def _project_findings(
     everything = sorted([*files, *context_files], key=lambda source: source.path)
     relpaths = {source.path: _relpath(source, root) for source in everything}
     variants = find_variants(everything, policy, relpaths)
-    scanned = {source.path for source in files}
+    scanned = frozenset(source.path for source in files)
     findings: list[Finding] = []
     for rule in PROJECT_RULES:
-        context = ProjectContext(everything, policy, rule_info(rule), relpaths, variants)
+        context = ProjectContext(everything, policy, rule_info(rule), relpaths, variants, scanned)
         findings.extend(finding for finding in rule.check_project(context) if finding.path in scanned)
     return findings
 
