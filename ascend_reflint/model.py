@@ -287,6 +287,9 @@ class FailureKind(str, enum.Enum):
 
     NOT_FOUND = "not-found"  # the server says there is no such repository
     NOT_FOUND_OR_PRIVATE = "not-found-or-private"  # https asked for credentials (GitHub's answer to both)
+    # The user's git config rewrote the URL (url.<base>.insteadOf) and the mirror it points at said "not
+    # found" (either way): a fact about the mirror, not the remote. ``detail`` is the URL git asked.
+    NOT_IN_MIRROR = "not-in-mirror"
     AUTH_REQUIRED = "auth-required"  # credentials were asked for (ssh: permission denied)
     UNREACHABLE = "unreachable"  # DNS, connection refused, TLS, …
     TIMEOUT = "timeout"  # no answer within --timeout
