@@ -269,6 +269,9 @@ class RemoteRefs:
             annotated tag, per git-ls-remote(1)).
         head: the commit id of HEAD when advertised, else None.
         fetched_at: when the answer came from the remote, in seconds since the epoch.
+        default_branch: the branch that the remote's HEAD points at (``git ls-remote --symref -- URL
+            HEAD``, asked only when a suggestion needs it); ``""`` when it was asked and HEAD names no
+            branch; None when it was not asked.
     """
 
     remote: str
@@ -276,6 +279,7 @@ class RemoteRefs:
     tags: dict[str, str]
     head: str | None = None
     fetched_at: float = 0.0
+    default_branch: str | None = None
 
     def commits(self) -> frozenset[str]:
         """Every commit id that a branch or tag tip names (lower-case 40 hex)."""

@@ -195,6 +195,8 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
     requests = remotes_to_look_up(inventory.files) if needs_lookups else {}
     started = time.perf_counter()
     lookups, stats = _lookup_with_progress(requests, _lookup_options(options), options.progress)
+    if selection.runs("RL001"):
+        lookups.update(_default_branches(inventory.files, requests, lookups, options, stats))
     timings["lookup"] = time.perf_counter() - started
 
     started = time.perf_counter()
@@ -243,6 +245,30 @@ def _config_notices(inventory: Inventory, config: Config) -> list[FileMessage]:
         )
         for glob in config.unmatched_per_file_ignores(relpaths)
     ]
+
+
+def _default_branches(
+    files: Sequence[SourceFile],
+    requests: Mapping[str, str],
+    lookups: Mapping[str, LookupResult],
+    options: ScanOptions,
+    stats: LookupStats,
+) -> dict[str, LookupResult]:
+    """The ref lists that RL001's suggestions need the remote's default branch of, with it (see
+    :mod:`ascend_reflint.lookup.head`); none when no pin needs one."""
+    from ascend_reflint.check import default_branch_lookups
+    from ascend_reflint.model import RemoteRefs
+
+    needed = {
+        key: (requests[key], refs)
+        for key in default_branch_lookups(files, lookups)
+        if isinstance(refs := lookups[key], RemoteRefs)
+    }
+    if not needed:
+        return {}
+    from ascend_reflint.lookup.head import default_branches
+
+    return dict(default_branches(needed, _lookup_options(options), stats))
 
 
 def _lookup_options(options: ScanOptions) -> LookupOptions:

@@ -14,11 +14,21 @@ from collections.abc import Mapping, Sequence
 
 from ascend_reflint.check.context import PinContext, ProjectContext, RuleInfo, RuleModule
 from ascend_reflint.check.policy import Policy
-from ascend_reflint.check.refnames import is_full_commit_id, pinned_commit
+from ascend_reflint.check.refnames import exists, is_full_commit_id, named_refs, pinned_commit
 from ascend_reflint.check.rules import PIN_RULES, PROJECT_RULES, RULES
+from ascend_reflint.check.suggest import wants_default_branch
 from ascend_reflint.check.variants import find_variants
 from ascend_reflint.discover import under_root
-from ascend_reflint.model import CommitVerdict, Finding, LookupResult, Pin, RemoteRefs, SourceFile, Via
+from ascend_reflint.model import (
+    CommitVerdict,
+    Finding,
+    LookupResult,
+    Pin,
+    RefType,
+    RemoteRefs,
+    SourceFile,
+    Via,
+)
 from ascend_reflint.remote import is_local_path, lookup_key, unsafe_reason
 
 
@@ -79,6 +89,29 @@ def remotes_to_look_up(files: Sequence[SourceFile]) -> dict[str, str]:
             if key is not None:
                 lookups.setdefault(key, pin.url)
     return lookups
+
+
+def default_branch_lookups(files: Sequence[SourceFile], lookups: Mapping[str, LookupResult]) -> list[str]:
+    """The lookups whose remote's default branch a suggestion needs: a pin asks for a branch the remote
+    lacks by a name that means "the default branch"
+    (:func:`~ascend_reflint.check.suggest.wants_default_branch`).
+
+    Returns:
+        Lookup keys, in file and pin order, each once.
+    """
+    keys: dict[str, None] = {}
+    for source in files:
+        for pin in source.pins:
+            key = pin_lookup_key(pin)
+            refs = lookups.get(key) if key is not None else None
+            if key is None or not isinstance(refs, RemoteRefs) or key in keys:
+                continue
+            if any(
+                ref.kind is not RefType.TAG and not exists(ref, refs) and wants_default_branch(ref.name, refs)
+                for ref in named_refs(pin)
+            ):
+                keys[key] = None
+    return list(keys)
 
 
 def pinned_commits(
