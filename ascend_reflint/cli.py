@@ -593,6 +593,13 @@ def _run_scan(args: argparse.Namespace) -> int:
 
     write_file_messages(result.errors, [n for n in result.notices if n.path == "(cache)"], sys.stderr)
     _write_baseline_note(run, args.baseline, args.write_baseline)
+    if run.cache_in_tree is not None:
+        from ascend_reflint.output import shown
+
+        sys.stderr.write(
+            f"reflint: warning: the cache directory {shown(run.cache_in_tree)} is inside the scanned tree: a "
+            "cache committed there can vouch for refs that do not exist; keep it outside (--cache-dir)\n"
+        )
     # Files first: a reader that closes standard output early (`| head`) must not cost the SARIF file.
     for output_format, path in sorted(destinations, key=lambda destination: destination[1] in (None, "-")):
         _emit(path, functools.partial(_write_scan, output_format, result))
