@@ -597,8 +597,9 @@ def _run_scan(args: argparse.Namespace) -> int:
         from ascend_reflint.output import shown
 
         sys.stderr.write(
-            f"reflint: warning: the cache directory {shown(run.cache_in_tree)} is inside the scanned tree: a "
-            "cache committed there can vouch for refs that do not exist; keep it outside (--cache-dir)\n"
+            f"reflint: warning: answers came from the cache directory {shown(run.cache_in_tree)}, which is "
+            "inside the scanned tree: a cache committed there can vouch for refs that do not exist; keep it "
+            "outside (--cache-dir)\n"
         )
     # Files first: a reader that closes standard output early (`| head`) must not cost the SARIF file.
     for output_format, path in sorted(destinations, key=lambda destination: destination[1] in (None, "-")):

@@ -109,8 +109,8 @@ class ScanRun:
         baseline_matched: findings that the baseline dropped (None without ``--baseline``).
         baseline_stale: baseline entries that matched no finding (None without ``--baseline``).
         baseline_written: findings recorded by ``--write-baseline`` (None without it).
-        cache_in_tree: the cache directory, when it lies inside the project root (a cache committed there
-            could vouch for refs that do not exist), else None.
+        cache_in_tree: the cache directory, when answers came from it and it lies inside the project root
+            (a cache committed there can vouch for refs that do not exist), else None.
     """
 
     result: ScanResult
@@ -213,7 +213,7 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
         lookup_rules=any(selection.runs(rule.code) for rule in all_rules() if rule.needs_lookup),
     )
     run = ScanRun(ScanResult([], list(inventory.errors), notices, summary), timings)
-    if requests:
+    if stats.cached:
         run.cache_in_tree = _cache_in_tree(options, config)
     run.result.findings = _after_baseline(findings, options, run)
     return run
