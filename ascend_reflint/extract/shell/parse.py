@@ -24,6 +24,13 @@ _COMMENTED_ASSIGNMENT = re.compile(
     r"#+[ \t]*(?:(?:export|local|readonly|declare(?:[ \t]+-\w+)*)[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)="
 )
 _GITHUB_EXPRESSION = re.compile(r"\$\{\{.*?\}\}", re.DOTALL)
+#: Template placeholders that the shell grammar would split or refuse (``{{ ref }}`` is three words,
+#: ``<branch>`` two redirections, ``%(ref)s`` a syntax error): read as one word each, as the template means.
+_TEMPLATE_PLACEHOLDER = re.compile(
+    r"(?<!\$)\{\{-?[ \t]*[A-Za-z_][\w.\-]*[ \t]*-?\}\}"  # {{ name }}
+    r"|(?<![<\w])<[A-Za-z_][\w.\-]*>(?![>\w])"  # <name>
+    r"|%\([A-Za-z_]\w*\)[sdr]"  # %(name)s
+)
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 _ASSIGNMENT_OPERATOR = re.compile(rb"\+?=")
 _LOOP_KEYWORD = re.compile(rb"for|select")
@@ -66,13 +73,16 @@ def _mask(text: str) -> str:
       one byte per character makes tree-sitter's byte offsets character offsets, and tree-sitter-bash's
       scanner reads past its tables on some characters (``{`` then U+100000 crashes the process).
     - GitHub's ``${{ expr }}`` (replaced by the runner before the shell starts) becomes ``_`` characters,
-      one word.
+      one word; so do template placeholders that the grammar would split or refuse (``{{ ref }}``,
+      ``<branch>``, ``%(ref)s``), which a template engine replaces before any shell reads the text.
     - A backslash that ends the text (bash ignores it, the grammar does not) becomes a space.
     """
     if not text.isascii():
         text = _NON_ASCII.sub(".", text)
     if "${{" in text:
         text = _GITHUB_EXPRESSION.sub(lambda match: "_" * len(match.group()), text)
+    if "{{" in text or "<" in text or "%(" in text:
+        text = _TEMPLATE_PLACEHOLDER.sub(lambda match: "_" * len(match.group()), text)
     end = len(text.rstrip("\r\n"))
     backslashes = end - len(text[:end].rstrip("\\"))
     if backslashes % 2 == 1:
