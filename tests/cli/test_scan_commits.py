@@ -364,3 +364,17 @@ def test_no_history_is_fetched_when_no_rule_reports_a_verdict(  # type: ignore[n
     code, document = scan(capsys, "--cache-dir", str(tmp_path / "cache"), "--select", "RL002,RL015")
     assert (code, document["findings"]) == (0, [])
     assert not (tmp_path / "cache" / "history").exists()
+
+
+def test_verification_stops_at_the_lookups_deadline(  # type: ignore[no-untyped-def]
+    project: Path, history: History, tmp_path: Path, capsys
+) -> None:
+    cache = str(tmp_path / "cache")
+    scan(capsys, "--cache-dir", cache, "--no-verify-commits")  # the ref list is cached: no lookup waits
+    code, document = scan(capsys, "--cache-dir", cache, "--lookup-deadline", "0.001")
+    assert code == 0
+    assert {f["code"] for f in document["findings"]} == {"RL008"}
+    assert document["findings"][0]["message"] == (
+        f'commit "09a084dcdc" of {REMOTE} could not be verified against its history: the lookups\' deadline '
+        "passed first (--lookup-deadline)"
+    )
