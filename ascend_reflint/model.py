@@ -84,11 +84,15 @@ class Resolution(str, enum.Enum):
       the file never assigns, which the base image or the caller may set).
     - ``EMPTY``: the file itself shows the variable is empty where it is used (assigned only later, only
       in another build stage, or only on a commented-out line).
+    - ``PLACEHOLDER``: the ref or URL holds a template placeholder (``{version}``, ``{{ version }}``,
+      ``<branch>``, ``@VERSION@``, ``%(ref)s``, ``$VERSION$``) that another tool fills in before the file
+      is used: it names no ref yet (:func:`ascend_reflint.resolve.placeholder`).
     """
 
     RESOLVED = "resolved"
     UNRESOLVED = "unresolved"
     EMPTY = "empty"
+    PLACEHOLDER = "placeholder"
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +103,24 @@ class Span:
     column: int
     end_line: int
     end_column: int
+
+
+@dataclass(frozen=True, slots=True)
+class Origin:
+    """Where a value that reaches a pin through a variable is written: the definition, not the use.
+
+    ``span`` covers the value as written there, quotes around it excluded: the ``v0.27.0`` of
+    ``ARG VLLM_TAG=v0.27.0``, of a shell ``TAG=v0.27.0``, of a workflow ``env:`` entry, of a build
+    argument that another file gives (``docker build --build-arg VLLM_TAG=v0.27.0``). A finding about the
+    value belongs there (the fix edits it), with the use as a related location.
+
+    Attributes:
+        path: the display path of the file that holds the definition (may differ from the pin's).
+        span: the value's span in that file.
+    """
+
+    path: str
+    span: Span
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +158,14 @@ class Pin:
             None when a branch or a tag may.
         version_comment: the version that a comment beside a commit pin names (pre-commit's
             ``rev: <commit>  # frozen: v1.2.3`` gives ``v1.2.3``), None when there is none.
+        ref_origin: where the ref is written when ``span`` shows a variable (or expression) that stands for
+            it: set only when the ref is exactly what one definition holds, verbatim (``--branch "$TAG"``
+            after ``TAG=v1``, through any chain of variables that copy each other whole), or a part of one
+            definition's value written there character for character (the ``v1`` inside
+            ``PKG=git+URL@v1`` that ``pip install $PKG`` installs). None when the ref is written at the use
+            itself, or comes from several places or partly from the use (``v$VER``, ``${A}${B}``), or from
+            reflint's own ``--build-arg``.
+        url_origin: the same for the URL (for ``url_span``).
     """
 
     path: str
@@ -160,6 +190,8 @@ class Pin:
     stage: str | None = None
     ref_type: RefType | None = None
     version_comment: str | None = None
+    ref_origin: Origin | None = None
+    url_origin: Origin | None = None
 
     @property
     def resolved(self) -> bool:

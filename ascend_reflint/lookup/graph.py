@@ -1,6 +1,7 @@
 """One remote's commit graph in reflint's cache: a bare, treeless partial clone of its branches and tags.
 
-Layout, under the cache directory: ``history/<sha256 of the normalised remote>/`` holding
+Layout, under the cache directory: ``history/<sha256 of the lookup key>/`` (one per URL that pins fetch,
+as :func:`ascend_reflint.remote.lookup_key` normalises it) holding
 
 - ``repo.git``: a bare repository made by ``git init --bare --template=`` (no hooks, no samples) whose
   ``config`` reflint writes whole (:func:`repository_config`). Its refs are the remote's
@@ -8,7 +9,8 @@ Layout, under the cache directory: ``history/<sha256 of the normalised remote>/`
   objects are commits and tag objects only (``--filter=tree:0``, gitrevisions(7) and
   git-rev-list(1) "--filter"), plus any commit fetched by id.
 - ``state.json``: what :class:`GraphState` holds (the digest of the ref list the graph was fetched
-  against, its size, the verdicts already found), written atomically.
+  against and when, the verdicts already found, or the cap the history was found to exceed), written
+  atomically.
 - ``lock``: a :mod:`filelock` lock that one reflint process holds while it fetches or asks the graph.
 
 The remote's URL is never stored: ``git fetch`` gets it as ``-c remote.reflint.url=URL`` (a named remote
@@ -17,7 +19,7 @@ and a URL-named remote would put the URL, credentials and all, into the config).
 
 Git runs in the graph with ``--git-dir`` (no repository discovery) and, for everything but a fetch,
 ``-c protocol.allow=never``: a partial clone fetches a missing object lazily from its promisor remote
-(gitrepository-layout(5), partial-clone docs), and a question about a commit the graph lacks must not
+(git's Documentation/technical/partial-clone.txt), and a question about a commit the graph lacks must not
 reach any transport. The questions themselves (``rev-parse --disambiguate``, ``rev-list``, ``describe``)
 read commits only, which a treeless graph has.
 
@@ -33,13 +35,10 @@ import hashlib
 import json
 import os
 import re
-import shutil
 import stat
-import tempfile
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ascend_reflint.model import CommitState, CommitVerdict, RemoteRefs
 
@@ -55,6 +54,10 @@ MAX_STATE_BYTES = 4 * 1024 * 1024
 REMOTE_NAME = "reflint"
 #: Refspecs of a history fetch: every branch and tag, forced, so that a force-push or a moved tag is seen.
 REFSPECS = ("+refs/heads/*:refs/heads/*", "+refs/tags/*:refs/tags/*")
+#: What the size watch of a history fetch says when it stops git.
+_SIZE_CAP = "size cap"
+#: Packs a graph may hold before :meth:`CommitGraph.compact` packs them into one.
+MAX_PACKS = 32
 #: Run with every git in the graph except a fetch: no transport at all, so no lazy fetch.
 NO_TRANSPORT = ("-c", "protocol.allow=never")
 
@@ -66,9 +69,11 @@ def repository_config(object_format: str) -> bytes:
 
     ``extensions.partialClone`` and ``remote.reflint.promisor`` make it a partial clone whose missing
     trees and blobs are expected (``git fetch --filter`` refuses to run without them); with them and the
-    filter already recorded, ``git fetch`` leaves the file as it is. The commit-graph file makes
-    ``rev-list`` and ``describe`` fast on long histories; gc and maintenance run in the foreground, inside
-    the fetch's time limit and process group, never as a daemon that outlives reflint.
+    filter already recorded, ``git fetch`` leaves the file as it is. No automatic gc or maintenance: run
+    after a fetch, ``gc --auto`` cost more than the fetch itself on Megatron-LM's history (0.4 s of 0.8 s),
+    and could outlive reflint as a daemon; :meth:`CommitGraph.compact` packs the graph when fetches have
+    left many packs. No commit-graph file either: writing one for 13,000 commits costs more than the
+    queries it would speed up (about 80 ms without it).
 
     Args:
         object_format: ``"sha1"`` or ``"sha256"`` (gitrepository-layout(5), ``extensions.objectFormat``).
@@ -78,12 +83,11 @@ def repository_config(object_format: str) -> bytes:
         extensions += f"\tobjectFormat = {object_format}\n"
     return (
         "[core]\n\trepositoryformatversion = 1\n\tbare = true\n\tlogAllRefUpdates = false\n"
-        "\tcommitGraph = true\n"
         f"[extensions]\n{extensions}"
         f'[remote "{REMOTE_NAME}"]\n\tpromisor = true\n\tpartialCloneFilter = tree:0\n'
-        "[fetch]\n\twriteCommitGraph = true\n"
-        "[gc]\n\tautoDetach = false\n"
-        "[maintenance]\n\tautoDetach = false\n"
+        "[fetch]\n\twriteCommitGraph = false\n"
+        "[gc]\n\tauto = 0\n"
+        "[maintenance]\n\tauto = false\n"
     ).encode("ascii")
 
 
@@ -97,9 +101,8 @@ def tips_digest(refs: RemoteRefs) -> str:
     return hashlib.sha256("\n".join(lines).encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
-@dataclass
 class GraphState:
-    """What ``state.json`` records about a graph.
+    """What ``state.json`` records about a graph (a plain class: read on every scan with commit pins).
 
     Attributes:
         remote: the normalised remote.
@@ -110,15 +113,17 @@ class GraphState:
         verdicts: pinned id → the verdict found against the graph at ``tips`` (never ``UNVERIFIED``).
     """
 
-    remote: str
-    tips: str = ""
-    fetched_at: float = 0.0
-    too_large: int | None = None
-    verdicts: dict[str, CommitVerdict] = field(default_factory=dict)
+    def __init__(
+        self, remote: str, tips: str = "", fetched_at: float = 0.0, too_large: int | None = None
+    ) -> None:
+        self.remote = remote
+        self.tips = tips
+        self.fetched_at = fetched_at
+        self.too_large = too_large
+        self.verdicts: dict[str, CommitVerdict] = {}
 
 
-@dataclass(frozen=True)
-class FetchResult:
+class FetchResult(NamedTuple):
     """How a history fetch went.
 
     Attributes:
@@ -135,15 +140,17 @@ class FetchResult:
 
 
 class CommitGraph:
-    """The graph of one remote under a cache directory (see the module docstring).
+    """The graph of one URL's repository under a cache directory (see the module docstring).
 
     Args:
         cache_dir: reflint's cache directory.
-        remote: the normalised remote (``github.com/nvidia/megatron-lm``).
+        key: the lookup key of the URL it is fetched from (:func:`ascend_reflint.remote.lookup_key`): its
+            folder is named after the SHA-256 of the key, which may hold credentials and is never stored.
+        remote: the normalised remote (``github.com/nvidia/megatron-lm``), recorded in the state.
     """
 
-    def __init__(self, cache_dir: Path, remote: str) -> None:
-        digest = hashlib.sha256(remote.encode("utf-8", "surrogatepass")).hexdigest()
+    def __init__(self, cache_dir: Path, key: str, remote: str) -> None:
+        digest = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
         self.remote = remote
         self.folder = cache_dir / HISTORY / digest
         self.repo = self.folder / "repo.git"
@@ -224,6 +231,8 @@ class CommitGraph:
 
     def remove_repository(self) -> None:
         """Delete the repository (the state file stays); symbolic links inside are removed, not followed."""
+        import shutil
+
         shutil.rmtree(self.repo, ignore_errors=True)
 
     def disk_size(self) -> int:
@@ -239,12 +248,17 @@ class CommitGraph:
         Returns:
             None when made, else why not (a sentence).
         """
+        import shutil
+        import tempfile
+
         try:
             temp = Path(tempfile.mkdtemp(prefix=".tmp-repo-", dir=self.folder))
         except OSError as error:
             return f"cannot create a repository in {self.folder}: {error.strerror or error}"
         try:
-            init = ["init", "--bare", "--quiet", "--template=", f"--object-format={object_format}", str(temp)]
+            # --object-format only when needed: git before 2.29 does not know it (its repositories are SHA-1)
+            chosen = [f"--object-format={object_format}"] if object_format != "sha1" else []
+            init = ["init", "--bare", "--quiet", "--template=", *chosen, str(temp)]
             run = runner.run(init)
             if run.returncode != 0:
                 return f"git init failed: {_first_line(run.stderr) or f'status {run.returncode}'}"
@@ -282,15 +296,16 @@ class CommitGraph:
 
         def watch() -> str | None:
             size = before + _tree_size(self.repo / "objects" / "pack")
-            return "size cap" if size > max_bytes else None
+            return _SIZE_CAP if size > max_bytes else None
 
         args = [*self._fetch_prefix(url), "--prune", REMOTE_NAME, *REFSPECS, *commits]
         run = runner.run(args, timeout=timeout, watch=watch)
         if run.stopped is not None or run.timed_out:
             self._remove_temporary_packs()
-            if run.stopped is not None:
+            if run.stopped == _SIZE_CAP:
                 return FetchResult(False, "", run, too_large=True)
-            return FetchResult(False, f"fetching its history took more than {timeout:g} s", run)
+            detail = run.stopped or f"fetching its history took more than {timeout:.3g} s"
+            return FetchResult(False, detail, run)
         if run.returncode != 0:
             return FetchResult(False, "", run)
         if self.disk_size() > max_bytes:
@@ -300,14 +315,13 @@ class CommitGraph:
     def fetch_commit(self, runner: GitRunner, url: str, commit: str, timeout: float) -> GitRun:
         """Fetch a commit by full id (``git fetch reflint ID``), which servers that allow it answer for any
         commit they have (protocol v2, or ``uploadpack.allowAnySHA1InWant``; GitHub serves any commit of
-        the fork network). Nothing is written to the refs; several may run at once (no commit-graph is
-        written and no gc runs, which would contend for their locks).
+        the fork network). Nothing is written to the refs; several may run at once (the graph's config
+        writes no commit-graph and runs no gc, which would contend for their locks).
 
         Returns:
             What git did: status 0 when the commit came.
         """
-        quiet = ["-c", "fetch.writeCommitGraph=false", "-c", "gc.auto=0"]
-        return runner.run([*self._fetch_prefix(url, quiet), REMOTE_NAME, commit], timeout=timeout)
+        return runner.run([*self._fetch_prefix(url), REMOTE_NAME, commit], timeout=timeout)
 
     def find(self, runner: GitRunner, prefixes: Iterable[str]) -> dict[str, list[str]]:
         """The commits of the graph whose id starts with each prefix (a tag object counts for its commit).
@@ -348,8 +362,8 @@ class CommitGraph:
 
         ``git rev-list --stdin --not --branches --tags`` with C… on standard input lists the commits
         reachable from C… and from no ref (git-rev-list(1)); a C that a ref reaches is not among them.
-        ``--stdin`` comes before ``--not``: the ids read from it are then positive in every git version
-        (git 2.42 made ``--stdin`` take ``--not`` from the command line into account).
+        ``--stdin`` comes before ``--not``, so that the ids read from it count as wanted whatever a git
+        version makes of a ``--not`` given before ``--stdin``.
 
         Raises:
             GraphError: git failed.
@@ -397,13 +411,20 @@ class CommitGraph:
             raise GraphError(f"git {args[0]} failed: {_first_line(run.stderr) or f'status {run.returncode}'}")
         return run.stdout
 
-    def _fetch_prefix(self, url: str, config: Sequence[str] = ()) -> list[str]:
+    def compact(self, runner: GitRunner, timeout: float) -> None:
+        """Pack the graph into one pack (``git gc --quiet``) when fetches have left more than
+        :data:`MAX_PACKS` packs, each fetch leaving one; a failure is left for the next time."""
+        with contextlib.suppress(OSError), os.scandir(self.repo / "objects" / "pack") as entries:
+            packs = sum(1 for entry in entries if entry.name.endswith(".pack"))
+            if packs > MAX_PACKS:
+                runner.run(["--git-dir", str(self.repo), *NO_TRANSPORT, "gc", "--quiet"], timeout=timeout)
+
+    def _fetch_prefix(self, url: str) -> list[str]:
         return [
             "--git-dir",
             str(self.repo),
             "-c",
             f"remote.{REMOTE_NAME}.url={url}",
-            *config,
             "fetch",
             "--quiet",
             "--no-tags",

@@ -27,9 +27,9 @@ from __future__ import annotations
 import enum
 import time
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ascend_reflint.lookup.graph import CommitGraph, FetchResult, GraphError, GraphState, tips_digest
 from ascend_reflint.model import CommitState, CommitVerdict, RemoteRefs
@@ -48,6 +48,9 @@ BY_ID_AT_ONCE = 4
 #: History fetches that also ask for the pinned full ids, before they are asked for one by one.
 COMBINED_TRIES = 2
 
+#: (lookup key, pinned commit id): what a verdict is found for. Pins that fetch different URLs (another
+#: scheme, user or port; see :func:`ascend_reflint.remote.lookup_key`) are verified apart, each against the
+#: history its own URL serves.
 CommitKey = tuple[str, str]
 
 
@@ -65,6 +68,9 @@ class HistoryOptions:
         max_bytes: the largest a remote's graph may be on disk, in bytes; a larger history is not kept.
         credentials_for: hosts whose https and ssh URLs are fetched with the user's git credentials (see
             :mod:`ascend_reflint.lookup.environment`); every other fetch runs without them.
+        deadline: seconds the whole stage may take (what is left of the lookups' ``--lookup-deadline``), or
+            None for no limit; a remote not verified by then is ``UNVERIFIED``, a fetch still running is
+            killed.
 
     Raises:
         ValueError: a timeout not above 0 or a cap below 1.
@@ -77,6 +83,7 @@ class HistoryOptions:
     timeout: float = 60.0
     max_bytes: int = 256 * 1024 * 1024
     credentials_for: frozenset[str] = frozenset()
+    deadline: float | None = None
 
     def __post_init__(self) -> None:
         if not self.timeout > 0:
@@ -85,9 +92,8 @@ class HistoryOptions:
             raise ValueError(f"max_bytes must be at least 1, not {self.max_bytes}")
 
 
-@dataclass
 class HistoryStats:
-    """What one :func:`verify_commits` call did.
+    """What one :func:`verify_commits` call did (a plain class: this module is on every scan's path).
 
     Attributes:
         fetched: histories fetched or brought up to date over the network.
@@ -95,9 +101,10 @@ class HistoryStats:
         notices: caveats for the user, each a sentence; each distinct notice once.
     """
 
-    fetched: int = 0
-    cached: int = 0
-    notices: list[str] = field(default_factory=list)
+    def __init__(self) -> None:
+        self.fetched = 0
+        self.cached = 0
+        self.notices: list[str] = []
 
     def notice(self, message: str) -> None:
         """Add ``message`` unless it is already there."""
@@ -105,16 +112,17 @@ class HistoryStats:
             self.notices.append(message)
 
 
-@dataclass(frozen=True)
-class CommitRequest:
-    """The commit ids pinned to one remote, with what the lookup said about the remote.
+class CommitRequest(NamedTuple):
+    """The commit ids pinned to one URL, with what its lookup said.
 
     Attributes:
+        remote: the normalised remote (``host/owner/name``), for messages.
         url: the URL the pins fetch (already looked up successfully).
         refs: the remote's branches and tags.
         commits: the pinned ids, lower-case hex (7 to 40 or 64 digits), none of them a branch or tag name.
     """
 
+    remote: str
     url: str
     refs: RemoteRefs
     commits: Collection[str]
@@ -126,11 +134,11 @@ def verify_commits(
     """Verify every requested commit id against its remote's history.
 
     Args:
-        requests: normalised remote → its commit pins.
+        requests: lookup key (:func:`ascend_reflint.remote.lookup_key`) → its commit pins.
         options: see :class:`HistoryOptions`.
 
     Returns:
-        ((remote, pinned id) → verdict for every requested id; statistics). A failure is an
+        ((lookup key, pinned id) → verdict for every requested id; statistics). A failure is an
         ``UNVERIFIED`` verdict with the reason, never an exception.
 
     Raises:
@@ -142,27 +150,27 @@ def verify_commits(
     stats = HistoryStats()
     verdicts: dict[CommitKey, CommitVerdict] = {}
     pending: dict[str, tuple[CommitRequest, list[str]]] = {}
-    for remote, request in requests.items():
-        settled, rest = _settle_from_tips(remote, request, options.enabled)
+    for key, request in requests.items():
+        settled, rest = _settle_from_tips(key, request, options.enabled)
         verdicts.update(settled)
         if not rest:
             continue
         if not options.enabled:
-            verdicts.update(_unverified(remote, rest, "commit verification is turned off"))
+            verdicts.update(_unverified(key, request.remote, rest, "commit verification is turned off"))
             continue
-        cached = {} if options.refresh else _cached_for_refs(cache_dir, remote, request.refs, rest)
+        cached = {} if options.refresh else _cached_for_refs(cache_dir, key, request, rest)
         if len(cached) == len(rest):
             verdicts.update(cached)
             stats.cached += 1
             continue
-        pending[remote] = (request, rest)
+        pending[key] = (request, rest)
     if pending:
         verdicts.update(_verify_with_graphs(pending, options, cache_dir, stats))
     return verdicts, stats
 
 
 def cached_verdicts(
-    cache_dir: Path | None, pinned: Mapping[str, Collection[str]]
+    cache_dir: Path | None, pinned: Mapping[str, tuple[str, Collection[str]]]
 ) -> dict[CommitKey, CommitVerdict]:
     """The verdicts that earlier scans cached for these commit ids, without git or the network.
 
@@ -170,36 +178,36 @@ def cached_verdicts(
 
     Args:
         cache_dir: the cache directory; None for the user cache dir.
-        pinned: normalised remote → commit ids (lower-case hex).
+        pinned: lookup key → (normalised remote, commit ids: lower-case hex).
 
     Returns:
-        (remote, pinned id) → verdict, for the ids that have one.
+        (lookup key, pinned id) → verdict, for the ids that have one.
     """
     from ascend_reflint.lookup.cache import default_cache_dir
 
     root = cache_dir or default_cache_dir()
     found: dict[CommitKey, CommitVerdict] = {}
-    for remote, commits in pinned.items():
-        state = CommitGraph(root, remote).load_state()
+    for key, (remote, commits) in pinned.items():
+        state = CommitGraph(root, key, remote).load_state()
         if state is None:
             continue
-        found.update({(remote, c): state.verdicts[c] for c in commits if c in state.verdicts})
+        found.update({(key, c): state.verdicts[c] for c in commits if c in state.verdicts})
     return found
 
 
 def _cached_for_refs(
-    cache_dir: Path, remote: str, refs: RemoteRefs, commits: Collection[str]
+    cache_dir: Path, key: str, request: CommitRequest, commits: Collection[str]
 ) -> dict[CommitKey, CommitVerdict]:
     """The cached verdicts of ``commits`` that were found against this very ref list (no lock, no git: the
     state file is replaced atomically)."""
-    state = CommitGraph(cache_dir, remote).load_state()
-    if state is None or state.tips != tips_digest(refs):
+    state = CommitGraph(cache_dir, key, request.remote).load_state()
+    if state is None or state.tips != tips_digest(request.refs):
         return {}
-    return {(remote, commit): state.verdicts[commit] for commit in commits if commit in state.verdicts}
+    return {(key, commit): state.verdicts[commit] for commit in commits if commit in state.verdicts}
 
 
 def _settle_from_tips(
-    remote: str, request: CommitRequest, enabled: bool
+    key: str, request: CommitRequest, enabled: bool
 ) -> tuple[dict[CommitKey, CommitVerdict], list[str]]:
     """The verdicts the ref list alone gives, and the ids left for the graph.
 
@@ -207,11 +215,11 @@ def _settle_from_tips(
     off, the tips are settled here; otherwise every id goes to the graph, which also names the nearest tag
     of each. At most :data:`MAX_COMMITS_PER_REMOTE` ids are left for the graph (the others unverified).
     """
-    tips = request.refs.commits()
+    tips, remote = request.refs.commits(), request.remote
     commits = sorted(set(request.commits))
     if not enabled or all(commit in tips for commit in commits):
         settled = {
-            (remote, commit): CommitVerdict(remote, commit, CommitState.IN_HISTORY, commit=commit)
+            (key, commit): CommitVerdict(remote, commit, CommitState.IN_HISTORY, commit=commit)
             for commit in commits
             if commit in tips
         }
@@ -219,12 +227,15 @@ def _settle_from_tips(
     if len(commits) <= MAX_COMMITS_PER_REMOTE:
         return {}, commits
     reason = f"more than {MAX_COMMITS_PER_REMOTE} commits of this remote are pinned"
-    return _unverified(remote, commits[MAX_COMMITS_PER_REMOTE:], reason), commits[:MAX_COMMITS_PER_REMOTE]
+    rest = commits[MAX_COMMITS_PER_REMOTE:]
+    return _unverified(key, remote, rest, reason), commits[:MAX_COMMITS_PER_REMOTE]
 
 
-def _unverified(remote: str, commits: Collection[str], reason: str) -> dict[CommitKey, CommitVerdict]:
+def _unverified(
+    key: str, remote: str, commits: Collection[str], reason: str
+) -> dict[CommitKey, CommitVerdict]:
     return {
-        (remote, commit): CommitVerdict(remote, commit, CommitState.UNVERIFIED, detail=reason)
+        (key, commit): CommitVerdict(remote, commit, CommitState.UNVERIFIED, detail=reason)
         for commit in commits
     }
 
@@ -242,11 +253,16 @@ def _verify_with_graphs(
     from ascend_reflint.lookup.git import git_directory
 
     verdicts: dict[CommitKey, CommitVerdict] = {}
+    if options.deadline is not None and options.deadline <= 0:
+        for key, (request, commits) in pending.items():
+            verdicts.update(_unverified(key, request.remote, commits, _DEADLINE))
+        return verdicts
+    ends = None if options.deadline is None else time.monotonic() + options.deadline
     with git_directory() as directory:
         started = start_runners(options.timeout, directory, options.credentials_for)
         if isinstance(started, str):
-            for remote, (_, commits) in pending.items():
-                verdicts.update(_unverified(remote, commits, started))
+            for key, (request, commits) in pending.items():
+                verdicts.update(_unverified(key, request.remote, commits, started))
             return verdicts
         runners, notice = started
         if notice is not None:
@@ -258,10 +274,10 @@ def _verify_with_graphs(
             futures = [
                 pool.submit(
                     _RemoteVerification(
-                        remote, request, commits, options, runners.for_url(request.url), cache_dir
+                        key, request, commits, options, runners.for_url(request.url), cache_dir, ends
                     ).run
                 )
-                for remote, (request, commits) in pending.items()
+                for key, (request, commits) in pending.items()
             ]
             for future in futures:
                 outcome = future.result()
@@ -292,19 +308,22 @@ class _RemoteVerification:
 
     def __init__(
         self,
-        remote: str,
+        key: str,
         request: CommitRequest,
         commits: list[str],
         options: HistoryOptions,
         runner: GitRunner,
         cache_dir: Path,
+        ends: float | None,
     ) -> None:
-        self.remote = remote
+        self.key = key
+        self.remote = request.remote
         self.request = request
         self.commits = commits
         self.options = options
         self.runner = runner
-        self.graph = CommitGraph(cache_dir, remote)
+        self.ends = ends
+        self.graph = CommitGraph(cache_dir, key, request.remote)
         self.tips = tips_digest(request.refs)
         self.fetched = False
         self.notice: str | None = None
@@ -313,17 +332,21 @@ class _RemoteVerification:
 
     def run(self) -> _Outcome:
         """Verify the ids, holding the graph's lock; never raises but KeyboardInterrupt."""
-        problem = self.graph.prepare_folder()
+        problem = _DEADLINE if self._time_left() <= 0 else self.graph.prepare_folder()
         if problem is not None:
-            return _Outcome(_unverified(self.remote, self.commits, problem))
+            return _Outcome(_unverified(self.key, self.remote, self.commits, problem))
         from filelock import FileLock, Timeout
 
         try:
-            with FileLock(str(self.graph.lock_path), timeout=self.options.timeout):
+            with FileLock(str(self.graph.lock_path), timeout=self._time_left()):
                 verdicts, cached = self._verify_locked()
         except Timeout:
-            reason = "another reflint process kept its history locked past the time limit"
-            return _Outcome(_unverified(self.remote, self.commits, reason))
+            reason = (
+                _DEADLINE
+                if self._time_left() <= 0
+                else "another reflint process kept its history locked past the time limit"
+            )
+            return _Outcome(_unverified(self.key, self.remote, self.commits, reason))
         return _Outcome(verdicts, fetched=self.fetched, cached=cached, notice=self.notice)
 
     def _verify_locked(self) -> tuple[dict[CommitKey, CommitVerdict], bool]:
@@ -336,10 +359,12 @@ class _RemoteVerification:
         if todo:
             problem = self._prepare_graph(state, todo)
             if problem is not None:
-                known.update((c, v) for (_, c), v in _unverified(self.remote, todo, problem).items())
+                known.update(
+                    (c, v) for (_, c), v in _unverified(self.key, self.remote, todo, problem).items()
+                )
             else:
                 known.update(self._verdicts_from_graph(state, todo))
-        return {(self.remote, commit): verdict for commit, verdict in known.items()}, not todo
+        return {(self.key, commit): verdict for commit, verdict in known.items()}, not todo
 
     def _verdicts_from_graph(self, state: GraphState, todo: list[str]) -> dict[str, CommitVerdict]:
         current = state.tips == self.tips
@@ -347,7 +372,7 @@ class _RemoteVerification:
             verdicts = self._ask_graph(todo, current)
         except GraphError as error:
             reason = f"its cached history could not be read: {error}"
-            return {c: v for (_, c), v in _unverified(self.remote, todo, reason).items()}
+            return {c: v for (_, c), v in _unverified(self.key, self.remote, todo, reason).items()}
         if current:
             if self.options.refresh:
                 state.verdicts = {}
@@ -405,6 +430,7 @@ class _RemoteVerification:
                 f"{self.remote} does not allow partial clones, so its whole history (trees and files too, "
                 f"{_size_text(graph.disk_size())}) was fetched to verify its pinned commits"
             )
+        graph.compact(self.runner, max(self._time_left(), 0.001))
         if state.tips != self.tips:
             state.verdicts = {}
         state.tips, state.fetched_at, state.too_large = self.tips, time.time(), None
@@ -490,17 +516,31 @@ class _RemoteVerification:
         fails the whole fetch and names it: it is recorded and the fetch tried again without it, at most
         :data:`COMBINED_TRIES` times, then without any id (the rest are asked for one by one later)."""
         graph, url = self.graph, self.request.url
-        timeout, cap = self.options.timeout, self.options.max_bytes
+        cap = self.options.max_bytes
         self.fetched = True
         for _ in range(COMBINED_TRIES):
-            result = graph.fetch_history(self.runner, url, timeout, cap, wanted)
+            result = self._past_deadline(
+                graph.fetch_history(self.runner, url, self._time_left(), cap, wanted)
+            )
             if result.ok:
                 self.by_id.update((commit, (_ById.SERVED, "")) for commit in wanted)
                 return result
             if not wanted or result.run is None or not self._learn_refusal(result.run.stderr, wanted):
                 return result
             wanted = [commit for commit in wanted if commit not in self.by_id]
-        return graph.fetch_history(self.runner, url, timeout, cap)
+        return self._past_deadline(graph.fetch_history(self.runner, url, self._time_left(), cap))
+
+    def _time_left(self) -> float:
+        """Seconds the next git may take: the time limit, or what is left before the deadline (0 past it)."""
+        if self.ends is None:
+            return self.options.timeout
+        return max(0.0, min(self.options.timeout, self.ends - time.monotonic()))
+
+    def _past_deadline(self, result: FetchResult) -> FetchResult:
+        """``result``, saying that the deadline stopped the fetch when it did."""
+        if result.run is not None and result.run.timed_out and self._time_left() <= 0:
+            return result._replace(detail=_DEADLINE)
+        return result
 
     def _learn_refusal(self, stderr: str, wanted: list[str]) -> bool:
         """Record what a fetch that failed over ids asked for by id says about them; False when it failed
@@ -519,11 +559,17 @@ class _RemoteVerification:
         from concurrent.futures import ThreadPoolExecutor
 
         def ask(commit: str) -> tuple[_ById, str]:
-            run = self.graph.fetch_commit(self.runner, self.request.url, commit, self.options.timeout)
+            timeout = self._time_left()
+            run = self.graph.fetch_commit(self.runner, self.request.url, commit, timeout)
             if run.returncode == 0 and not run.timed_out:
                 return _ById.SERVED, ""
             if run.timed_out:
-                return _ById.FAILED, f"fetching it by id took more than {self.options.timeout:g} s"
+                return (
+                    _ById.FAILED,
+                    _DEADLINE
+                    if self._time_left() <= 0
+                    else f"fetching it by id took more than {timeout:.3g} s",
+                )
             if _UNADVERTISED in run.stderr:
                 return _ById.REFUSED, ""
             if _refused_commit(run.stderr, [commit]) is not None:
@@ -540,8 +586,7 @@ class _RemoteVerification:
             self.notice = problem
 
 
-@dataclass(frozen=True)
-class _Outcome:
+class _Outcome(NamedTuple):
     verdicts: dict[CommitKey, CommitVerdict]
     fetched: bool = False
     cached: bool = False
@@ -549,6 +594,7 @@ class _Outcome:
 
 
 _NO_REF_CONTAINS = "no branch or tag of it contains the commit"
+_DEADLINE = "the lookups' deadline passed first (--lookup-deadline)"
 #: What git prints when the server ignores ``--filter`` (fetch-pack.c) and when it refuses a want by id.
 _FILTER_IGNORED = "filtering not recognized by server"
 _UNADVERTISED = "not allow request for unadvertised object"

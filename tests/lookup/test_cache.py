@@ -31,6 +31,29 @@ REQUESTS = {lookup_key(url) or url: url for url in URLS}
 CHECKOUT = "https://github.com/actions/checkout"  # its lookup key
 CHECKOUT_REMOTE = "github.com/actions/checkout"
 STALE_ID = "0" * 40
+#: The fake repository (``tests/data/remotes``) that answers for each remote.
+REPOSITORIES = {
+    "github.com/nvidia/megatron-lm": "github.com/NVIDIA/Megatron-LM",
+    "github.com/vllm-project/vllm-ascend": "github.com/vllm-project/vllm-ascend",
+    "github.com/actions/checkout": "github.com/actions/checkout",
+}
+
+
+def _answer(result: object) -> tuple[object, ...]:
+    """What a lookup result says, without the time it was fetched: (remote, branches, tags, head)."""
+    assert isinstance(result, RemoteRefs), result
+    return (result.remote, result.branches, result.tags, result.head)
+
+
+def _real(remotes: FakeRemotes, remote: str) -> tuple[object, ...]:
+    """What ``ls-remote`` of the fake repository behind ``remote`` says, as :func:`_answer` gives it."""
+    repository = remotes[REPOSITORIES[remote]]
+    return (remote, repository.branches, repository.tags, None)
+
+
+def _all_real(remotes: FakeRemotes) -> dict[str, tuple[object, ...]]:
+    """:func:`_real` for every lookup of REQUESTS, by lookup key."""
+    return {key: _real(remotes, key.removeprefix("https://")) for key in REQUESTS}
 
 
 def _key(lookup: str) -> str:
@@ -56,10 +79,10 @@ def test_second_call_is_answered_wholly_from_the_cache(
     )
 
     assert second == first
-    assert all(isinstance(result, RemoteRefs) for result in second.values())
+    assert {key: _answer(result) for key, result in second.items()} == _all_real(git_env)
     assert (first_stats.lookups, first_stats.cached) == (3, 0)
     assert (second_stats.lookups, second_stats.cached) == (0, 3)
-    assert len(ls_remote_calls(git_calls())) == 3
+    assert sorted(call.argv[-1] for call in ls_remote_calls(git_calls())) == sorted(URLS)
     assert completed == list(REQUESTS)
 
 
@@ -103,8 +126,7 @@ def test_an_entry_is_used_only_within_its_time_to_live(
         assert (stats.lookups, stats.cached) == (0, 1)
     else:
         fresh = results[CHECKOUT]
-        assert isinstance(fresh, RemoteRefs)
-        assert fresh.branches == git_env["github.com/actions/checkout"].branches
+        assert _answer(fresh) == _real(git_env, CHECKOUT_REMOTE)
         assert RefCache(cache_dir).load(_key(CHECKOUT), max_age=None) == fresh
         assert (stats.lookups, stats.cached) == (1, 0)
 
@@ -133,10 +155,8 @@ def test_refresh_asks_the_remote_again_and_rewrites_the_entry(
 
     main = own.branches["main"]
     key = "https://example.com/own/repo"
-    assert isinstance(cached[key], RemoteRefs)
-    assert cached[key].branches == {"main": main}
-    assert isinstance(refreshed[key], RemoteRefs)
-    assert refreshed[key].branches == {"main": main, "release": main}
+    assert _answer(cached[key]) == ("example.com/own/repo", {"main": main}, {}, None)
+    assert _answer(refreshed[key]) == ("example.com/own/repo", {"main": main, "release": main}, {}, None)
     assert (cached_stats.cached, refreshed_stats.lookups) == (1, 1)
     assert RefCache(cache_dir).load(_key(key), max_age=None) == refreshed[key]
 
@@ -183,7 +203,7 @@ def test_damaged_entry_is_ignored_and_rewritten(
     results, stats = lookup_remotes({CHECKOUT: REQUESTS[CHECKOUT]}, LookupOptions(cache_dir=cache_dir))
 
     assert (stats.lookups, stats.cached) == (1, 0)
-    assert isinstance(results[CHECKOUT], RemoteRefs)
+    assert _answer(results[CHECKOUT]) == _real(git_env, CHECKOUT_REMOTE)
     assert RefCache(cache_dir).load(_key(CHECKOUT), max_age=3600) == results[CHECKOUT]
 
 
@@ -216,7 +236,7 @@ def test_unwritable_cache_dir_still_answers_and_says_so_once(git_env: FakeRemote
 
     results, stats = lookup_remotes(REQUESTS, LookupOptions(cache_dir=cache_dir))
 
-    assert all(isinstance(result, RemoteRefs) for result in results.values())
+    assert {key: _answer(result) for key, result in results.items()} == _all_real(git_env)
     assert stats.notices == [f"cannot write the ref cache in {cache_dir}: Not a directory"]
     assert stats.lookups == 3
 
@@ -232,15 +252,22 @@ def test_entry_holds_no_credentials_and_is_named_by_the_masked_key_hash(
 
     results, _ = lookup_remotes({key: url}, LookupOptions(cache_dir=cache_dir))
 
-    assert isinstance(results[key], RemoteRefs)
+    assert _answer(results[key]) == _real(git_env, "github.com/nvidia/megatron-lm")
     (entry,) = (cache_dir / "remotes").iterdir()
     masked = "https://alice:***@github.com/nvidia/megatron-lm anonymous"
     assert entry.name == hashlib.sha256(masked.encode()).hexdigest() + ".json"
     text = entry.read_text(encoding="utf-8")
     assert "tok3n" not in text
-    data = json.loads(text)
-    assert sorted(data) == ["branches", "fetched_at", "format", "head", "key", "remote", "tags"]
-    assert (data["key"], data["remote"]) == (masked, "github.com/nvidia/megatron-lm")
+    megatron = git_env["github.com/NVIDIA/Megatron-LM"]
+    assert json.loads(text) == {
+        "format": 2,
+        "key": masked,
+        "remote": "github.com/nvidia/megatron-lm",
+        "fetched_at": results[key].fetched_at,
+        "head": None,
+        "branches": megatron.branches,
+        "tags": megatron.tags,
+    }
 
 
 _WRITER = """
@@ -279,7 +306,10 @@ def test_two_processes_writing_one_cache_leave_valid_entries(cache_dir: Path) ->
         assert writer in "ab"
         assert refs.tags == {f"v{n}": writer * 40 for n in range(3000)}
         assert refs.fetched_at == 39.0
-    assert sorted(path.name.startswith(".tmp-") for path in (cache_dir / "remotes").iterdir()) == [False] * 3
+    # No temporary file is left behind: the three entries only.
+    assert sorted((cache_dir / "remotes").iterdir()) == sorted(
+        cache.entry_path(remote) for remote in ("github.com/a/one", "github.com/a/two", "github.com/a/three")
+    )
 
 
 def test_a_remote_with_100000_refs_round_trips(cache_dir: Path) -> None:
