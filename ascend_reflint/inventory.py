@@ -14,7 +14,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ascend_reflint.discover import discover, display_path, exclusions
-from ascend_reflint.model import FileMessage, Pin, SourceFile
+from ascend_reflint.model import FileKind, FileMessage, Pin, SourceFile
 from ascend_reflint.sidefile import inside_root
 from ascend_reflint.textfile import DEFAULT_MAX_BYTES, FileReadError, read_text
 
@@ -50,6 +50,7 @@ def build_inventory(
     max_bytes: int = DEFAULT_MAX_BYTES,
     read_already: Collection[str] = (),
     root: str | None = None,
+    docs: bool = True,
 ) -> Inventory:
     """Discover, read and extract the files under ``paths``, and the files they name (pip's ``-r``/``-c``).
 
@@ -62,12 +63,13 @@ def build_inventory(
             (not read twice) when discovery finds them or a file names them.
         root: the project root, outside which a file that another file names is not read (default: the
             root of a scan of ``paths``, :func:`ascend_reflint.config.project_root`).
+        docs: read documentation (``--no-docs`` and the config's ``docs = false`` turn it off).
 
     Returns:
         The :class:`Inventory`, its files in display path order. Never raises for a file's content.
     """
     started = time.perf_counter()
-    found = discover(paths, excludes)
+    found = discover(paths, excludes, docs=docs)
     files = [source for source in found.files if source.abspath not in read_already]
     inventory = Inventory(files=files, errors=list(found.errors), notices=list(found.notices))
     inventory.timings["discover"] = time.perf_counter() - started
@@ -89,6 +91,10 @@ def build_inventory(
         inventory.notices.sort(key=lambda message: message.path)
     inventory.timings["extract"] = time.perf_counter() - started
     return inventory
+
+
+#: How a file names the files of each kind that it has its tool read, for notices.
+_NAMED_BY = {FileKind.REQUIREMENTS: "named by -r/-c", FileKind.GITLAB_CI: "named by include: local"}
 
 
 class _NamedFiles:
@@ -116,11 +122,12 @@ class _NamedFiles:
             shown = display_path(path, os.getcwd())
             if self._excluded(shown):
                 continue
+            how = _NAMED_BY.get(kind, "named")
             if inside_root(self.root, path) is None:
-                source.notices.append(f"{name!r} (named by -r/-c) is outside the project root: not read")
+                source.notices.append(f"{name!r} ({how}) is outside the project root: not read")
                 continue
             if not os.path.lexists(path):
-                source.notices.append(f"{name!r} (named by -r/-c) does not exist")
+                source.notices.append(f"{name!r} ({how}) does not exist")
                 continue
             self._known.add(path)
             found.append(SourceFile(path=shown, abspath=path, kind=kind))

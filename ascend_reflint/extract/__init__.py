@@ -51,4 +51,5 @@ _EXTRACTORS = {
     FileKind.CONDA: ("conda", "extract_conda"),
     FileKind.SUBMODULE: ("submodule", "extract_submodules"),
     FileKind.PRE_COMMIT: ("precommit", "extract_pre_commit"),
+    FileKind.CMAKE: ("cmake", "extract_cmake"),
 }
