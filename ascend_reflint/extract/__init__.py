@@ -52,4 +52,5 @@ _EXTRACTORS = {
     FileKind.SUBMODULE: ("submodule", "extract_submodules"),
     FileKind.PRE_COMMIT: ("precommit", "extract_pre_commit"),
     FileKind.CMAKE: ("cmake", "extract_cmake"),
+    FileKind.MAKEFILE: ("makefile", "extract_makefile"),
 }
