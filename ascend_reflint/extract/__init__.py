@@ -53,4 +53,5 @@ _EXTRACTORS = {
     FileKind.PRE_COMMIT: ("precommit", "extract_pre_commit"),
     FileKind.CMAKE: ("cmake", "extract_cmake"),
     FileKind.MAKEFILE: ("makefile", "extract_makefile"),
+    FileKind.GITLAB_CI: ("gitlab", "extract_gitlab_ci"),
 }
