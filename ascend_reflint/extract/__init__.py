@@ -54,4 +54,5 @@ _EXTRACTORS = {
     FileKind.CMAKE: ("cmake", "extract_cmake"),
     FileKind.MAKEFILE: ("makefile", "extract_makefile"),
     FileKind.GITLAB_CI: ("gitlab", "extract_gitlab_ci"),
+    FileKind.APPTAINER: ("apptainer", "extract_apptainer"),
 }

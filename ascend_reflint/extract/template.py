@@ -104,6 +104,12 @@ def _blanks(written: str) -> str:
     return "".join(char if char in "\r\n" else " " for char in written)
 
 
+def unmask_text(text: str, expressions: dict[str, str]) -> str:
+    """``text`` with each mask of :attr:`MaskedTemplate.expressions` replaced by the expression it stands
+    for."""
+    return _MASK.sub(lambda match: expressions.get(match.group(), match.group()), text)
+
+
 def unmask_pin(pin: Pin, expressions: dict[str, str]) -> Pin:
     """A pin of a masked template as the template shows it: marked :attr:`~Pin.template`, each mask in its
     ``ref_text``, ``url`` and note replaced by the expression written there, and unresolved (ref or remote
@@ -118,7 +124,7 @@ def unmask_pin(pin: Pin, expressions: dict[str, str]) -> Pin:
     for name in ("ref_text", "url", "resolution_note"):
         value = getattr(pin, name)
         if value is not None and "${_" in value:
-            changes[name] = _MASK.sub(lambda match: expressions.get(match.group(), match.group()), value)
+            changes[name] = unmask_text(value, expressions)
     if masked:
         expression = expressions.get(masked[0].group(), masked[0].group())
         changes["resolution"] = Resolution.UNRESOLVED
