@@ -19,6 +19,9 @@ __all__ = ["ExtractError", "extract_file"]
 def extract_file(source: SourceFile, build_args: Mapping[str, str] | None = None) -> None:
     """Fill ``source.pins``, ``source.env`` and ``source.notices`` from ``source.text``.
 
+    A template of a recipe (:attr:`SourceFile.template`) is read as its kind with its template syntax
+    masked (:mod:`ascend_reflint.extract.template`); one that does not read so is a notice, not an error.
+
     Args:
         source: a file whose ``text`` has been read (``text`` must not be None).
         build_args: ``--build-arg NAME=VALUE`` values, which override Dockerfile ``ARG`` defaults.
@@ -27,6 +30,13 @@ def extract_file(source: SourceFile, build_args: Mapping[str, str] | None = None
         ExtractError: when the file cannot be extracted; pins found before the failure are kept.
     """
     assert source.text is not None
+    if source.template:
+        _extract_template(source, build_args)
+    else:
+        _extract(source, build_args)
+
+
+def _extract(source: SourceFile, build_args: Mapping[str, str] | None) -> None:
     if source.kind is FileKind.DOCKERFILE:
         from ascend_reflint.extract.dockerfile import extract_dockerfile
 
@@ -44,6 +54,30 @@ def extract_file(source: SourceFile, build_args: Mapping[str, str] | None = None
         getattr(importlib.import_module(f"ascend_reflint.extract.{module}"), function)(source)
 
 
+def _extract_template(source: SourceFile, build_args: Mapping[str, str] | None) -> None:
+    """Read a template as its kind, its template syntax masked; pins come back as the template writes them."""
+    from ascend_reflint.extract.template import mask_template, unmask_pin
+
+    text = source.text
+    assert text is not None
+    masked = mask_template(text)
+    source.text = masked.text
+    try:
+        _extract(source, build_args)
+    except ExtractError as error:
+        source.notices.append(
+            f"read as a {source.kind.value} template with its template syntax masked: {error}; "
+            "read as far as it goes"
+        )
+    finally:
+        source.text = text
+        source.pins = [unmask_pin(pin, masked.expressions) for pin in source.pins]
+    if masked.unterminated is not None:
+        source.notices.append(
+            f"line {masked.unterminated}: a template tag that nothing closes; masked to the end of the file"
+        )
+
+
 #: The extractors of the kinds that need nothing but the file: module and function, imported on first use.
 _EXTRACTORS = {
     FileKind.REQUIREMENTS: ("requirements", "extract_requirements"),
@@ -55,4 +89,5 @@ _EXTRACTORS = {
     FileKind.MAKEFILE: ("makefile", "extract_makefile"),
     FileKind.GITLAB_CI: ("gitlab", "extract_gitlab_ci"),
     FileKind.APPTAINER: ("apptainer", "extract_apptainer"),
+    FileKind.DOCS: ("docs", "extract_docs"),
 }

@@ -19,7 +19,6 @@ Facts used here (Apptainer's "Definition Files" and "Build args" documentation; 
 
 from __future__ import annotations
 
-import dataclasses
 import posixpath
 import re
 from dataclasses import dataclass
@@ -27,8 +26,8 @@ from typing import TYPE_CHECKING
 
 from ascend_reflint.extract.commands import SHELLS
 from ascend_reflint.extract.errors import ExtractError
-from ascend_reflint.extract.template import mask_template, unmask_text
-from ascend_reflint.model import Pin, Resolution, SourceFile
+from ascend_reflint.extract.template import mask_template, unmask_pin
+from ascend_reflint.model import Resolution, SourceFile
 from ascend_reflint.resolve import Binding, Scope
 from ascend_reflint.sourcemap import SourceMapBuilder
 
@@ -84,7 +83,7 @@ def extract_apptainer(source: SourceFile) -> None:
             _run(source, runtime, masked.text, lines, [*environment, section])
     for session in (build, runtime):
         pins = session.finish()
-        source.pins.extend(_as_written(pin, masked.expressions) for pin in pins)
+        source.pins.extend(unmask_pin(pin, masked.expressions, "apptainer build") for pin in pins)
         source.notices.extend(session.notices)
     source.pins.sort(key=lambda pin: (pin.span.line, pin.span.column))
 
@@ -181,17 +180,3 @@ def _interpreter(options: str) -> str | None:
     if "-c" in words and words.index("-c") + 1 < len(words):
         return words[words.index("-c") + 1]
     return None
-
-
-def _as_written(pin: Pin, expressions: dict[str, str]) -> Pin:
-    """``pin`` with its ``ref_text``, URL and note showing the ``{{ NAME }}`` written where masks were."""
-    if not expressions:
-        return pin
-    return dataclasses.replace(
-        pin,
-        ref_text=None if pin.ref_text is None else unmask_text(pin.ref_text, expressions),
-        url=unmask_text(pin.url, expressions),
-        resolution_note=None
-        if pin.resolution_note is None
-        else unmask_text(pin.resolution_note, expressions),
-    )

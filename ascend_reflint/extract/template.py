@@ -22,6 +22,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from ascend_reflint.model import Pin, Resolution
 
@@ -48,11 +49,13 @@ class MaskedTemplate:
     unterminated: int | None = None
 
 
-def mask_template(text: str) -> MaskedTemplate:
+def mask_template(text: str, expressions_only: bool = False) -> MaskedTemplate:
     """Mask the expressions, statements and comments of a template (see the module docstring).
 
     Args:
         text: the template's text.
+        expressions_only: mask only ``{{ … }}`` closed on the line it opens on (documentation, whose
+            MyST substitutions and MkDocs macros are expressions, and whose ``{#`` is shell's ``${#x}``).
 
     Returns:
         The :class:`MaskedTemplate`; a template without template syntax comes back unchanged.
@@ -69,6 +72,8 @@ def mask_template(text: str) -> MaskedTemplate:
             continue  # inside the construct masked last
         closing = _CLOSINGS[text[start + 1]]
         end = text.find(closing, start + 2)
+        if expressions_only and (closing != "}}" or end == -1 or "\n" in text[start:end]):
+            continue
         if end == -1:
             unterminated = text.count("\n", 0, start) + 1
             end = len(text)
@@ -110,30 +115,32 @@ def unmask_text(text: str, expressions: dict[str, str]) -> str:
     return _MASK.sub(lambda match: expressions.get(match.group(), match.group()), text)
 
 
-def unmask_pin(pin: Pin, expressions: dict[str, str]) -> Pin:
-    """A pin of a masked template as the template shows it: marked :attr:`~Pin.template`, each mask in its
-    ``ref_text``, ``url`` and note replaced by the expression written there, and unresolved (ref or remote
-    None) when its ref or URL holds an expression.
+def unmask_pin(pin: Pin, expressions: dict[str, str], renderer: str | None = None) -> Pin:
+    """A pin of a masked text as the file shows it: each mask in its ``ref_text``, ``url`` and note
+    replaced by the expression written there, and unresolved (ref or remote None) when its ref or URL
+    holds an expression.
 
     Args:
         pin: a pin extracted from :attr:`MaskedTemplate.text`.
         expressions: :attr:`MaskedTemplate.expressions`.
+        renderer: what fills the expressions in, for the note (``"the documentation build"``); None for a
+            template, whose pin is also marked :attr:`~ascend_reflint.model.Pin.template`.
     """
-    masked = [match for field in (pin.ref, pin.url) if field for match in _MASK.finditer(field)]
-    changes: dict[str, object] = {"template": True}
+    changes: dict[str, Any] = {"template": True} if renderer is None else {}
     for name in ("ref_text", "url", "resolution_note"):
         value = getattr(pin, name)
         if value is not None and "${_" in value:
             changes[name] = unmask_text(value, expressions)
-    if masked:
-        expression = expressions.get(masked[0].group(), masked[0].group())
+    masked = next(
+        (match for text in (pin.ref, pin.url, pin.resolution_note) if text for match in _MASK.finditer(text)),
+        None,
+    )
+    if masked is not None and masked.group() in expressions:
+        filler = renderer or "the template"
+        changes["resolution_note"] = f"{filler} fills in {expressions[masked.group()]} when it is rendered"
         changes["resolution"] = Resolution.UNRESOLVED
-        changes["resolution_note"] = f"the template fills in {expression} when it is rendered"
         if pin.ref is not None and _MASK.search(pin.ref):
             changes["ref"] = None
         if _MASK.search(pin.url):
             changes["remote"] = None
-    elif pin.resolution_note is not None and _MASK.search(pin.resolution_note):
-        expression = expressions.get(_MASK.search(pin.resolution_note).group(), "")  # type: ignore[union-attr]
-        changes["resolution_note"] = f"the template fills in {expression} when it is rendered"
-    return dataclasses.replace(pin, **changes)  # type: ignore[arg-type]
+    return dataclasses.replace(pin, **changes) if changes else pin
