@@ -32,9 +32,10 @@ EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 #: What ``reflint scan`` exits with; 0 never stands for "nothing was checked". Also in README.md.
 SCAN_EXIT_CODES = """\
 exit codes:
-  0  no finding at or above --fail-on, every recipe file read and parsed
+  0  no finding at or above --fail-on, every recipe file read and parsed, a lookup answered or none needed
   1  a finding at or above --fail-on
   1  a recipe file could not be read or parsed (binary, too large, malformed YAML, a shell syntax error)
+  1  lookups were needed and none answered (network down, every remote unreachable, --offline, no cache)
   0  with --exit-zero, whatever was found (2 still for usage and internal errors)
   2  usage or internal error
 """
@@ -210,6 +211,44 @@ def _parser() -> argparse.ArgumentParser:
         help="remotes looked up at once (default: 32; lookups wait on the network, not the CPU)",
     )
     scan.add_argument(
+        "--lookup-deadline",
+        type=_seconds,
+        default=120.0,
+        metavar="SECONDS",
+        help="time limit of all lookups together; what has not answered by then is RL010 (default: 120)",
+    )
+    scan.add_argument(
+        "--max-refs",
+        type=_positive_int,
+        default=250_000,
+        metavar="N",
+        help="refs one remote may list; past it the lookup stops: RL010 (default: 250000)",
+    )
+    scan.add_argument(
+        "--max-ref-list-size",
+        type=_mebibytes,
+        default=32.0,
+        metavar="MIB",
+        help="the largest one remote's ref list may be; past it the lookup stops: RL010 (default: 32)",
+    )
+    scan.add_argument(
+        "--lookup-memory",
+        type=_mebibytes,
+        default=512.0,
+        metavar="MIB",
+        help="memory all lookups running at once may hold (git's processes and the ref lists read); past "
+        "it the largest stops: RL010 (default: 512)",
+    )
+    scan.add_argument(
+        "--credentials-for",
+        type=_hosts,
+        action="extend",
+        default=[],
+        metavar="HOST",
+        help="look up https and ssh URLs of HOST (or HOST:PORT) with your git credentials; other hosts "
+        "get none (repeatable or comma-separated; also $REFLINT_CREDENTIALS_FOR)",
+    )
+    scan.add_argument(
         "--no-verify-commits",
         dest="verify_commits",
         action="store_false",
@@ -328,6 +367,26 @@ def _positive_number(text: str, unit: str) -> float:
     return value
 
 
+def _hosts(text: str) -> list[str]:
+    from ascend_reflint.lookup.credentials import parse_credential_hosts
+
+    try:
+        return parse_credential_hosts(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _credential_hosts(option_hosts: Sequence[str]) -> frozenset[str]:
+    """The hosts of ``--credentials-for`` and of the environment variable, together."""
+    from ascend_reflint.lookup.credentials import CREDENTIALS_ENV, parse_credential_hosts
+
+    try:
+        from_env = parse_credential_hosts(os.environ.get(CREDENTIALS_ENV, ""))
+    except ValueError as error:
+        raise UsageError(f"{CREDENTIALS_ENV}: {error}") from None
+    return frozenset((*option_hosts, *from_env))
+
+
 def _seconds(text: str) -> float:
     return _positive_number(text, "seconds")
 
@@ -335,6 +394,11 @@ def _seconds(text: str) -> float:
 def _mebibytes(text: str) -> float:
     """A size in MiB (fractions allowed: ``0.5`` is 512 KiB)."""
     return _positive_number(text, "MiB")
+
+
+def _bytes(mebibytes: float) -> int:
+    """A size of :func:`_mebibytes`, in bytes (at least 1)."""
+    return max(1, round(mebibytes * 1024 * 1024))
 
 
 def _positive_int(text: str) -> int:
@@ -496,6 +560,11 @@ def _run_scan(args: argparse.Namespace) -> int:
         cache_ttl=args.cache_ttl,
         timeout=args.timeout,
         jobs=args.jobs,
+        deadline=args.lookup_deadline,
+        max_refs=args.max_refs,
+        max_ref_bytes=_bytes(args.max_ref_list_size),
+        lookup_memory=_bytes(args.lookup_memory),
+        credentials_for=_credential_hosts(args.credentials_for),
         select=select,
         ignore=ignore,
         rule_packs=tuple(args.rule_pack),
@@ -508,7 +577,7 @@ def _run_scan(args: argparse.Namespace) -> int:
         build_args=_build_args(args.build_arg),
         max_bytes=args.max_file_size,
         verify_commits=args.verify_commits,
-        max_history_bytes=max(1, round(args.max_history_size * 1024 * 1024)),
+        max_history_bytes=_bytes(args.max_history_size),
     )
     destinations = _destinations(args.format or ["text"], args.output)
     inventory = _inventory(args)
@@ -534,6 +603,11 @@ def _run_scan(args: argparse.Namespace) -> int:
         )
     from ascend_reflint.model import Severity
 
+    if result.summary.nothing_checked:
+        unchecked = result.summary.unchecked_pins
+        sys.stderr.write(
+            f"reflint: no remote could be checked: {unchecked} pin{'s' * (unchecked != 1)} unchecked\n"
+        )
     return scan_exit_code(result, Severity.parse(args.fail_on), args.exit_zero)
 
 
@@ -546,18 +620,18 @@ def scan_exit_code(result: ScanResult, fail_on: Severity, exit_zero: bool = Fals
         exit_zero: ``--exit-zero``: 0 whatever was found.
 
     Returns:
-        :data:`EXIT_FINDINGS` for a finding at or above ``fail_on`` or a recipe file that could not be read
-        or parsed (as ruff and hadolint do for files they cannot parse: the files were not checked), else
+        :data:`EXIT_FINDINGS` for a finding at or above ``fail_on``, a recipe file that could not be read
+        or parsed (as ruff and hadolint do for files they cannot parse: the files were not checked), or
+        lookups that were needed and of which not one answered (the network is down, every remote is
+        unreachable, ``--offline`` with an empty cache: no pin's ref was checked); else
         :data:`EXIT_CLEAN`.
     """
     if exit_zero:
         return EXIT_CLEAN
     if any(finding.severity >= fail_on for finding in result.findings):
         return EXIT_FINDINGS
-    if result.errors:
+    if result.errors or result.summary.nothing_checked:
         return EXIT_FINDINGS
-    # Lookups needed and none answered ("no remote could be checked") also exit EXIT_FINDINGS: decided
-    # here too, with the lookup stage's counts (issue 10, network side).
     return EXIT_CLEAN
 
 

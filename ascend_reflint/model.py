@@ -121,6 +121,24 @@ class Span:
 
 
 @dataclass(frozen=True, slots=True)
+class Origin:
+    """Where a value that reaches a pin through a variable is written: the definition, not the use.
+
+    ``span`` covers the value as written there, quotes around it excluded: the ``v0.27.0`` of
+    ``ARG VLLM_TAG=v0.27.0``, of a shell ``TAG=v0.27.0``, of a workflow ``env:`` entry, of a build
+    argument that another file gives (``docker build --build-arg VLLM_TAG=v0.27.0``). A finding about the
+    value belongs there (the fix edits it), with the use as a related location.
+
+    Attributes:
+        path: the display path of the file that holds the definition (may differ from the pin's).
+        span: the value's span in that file.
+    """
+
+    path: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
 class Pin:
     """One dependency fetched from a git remote, as a build recipe pins it.
 
@@ -155,6 +173,14 @@ class Pin:
             None when a branch or a tag may.
         version_comment: the version that a comment beside a commit pin names (pre-commit's
             ``rev: <commit>  # frozen: v1.2.3`` gives ``v1.2.3``), None when there is none.
+        ref_origin: where the ref is written when ``span`` shows a variable (or expression) that stands for
+            it: set only when the ref is exactly what one definition holds, verbatim (``--branch "$TAG"``
+            after ``TAG=v1``, through any chain of variables that copy each other whole), or a part of one
+            definition's value written there character for character (the ``v1`` inside
+            ``PKG=git+URL@v1`` that ``pip install $PKG`` installs). None when the ref is written at the use
+            itself, or comes from several places or partly from the use (``v$VER``, ``${A}${B}``), or from
+            reflint's own ``--build-arg``.
+        url_origin: the same for the URL (for ``url_span``).
         template: the pin comes from a template of a recipe (``Dockerfile.j2``), whose template
             expressions are filled in when it is rendered.
     """
@@ -181,6 +207,8 @@ class Pin:
     stage: str | None = None
     ref_type: RefType | None = None
     version_comment: str | None = None
+    ref_origin: Origin | None = None
+    url_origin: Origin | None = None
     template: bool = False
 
     @property
@@ -289,6 +317,8 @@ class FailureKind(str, enum.Enum):
     UNREACHABLE = "unreachable"  # DNS, connection refused, TLS, …
     TIMEOUT = "timeout"  # no answer within --timeout
     OFFLINE = "offline"  # --offline and nothing in the cache
+    TOO_LARGE = "too-large"  # the ref list passed a cap (refs, bytes, memory): git was stopped
+    DEADLINE = "deadline"  # the lookup stage's deadline came first
     UNSAFE = "unsafe"  # the URL was refused before reaching git (transport or option-like)
     OTHER = "other"
 
@@ -415,9 +445,15 @@ class ScanSummary:
     Attributes:
         files: files read.
         pins: pins found.
-        remotes: distinct remotes that needed a lookup.
-        lookups: remotes queried over the network in this run.
-        cached: remotes answered from the cache.
+        remotes: distinct lookups needed (one per URL that pins fetch, normalised).
+        lookups: of those, how many were asked over the network in this run.
+        cached: of those, how many were answered from the cache.
+        checked: of those, how many answered: a ref list, or "no such repository" (from the network or
+            the cache).
+        unchecked_pins: pins whose lookup did not answer (unreachable, timed out, too large, deadline,
+            offline without a cache entry, credentials asked for).
+        lookup_rules: whether a rule that needs ref lists runs (with ``--select RL015`` none does, and
+            no lookup is needed to vouch for the result).
     """
 
     files: int
@@ -425,6 +461,20 @@ class ScanSummary:
     remotes: int
     lookups: int
     cached: int
+    checked: int = 0
+    unchecked_pins: int = 0
+    lookup_rules: bool = True
+
+    @property
+    def unchecked(self) -> int:
+        """Lookups that did not answer."""
+        return self.remotes - self.checked
+
+    @property
+    def nothing_checked(self) -> bool:
+        """True when lookups were needed and not one answered (the network is down, every remote is
+        unreachable, ``--offline`` with an empty cache): the scan cannot vouch for any pin's ref."""
+        return self.lookup_rules and self.remotes > 0 and self.checked == 0
 
 
 @dataclass(slots=True)

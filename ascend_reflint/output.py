@@ -79,9 +79,9 @@ def shown(text: str) -> str:
     needs; output never shows it). Control characters (Unicode category Cc: ESC, CR, LF …), format
     characters (Cf: bidirectional overrides such as U+202E, which can reorder what a reviewer sees), lone
     surrogates (Cs: no encoding can write them), line and paragraph separators (Zl, Zp) and the other
-    default-ignorable characters become
-    ``\\xNN``, ``\\uNNNN`` or ``\\UNNNNNNNN``; a tab stays. Nothing else changes: workflow commands are
-    neutralised where lines are written (:class:`Channel`), so that text keeps its meaning.
+    default-ignorable characters become ``\\xNN``, ``\\uNNNN`` or ``\\UNNNNNNNN``; a tab stays. Nothing
+    else changes: workflow commands are neutralised where lines are written (:class:`Channel`), so that
+    text keeps its meaning.
 
     Args:
         text: any text.

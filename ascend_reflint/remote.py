@@ -91,6 +91,11 @@ def unsafe_reason(url: str) -> str | None:
         return "it holds control characters"
     if _HELPER_TRANSPORT.match(url):
         return f"transport '{url.split('::', 1)[0]}::' is not allowed"
+    if is_local_path(url):
+        return None  # never looked up: RL017 reports it
+    if any(ch.isspace() for ch in url):
+        # git hands the URL to curl or ssh as it is; no host or repository path holds white space.
+        return "it holds white space, which no git URL does (a stray space or a line break inside quotes?)"
     if "://" in url:
         scheme, rest = url.split("://", 1)
         if scheme.lower() not in SAFE_SCHEMES:
@@ -102,9 +107,84 @@ def unsafe_reason(url: str) -> str | None:
         return None
     if _SCP_LIKE.match(url):
         return None
-    if url.startswith(("/", "./", "../")):
-        return None  # a local path: git's "file" transport
     return "it is not a git URL"
+
+
+def is_local_path(url: str) -> bool:
+    """True when git reads ``url``, as the recipe wrote it, as a repository on the build machine's own disk.
+
+    git-clone(1) "GIT URLS": ``file:///path`` and a plain path (``/srv/r.git``, ``./r``, ``../x/.git``,
+    ``//host/share``, which is still a path to git) use the local transport; a shell expands ``~`` to a
+    home directory. Judged before any ``url.<base>.insteadOf`` rewrite, so that a user's rewrites of real
+    URLs to local mirrors keep those URLs remote.
+
+    Args:
+        url: the repository URL after variable resolution.
+    """
+    return url in (".", "..") or url.startswith(("/", "./", "../", "~")) or url[:7].lower() == "file://"
+
+
+def lookup_key(url: str) -> str | None:
+    """The key that pins share one lookup by: the URL that ``git clone URL`` would fetch, normalised.
+
+    Scheme, user part (with its password or token, if any), host, port and path all count, so that a
+    pin over ``git://`` and one over ``https://`` are looked up apart, and the failure of one never
+    stands for the other. Normalised away: the case of the scheme and host, a ``.git`` suffix and trailing
+    slashes of the path, and the case of the path on :data:`CASE_INSENSITIVE_HOSTS`. The scp-like form
+    (``git@host:o/r``) keeps its own shape: git reads its path relative to the login's home, which
+    ``ssh://git@host/o/r`` does not.
+
+    Args:
+        url: a resolved repository URL.
+
+    Returns:
+        ``scheme://user@host:port/path`` or ``user@host:path``; None for a URL that is never looked up
+        (a local path, see :func:`is_local_path`) or that :func:`normalise_remote` cannot name.
+    """
+    if is_local_path(url) or normalise_remote(url) is None:
+        return None
+    if "://" in url:
+        scheme, rest = url.split("://", 1)
+        authority, _, path = rest.partition("/")
+        user, at, host = authority.rpartition("@")
+        return f"{scheme.lower()}://{user}{at}{host.lower()}/{_key_path(host, path)}"
+    match = _SCP_LIKE.match(url)
+    assert match is not None  # normalise_remote named it, and it is neither "://" nor a path
+    user = f"{match.group('user')}@" if match.group("user") else ""
+    host = match.group("host").lower()
+    return f"{user}{host}:{_key_path(host, match.group('path'))}"
+
+
+def url_host(url: str) -> str | None:
+    """The host that git contacts for ``url`` (lower-case, without user or port), or None for a local
+    path or text that names no host. ``git@github.com:o/r`` → ``github.com``."""
+    if is_local_path(url):
+        return None
+    if "://" in url:
+        try:
+            return urlsplit(url).hostname or None
+        except ValueError:
+            return None
+    match = _SCP_LIKE.match(url)
+    return match.group("host").lower() if match else None
+
+
+def url_scheme(url: str) -> str | None:
+    """The transport git uses for ``url``: ``https``, ``http``, ``ssh``, ``git``, ``file`` (lower-case);
+    ``ssh`` for the scp-like form; None for a local path or text that is not a URL."""
+    if is_local_path(url):
+        return "file"
+    if "://" in url:
+        return url.split("://", 1)[0].lower()
+    return "ssh" if _SCP_LIKE.match(url) else None
+
+
+def _key_path(host: str, path: str) -> str:
+    """``path`` without trailing slashes and ``.git``; lower-cased on a host that ignores case."""
+    path = path.rstrip("/")
+    path = path.removesuffix(".git").rstrip("/")
+    hostname = host.rpartition(":")[0] if host.count(":") == 1 else host
+    return path.lower() if hostname.lower() in CASE_INSENSITIVE_HOSTS else path
 
 
 def normalise_remote(url: str) -> str | None:

@@ -16,7 +16,47 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
-from ascend_reflint.model import Resolution
+from ascend_reflint.model import Origin, Resolution, Span
+
+
+@dataclass(frozen=True, slots=True)
+class Provenance:
+    """Where a value is written: the definition that a fix would edit (:class:`~ascend_reflint.model.Origin`).
+
+    Attributes:
+        origin: the file and the span of the value as written there (quotes around it excluded).
+        verbatim: the text at ``origin.span`` is the value itself, character for character, on one line (no
+            quotes or escapes inside), so that a part of the value is at the same offsets (:meth:`part`).
+    """
+
+    origin: Origin
+    verbatim: bool
+
+    @classmethod
+    def written(cls, path: str, span: Span, value: str) -> Provenance | None:
+        """The provenance of ``value``, written at ``span`` of ``path`` (None for an empty value, which has
+        no text to edit). Verbatim when the span is on one line and exactly as wide as the value: quotes
+        and escapes inside a written value only ever make it wider than its value."""
+        if not value:
+            return None
+        verbatim = span.line == span.end_line and span.end_column - span.column == len(value)
+        return cls(Origin(path, span), verbatim)
+
+    def part(self, start: int, end: int, size: int) -> Provenance | None:
+        """Where the characters ``[start, end)`` of the value (``size`` characters long) are written: all
+        of it for the whole value, a narrower span of a verbatim value, else None."""
+        if (start, end) == (0, size):
+            return self
+        if not self.verbatim or not 0 <= start < end <= size:
+            return None
+        span = self.origin.span
+        narrow = Span(span.line, span.column + start, span.line, span.column + end)
+        return Provenance(Origin(self.origin.path, narrow), True)
+
+
+def origin_of(provenance: Provenance | None) -> Origin | None:
+    """``provenance.origin``, or None."""
+    return provenance.origin if provenance is not None else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,20 +67,30 @@ class Binding:
         value: the value, or None when it is not known statically (``ARG X`` with no default).
         resolution: RESOLVED when ``value`` is known; UNRESOLVED or EMPTY otherwise.
         note: why the value is not known, for messages.
+        provenance: where the value is written, when one definition holds all of it (``X=v1``; ``Y=$X``
+            copies X's); None when it is computed, joined from several places, or given on reflint's command
+            line.
     """
 
     value: str | None
     resolution: Resolution = Resolution.RESOLVED
     note: str | None = None
+    provenance: Provenance | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Expansion:
-    """The result of expanding a word: its value when resolved, else None and why."""
+    """The result of expanding a word: its value when resolved, else None and why.
+
+    ``provenance`` is set when the word is exactly one expansion (``$TAG``, ``"${TAG}"``, ``${TAG:-v1}``
+    with TAG set, ``${TAG:-$DEFAULT}`` with TAG unset) whose value has a provenance: nothing of the value
+    is then written in the word itself.
+    """
 
     value: str | None
     resolution: Resolution = Resolution.RESOLVED
     note: str | None = None
+    provenance: Provenance | None = None
 
 
 class Scope:
@@ -249,8 +299,9 @@ def expand(word: str, scope: Scope, *, shell_quotes: bool = True) -> Expansion:
             for Dockerfile ARG/ENV values, which the dockerfile reader has already unquoted.
 
     Returns:
-        The value when every part resolves; otherwise ``value`` None with UNRESOLVED (something computed at
-        run time or never set in the file) or EMPTY (the file shows a variable empty here), and a note.
+        The value when every part resolves (with its provenance when the word is one expansion, see
+        :class:`Expansion`); otherwise ``value`` None with UNRESOLVED (something computed at run time or
+        never set in the file) or EMPTY (the file shows a variable empty here), and a note.
     """
     return _Expander(word, scope, shell_quotes).run()
 
@@ -276,20 +327,33 @@ class _Expander:
         self.resolution = Resolution.RESOLVED
         self.note: str | None = None
         self.depth = depth  # defaults nested in defaults recurse: bounded so input cannot exhaust the stack
+        #: The provenance of each expansion that gave the value, in order; literal text makes it mixed.
+        self.sources: list[Provenance | None] = []
+        self.mixed = False
 
     def run(self) -> Expansion:
         if self.shell_quotes:
             display, literal, _offsets = unquote(self.word)
             for start, end, is_literal in _literal_runs(literal):
                 if is_literal:
-                    self.out.append(display[start:end])
+                    self._literal(display[start:end])
                 else:
                     self._scan(display[start:end])
         else:
             self._scan(self.word)
         if self.resolution is Resolution.RESOLVED:
-            return Expansion("".join(self.out))
+            only = self.sources[0] if len(self.sources) == 1 and not self.mixed else None
+            return Expansion("".join(self.out), provenance=only)
         return Expansion(None, self.resolution, self.note)
+
+    def _literal(self, text: str) -> None:
+        self.out.append(text)
+        self.mixed = True
+
+    def _value(self, value: str | None, provenance: Provenance | None) -> None:
+        """Append the value of one expansion, which ``provenance`` says where it is written."""
+        self.out.append(value or "")
+        self.sources.append(provenance)
 
     def _scan(self, word: str) -> None:
         """Expand ``word``, which holds no quoting (a word's expansions, or an unquoted Docker value)."""
@@ -303,13 +367,13 @@ class _Expander:
             elif ch == "$":
                 i = self._dollar(word, i)
             else:
-                self.out.append(ch)
+                self._literal(ch)
                 i += 1
 
     def _dollar(self, word: str, i: int) -> int:
         n = len(word)
         if i + 1 >= n:
-            self.out.append("$")
+            self._literal("$")
             return n
         nxt = word[i + 1]
         if word.startswith("${{", i):
@@ -331,7 +395,7 @@ class _Expander:
         if nxt.isdigit() or nxt in "@*#?$!-":
             self._unresolved(f"${nxt} is set at run time")
             return i + 2
-        self.out.append("$")
+        self._literal("$")
         return i + 1
 
     def _braced(self, body: str) -> None:
@@ -349,16 +413,17 @@ class _Expander:
         colon = op.startswith(":")
         use_value = is_set and (not colon or bool(value))
         kind = op[-1]
+        provenance = binding.provenance if binding is not None else None
         if kind in "-=":
             if use_value:
-                self.out.append(value or "")
+                self._value(value, provenance)
             else:
                 self._nested(default or "")
         elif kind == "+":
             if use_value:
                 self._nested(default or "")
         elif use_value:  # "?": fails the script when unset; the value is all a pin can use
-            self.out.append(value or "")
+            self._value(value, provenance)
         else:
             self._variable(name)
 
@@ -368,7 +433,7 @@ class _Expander:
             return
         inner = _Expander(text, self.scope, self.shell_quotes, self.depth + 1).run()
         if inner.resolution is Resolution.RESOLVED:
-            self.out.append(inner.value or "")
+            self._value(inner.value, inner.provenance)
         else:
             self._mark(inner.resolution, inner.note)
 
@@ -381,7 +446,7 @@ class _Expander:
             else:
                 self._unresolved(f"${name} is not set in this file")
         elif binding.resolution is Resolution.RESOLVED:
-            self.out.append(binding.value or "")
+            self._value(binding.value, binding.provenance)
         else:
             self._mark(binding.resolution, binding.note or f"${name} has no value here")
 

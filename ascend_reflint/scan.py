@@ -50,6 +50,11 @@ class ScanOptions:
         cache_ttl: how long a cached answer stays fresh, in seconds.
         timeout: time limit of one remote's lookup, in seconds.
         jobs: remotes looked up at once.
+        deadline: time limit of all lookups together, in seconds.
+        max_refs: refs one lookup may read.
+        max_ref_bytes: bytes one lookup may read.
+        lookup_memory: bytes all lookups together may hold.
+        credentials_for: hosts whose https and ssh URLs are looked up with the user's git credentials.
         select: only these rule codes (None: the config's ``select``, else all); replaces the config's.
         ignore: skip these rule codes, besides the config's ``ignore``.
         rule_packs: extra rule pack files, merged after the config.
@@ -72,6 +77,11 @@ class ScanOptions:
     cache_ttl: float = 3600.0
     timeout: float = 20.0
     jobs: int = 16
+    deadline: float = 120.0
+    max_refs: int = 250_000
+    max_ref_bytes: int = 32 * 1024 * 1024
+    lookup_memory: int = 512 * 1024 * 1024
+    credentials_for: frozenset[str] = frozenset()
     select: tuple[str, ...] | None = None
     ignore: tuple[str, ...] = ()
     rule_packs: tuple[str, ...] = ()
@@ -159,8 +169,8 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
         PolicyError: a rule pack (default, ``rule-packs`` or ``--rule-pack``) cannot be read or is not valid.
         BaselineError: the baseline cannot be read or written.
     """
-    from ascend_reflint.check import remotes_to_look_up, run_checks
-    from ascend_reflint.lookup import LookupOptions
+    from ascend_reflint.check import all_rules, remotes_to_look_up, run_checks
+    from ascend_reflint.lookup import answered
 
     config = options.config or Config(root=str(Path.cwd()))
     selection = RuleSelection.of(options, config)
@@ -173,15 +183,7 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
 
     requests = remotes_to_look_up(inventory.files)
     started = time.perf_counter()
-    lookup_options = LookupOptions(
-        jobs=options.jobs,
-        timeout=options.timeout,
-        cache_dir=Path(options.cache_dir) if options.cache_dir else None,
-        cache_ttl=options.cache_ttl,
-        refresh=options.refresh,
-        offline=options.offline,
-    )
-    lookups, stats = _lookup_with_progress(requests, lookup_options, options.progress)
+    lookups, stats = _lookup_with_progress(requests, _lookup_options(options), options.progress)
     timings["lookup"] = time.perf_counter() - started
 
     started = time.perf_counter()
@@ -202,10 +204,40 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
         remotes=len(requests),
         lookups=stats.lookups,
         cached=stats.cached,
+        checked=sum(1 for result in lookups.values() if answered(result)),
+        unchecked_pins=_unchecked_pins(inventory.files, lookups),
+        lookup_rules=any(selection.runs(rule.code) for rule in all_rules() if rule.needs_lookup),
     )
     run = ScanRun(ScanResult([], list(inventory.errors), notices, summary), timings)
     run.result.findings = _after_baseline(findings, options, run)
     return run
+
+
+def _lookup_options(options: ScanOptions) -> LookupOptions:
+    from ascend_reflint.lookup import LookupOptions
+
+    return LookupOptions(
+        jobs=options.jobs,
+        timeout=options.timeout,
+        cache_dir=Path(options.cache_dir) if options.cache_dir else None,
+        cache_ttl=options.cache_ttl,
+        refresh=options.refresh,
+        offline=options.offline,
+        deadline=options.deadline,
+        max_refs=options.max_refs,
+        max_bytes=options.max_ref_bytes,
+        memory=options.lookup_memory,
+        credentials_for=options.credentials_for,
+    )
+
+
+def _unchecked_pins(files: Sequence[SourceFile], lookups: Mapping[str, LookupResult]) -> int:
+    """Pins whose lookup gave no answer (see :func:`ascend_reflint.lookup.answered`)."""
+    from ascend_reflint.check.engine import pin_lookup_key
+    from ascend_reflint.lookup import answered
+
+    keys = (pin_lookup_key(pin) for source in files for pin in source.pins)
+    return sum(1 for key in keys if key is not None and key in lookups and not answered(lookups[key]))
 
 
 def _verify_commits(
@@ -227,9 +259,9 @@ def _verify_commits(
     from ascend_reflint.lookup.history import CommitRequest, HistoryOptions, verify_commits
 
     commit_requests = {
-        remote: CommitRequest(url=requests[remote], refs=refs, commits=commits)
-        for remote, commits in pinned.items()
-        if isinstance(refs := lookups[remote], RemoteRefs)
+        remote: CommitRequest(url=requests[key], refs=refs, commits=commits)
+        for remote, (key, commits) in pinned.items()
+        if isinstance(refs := lookups[key], RemoteRefs)
     }
     history_options = HistoryOptions(
         enabled=options.verify_commits and selection.config.verify_commits,
@@ -238,6 +270,7 @@ def _verify_commits(
         cache_dir=Path(options.cache_dir) if options.cache_dir else None,
         timeout=3 * options.timeout,
         max_bytes=options.max_history_bytes,
+        credentials_for=options.credentials_for,
     )
     verdicts, stats = verify_commits(commit_requests, history_options)
     return verdicts, stats.notices

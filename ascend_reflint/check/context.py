@@ -81,10 +81,11 @@ class PinContext:
 
     Attributes:
         pin: the pin.
-        lookup: the lookup result for ``pin.remote``, or None when the remote was not looked up.
+        lookup: the result of the lookup of the URL the pin fetches, or None when it was not looked up.
         policy: the merged rule packs.
-        remote_pins: the pins of the same file that share ``pin.remote`` and needed its lookup, in file
-            order (so that a remote's failure is reported once per file, at the first of them).
+        remote_pins: the pins of the same file that share the pin's lookup (the same URL, normalised: see
+            :func:`ascend_reflint.remote.lookup_key`), in file order, so that a failed lookup is reported
+            once per file, at the first of them.
         rule: the rule that is running.
         commit: what commit verification found for the commit id the pin checks out (see
             :func:`~ascend_reflint.check.refnames.pinned_commit`), or None when it pins no commit id or the
@@ -110,7 +111,7 @@ class PinContext:
 
     @property
     def first_of_remote(self) -> bool:
-        """True when this pin is the first in its file that needed ``pin.remote``'s lookup."""
+        """True when this pin is the first in its file that needed its lookup."""
         return bool(self.remote_pins) and self.remote_pins[0] is self.pin
 
     def other_pins_of_remote(self) -> tuple[Related, ...]:

@@ -19,7 +19,7 @@ from ascend_reflint.check.rules import PIN_RULES, PROJECT_RULES, RULES
 from ascend_reflint.check.variants import find_variants
 from ascend_reflint.discover import under_root
 from ascend_reflint.model import CommitVerdict, Finding, LookupResult, Pin, RemoteRefs, SourceFile, Via
-from ascend_reflint.remote import unsafe_reason
+from ascend_reflint.remote import is_local_path, lookup_key, unsafe_reason
 
 
 def rule_info(rule: RuleModule) -> RuleInfo:
@@ -41,58 +41,71 @@ def all_rules() -> list[RuleInfo]:
 def needs_lookup(pin: Pin) -> bool:
     """True when checking ``pin`` needs its remote's ref list.
 
-    A pin needs it when its ref and URL are resolved, its URL is safe to give git, and it asks for anything
+    A pin needs it when its ref and URL are resolved, its URL is safe to give git and is not a local path
+    (RL017: a path on the build machine is never looked up), and it asks for anything
     but a full commit id after ``git clone --branch`` (that fails whatever the remote holds: RL007). A
     full commit id that ``git checkout``, pip or a ``uses:`` takes is looked up, because the ref list
     confirms it when it is a branch or tag tip (RL008; ``actions/checkout@<id>`` usually is), and says
     whether the repository exists. A pin with no ref at all is looked up too: the lookup says whether the
     repository exists and which release tag to suggest.
     """
-    if not pin.resolved or pin.remote is None or unsafe_reason(pin.url) is not None:
+    if not pin.resolved or pin.remote is None or unsafe_reason(pin.url) is not None or is_local_path(pin.url):
         return False
     asked = [(name, Via.CLONE_BRANCH) for name in (pin.clone_ref,) if name]
     asked += [(name, pin.via) for name in (pin.ref,) if name]
     return not asked or any(via is not Via.CLONE_BRANCH or not is_full_commit_id(name) for name, via in asked)
 
 
+def pin_lookup_key(pin: Pin) -> str | None:
+    """The key of the lookup that judges ``pin`` (:func:`ascend_reflint.remote.lookup_key` of the URL it
+    fetches), or None when it needs none (:func:`needs_lookup`)."""
+    return lookup_key(pin.url) if needs_lookup(pin) else None
+
+
 def remotes_to_look_up(files: Sequence[SourceFile]) -> dict[str, str]:
-    """The remotes whose ref lists the checks need.
+    """The lookups the checks need: one per URL that pins fetch, as :func:`ascend_reflint.remote.lookup_key`
+    normalises it (scheme, user part, host, port and path all count).
 
     Args:
         files: the files read, with their pins.
 
     Returns:
-        remote (``host/owner/name``) → the URL of the first pin that names it, in file and pin order.
+        lookup key → the URL of the first pin with that key, in file and pin order.
     """
-    remotes: dict[str, str] = {}
+    lookups: dict[str, str] = {}
     for source in files:
         for pin in source.pins:
-            if needs_lookup(pin) and pin.remote is not None:
-                remotes.setdefault(pin.remote, pin.url)
-    return remotes
+            key = pin_lookup_key(pin)
+            if key is not None:
+                lookups.setdefault(key, pin.url)
+    return lookups
 
 
-def pinned_commits(files: Sequence[SourceFile], lookups: Mapping[str, LookupResult]) -> dict[str, set[str]]:
+def pinned_commits(
+    files: Sequence[SourceFile], lookups: Mapping[str, LookupResult]
+) -> dict[str, tuple[str, set[str]]]:
     """The commit ids to verify against each remote's history.
 
     Args:
         files: the files read, with their pins.
-        lookups: remote → its ref list or the lookup's failure.
+        lookups: lookup key → its ref list or the lookup's failure.
 
     Returns:
-        remote → the commit ids its pins check out (lower-case; see
-        :func:`~ascend_reflint.check.refnames.pinned_commit`), for remotes whose lookup succeeded; ids that
-        are also branch or tag names there are left out.
+        remote → (the lookup key of its first pin whose lookup succeeded, whose URL fetches the history;
+        the commit ids its pins check out: lower-case, see
+        :func:`~ascend_reflint.check.refnames.pinned_commit`), for pins whose own lookup succeeded; ids
+        that are also branch or tag names there are left out.
     """
-    commits: dict[str, set[str]] = {}
+    commits: dict[str, tuple[str, set[str]]] = {}
     for source in files:
         for pin in source.pins:
-            refs = lookups.get(pin.remote) if pin.remote is not None else None
-            if pin.remote is None or not isinstance(refs, RemoteRefs) or not needs_lookup(pin):
+            key = pin_lookup_key(pin)
+            refs = lookups.get(key) if key is not None else None
+            if key is None or pin.remote is None or not isinstance(refs, RemoteRefs):
                 continue
             commit = pinned_commit(pin, refs)
             if commit is not None:
-                commits.setdefault(pin.remote, set()).add(commit)
+                commits.setdefault(pin.remote, (key, set()))[1].add(commit)
     return commits
 
 
@@ -108,7 +121,8 @@ def run_checks(
 
     Args:
         files: the files scanned, with their pins; findings are reported on these only.
-        lookups: remote → its ref list or the lookup's failure (remotes missing here were not looked up).
+        lookups: lookup key (:func:`pin_lookup_key`) → its ref list or the lookup's failure (keys missing
+            here were not looked up).
         policy: the merged rule packs.
         context_files: files read only so that project rules can compare the scanned files with them
             (pre-commit passes a few paths; their variants and the workflows that run them are elsewhere).
@@ -123,10 +137,11 @@ def run_checks(
     rules = [(rule, rule_info(rule)) for rule in PIN_RULES]
     findings: list[Finding] = []
     for source in files:
-        remote_pins = _pins_by_remote(source.pins)
-        for pin in source.pins:
-            lookup = lookups.get(pin.remote) if pin.remote is not None else None
-            shared = remote_pins.get(pin.remote, ()) if pin.remote is not None else ()
+        keys = [pin_lookup_key(pin) for pin in source.pins]
+        pins_of_key = _pins_by_key(source.pins, keys)
+        for pin, key in zip(source.pins, keys, strict=True):
+            lookup = lookups.get(key) if key is not None else None
+            shared = pins_of_key.get(key, ()) if key is not None else ()
             verdict = _verdict(pin, lookup, commits)
             for rule, info in rules:
                 context = PinContext(pin, lookup, policy, shared, info, verdict)
@@ -165,12 +180,12 @@ def _relpath(source: SourceFile, root: str | None) -> str:
     return source.path if relative is None else relative
 
 
-def _pins_by_remote(pins: Sequence[Pin]) -> dict[str, tuple[Pin, ...]]:
+def _pins_by_key(pins: Sequence[Pin], keys: Sequence[str | None]) -> dict[str, tuple[Pin, ...]]:
     grouped: dict[str, list[Pin]] = {}
-    for pin in pins:
-        if pin.remote is not None and needs_lookup(pin):
-            grouped.setdefault(pin.remote, []).append(pin)
-    return {remote: tuple(group) for remote, group in grouped.items()}
+    for pin, key in zip(pins, keys, strict=True):
+        if key is not None:
+            grouped.setdefault(key, []).append(pin)
+    return {key: tuple(group) for key, group in grouped.items()}
 
 
 def _with_policy_severity(finding: Finding, policy: Policy) -> Finding:

@@ -52,7 +52,7 @@ from ascend_reflint.extract.yamlpos import (
 )
 from ascend_reflint.model import EnvSetting, FileKind, Pin, Resolution, SourceFile, Span, Via
 from ascend_reflint.remote import github_action_url, normalise_remote
-from ascend_reflint.resolve import Binding, Scope
+from ascend_reflint.resolve import Binding, Provenance, Scope, origin_of
 from ascend_reflint.sourcemap import SourceMap
 
 #: A file holding none of these words can neither pin a ref nor set env: it is not parsed at all.
@@ -293,6 +293,8 @@ class _Walker:
                 shallow=depth is not None,
                 url_span=self._stripped_span(repository),
                 fetched_ref=ref_value.text,
+                ref_origin=origin_of(ref_value.provenance),
+                url_origin=origin_of(repo_value.provenance),
             )
         )
 
@@ -319,7 +321,8 @@ class _Walker:
             if note:
                 scope.set(key.value, Binding(None, Resolution.UNRESOLVED, f"${key.value} is set by {note}"))
             else:
-                scope.set(key.value, Binding(text))
+                provenance = Provenance.written(self.source.path, span, text)
+                scope.set(key.value, Binding(text, provenance=provenance))
 
     def _run(self, node: YamlScalar, scope: Scope, shell: _Shell, where: str) -> None:
         """Hand a ``run:`` script to a shell session of its own, or say why it is skipped."""
@@ -371,10 +374,12 @@ def _defaults_shell(node: YamlMapping) -> _Shell | None:
 
 
 class _Value(NamedTuple):
-    """An action input's value after ``${{ env.NAME }}`` substitution: ``text``, or None and why not."""
+    """An action input's value after ``${{ env.NAME }}`` substitution: ``text``, or None and why not;
+    ``provenance`` when the input is one ``${{ env.NAME }}`` whose value has one."""
 
     text: str | None
     note: str | None = None
+    provenance: Provenance | None = None
 
 
 def _is_checkout(uses: str) -> bool:
@@ -410,6 +415,8 @@ def _with_env(text: str, scope: Scope) -> _Value:
             return _Value(None, note)
         pieces += [text[last : match.start()], binding.value]
         last = match.end()
+        if match.span() == (0, len(text)):
+            return _Value(binding.value, provenance=binding.provenance)
     return _Value("".join(pieces) + text[last:])
 
 

@@ -1,49 +1,68 @@
-"""Lookup: what branches and tags each remote has, from one ``git ls-remote`` per remote or the disk cache.
+"""Lookup: what branches and tags each URL that pins fetch has, from one ``git ls-remote`` per URL or the
+disk cache.
 
-The stage takes the distinct remotes that the pins name and gives back, for each, a
+The stage takes the distinct lookup keys that the pins need (one per URL as written, normalised:
+:func:`ascend_reflint.remote.lookup_key`) and gives back, for each, a
 :class:`~ascend_reflint.model.RemoteRefs` or a :class:`~ascend_reflint.model.LookupFailure` (a fact about
-the remote: unreachable, no such repository, …). Lookups run concurrently, each with a timeout; answers
-are cached on disk with a time to live (:mod:`ascend_reflint.lookup.cache`). GitPython, and git, are only
-loaded when a remote has to be asked over the network.
+the URL: unreachable, no such repository, ref list too large, …). Network lookups are bounded one by one
+and all together (:mod:`ascend_reflint.lookup.network`), and run with the user's credentials only for
+the hosts the user allowed (:mod:`ascend_reflint.lookup.environment`). Answers are cached on disk with a
+time to live (:mod:`ascend_reflint.lookup.cache`). GitPython, and git, are only loaded when a URL has to
+be asked over the network.
 """
 
 from __future__ import annotations
 
+import logging
 import os
-import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ascend_reflint.lookup.cache import RefCache, default_cache_dir
-from ascend_reflint.lookup.classify import classify_failure, clean_detail, timeout_failure
-from ascend_reflint.model import FailureKind, LookupFailure, LookupResult
-from ascend_reflint.remote import unsafe_reason
+from ascend_reflint.lookup.cache import RefCache, cache_key, default_cache_dir
+from ascend_reflint.lookup.classify import clean_detail
+from ascend_reflint.lookup.credentials import CredentialPolicy
+from ascend_reflint.model import FailureKind, LookupFailure, LookupResult, RemoteRefs
+from ascend_reflint.remote import is_local_path, normalise_remote, unsafe_reason
 
 if TYPE_CHECKING:
-    from concurrent.futures import Future
+    import subprocess
 
+    from ascend_reflint.lookup.environment import LookupEnvironments
     from ascend_reflint.lookup.git import GitRunner
+    from ascend_reflint.lookup.network import Request
 
-__all__ = ["LookupOptions", "LookupStats", "lookup_remotes"]
+__all__ = ["GitRunners", "LookupOptions", "LookupStats", "answered", "lookup_remotes", "start_runners"]
+
+log = logging.getLogger("reflint")
+
+_MIB = 1024 * 1024
 
 
 @dataclass(frozen=True)
 class LookupOptions:
-    """How to look remotes up.
+    """How to look URLs up.
 
     Attributes:
         jobs: how many ``git ls-remote`` may run at once (at least 1).
-        timeout: seconds each remote may take before its git is killed (more than 0).
+        timeout: seconds each lookup may take before its git is killed (more than 0).
         cache_dir: the cache directory; None for the user cache dir (``platformdirs.user_cache_dir``).
         cache_ttl: seconds a cached answer stays fresh.
-        refresh: ask every remote again, ignoring the cache (answers are still written to it).
-        offline: answer from the cache alone, whatever the age of its entries; a remote without an entry
+        refresh: ask every URL again, ignoring the cache (answers are still written to it).
+        offline: answer from the cache alone, whatever the age of its entries; a URL without an entry
             gets a :attr:`~ascend_reflint.model.FailureKind.OFFLINE` failure. Wins over ``refresh``.
+        deadline: seconds the network lookups may take all together; what has not answered by then is a
+            :attr:`~ascend_reflint.model.FailureKind.DEADLINE` failure.
+        max_refs: lines one ref list may hold before its lookup is stopped (``too-large``).
+        max_bytes: bytes one ref list may hold before its lookup is stopped (``too-large``).
+        memory: bytes that all lookups together may hold (git's processes and the ref lists read).
+        credentials_for: hosts (``host`` or ``host:port``, lower-case) whose https and ssh URLs are
+            looked up with the user's own git config and credentials; every other URL is looked up
+            without them.
 
     Raises:
-        ValueError: ``jobs`` below 1, ``timeout`` not above 0, or a negative ``cache_ttl``.
+        ValueError: a count below 1, a time not above 0, or a negative ``cache_ttl``.
     """
 
     jobs: int = 32
@@ -52,12 +71,19 @@ class LookupOptions:
     cache_ttl: float = 3600.0
     refresh: bool = False
     offline: bool = False
+    deadline: float = 120.0
+    max_refs: int = 250_000
+    max_bytes: int = 32 * _MIB
+    memory: int = 512 * _MIB
+    credentials_for: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
-        if self.jobs < 1:
-            raise ValueError(f"jobs must be at least 1, not {self.jobs}")
-        if not self.timeout > 0:
-            raise ValueError(f"timeout must be more than 0 seconds, not {self.timeout}")
+        for name in ("jobs", "max_refs", "max_bytes", "memory"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be at least 1, not {getattr(self, name)}")
+        for name in ("timeout", "deadline"):
+            if not getattr(self, name) > 0:
+                raise ValueError(f"{name} must be more than 0 seconds, not {getattr(self, name)}")
         if self.cache_ttl < 0:
             raise ValueError(f"cache_ttl must not be negative, not {self.cache_ttl}")
 
@@ -67,8 +93,8 @@ class LookupStats:
     """What one :func:`lookup_remotes` call did.
 
     Attributes:
-        lookups: remotes asked over the network in this call (whether they answered or not).
-        cached: remotes answered from the cache.
+        lookups: URLs asked over the network in this call (git was started, whether it answered or not).
+        cached: URLs answered from the cache.
         notices: caveats for the user, each a sentence without trailing newline (the cache could not be
             written, …); each distinct notice once.
     """
@@ -83,29 +109,41 @@ class LookupStats:
             self.notices.append(message)
 
 
+def answered(result: LookupResult) -> bool:
+    """True when the remote answered for its pins: a ref list, or "no such repository" (RL014 then
+    judges them). Everything else — unreachable, timed out, ref list too large, deadline, offline without
+    an entry, credentials asked for — leaves them unchecked."""
+    return isinstance(result, RemoteRefs) or result.kind in (
+        FailureKind.NOT_FOUND,
+        FailureKind.NOT_FOUND_OR_PRIVATE,
+    )
+
+
 def lookup_remotes(
     requests: Mapping[str, str],
     options: LookupOptions,
     progress: Callable[[str], None] | None = None,
 ) -> tuple[dict[str, LookupResult], LookupStats]:
-    """Find the branches and tags of every requested remote.
+    """Find the branches and tags behind every requested URL.
 
-    Each URL is checked with :func:`ascend_reflint.remote.unsafe_reason` first (an unsafe one never
-    reaches git), then the cache is consulted, then one ``git ls-remote --heads --tags`` runs per
-    remote still unanswered, at most ``options.jobs`` at once.
+    Each URL is checked with :func:`ascend_reflint.remote.unsafe_reason` and
+    :func:`ascend_reflint.remote.is_local_path` first (neither an unsafe URL nor a local path reaches
+    git), then the cache is consulted, then one ``git ls-remote --heads --tags`` runs per URL still
+    unanswered (see :mod:`ascend_reflint.lookup.network` for the bounds).
 
     Args:
-        requests: normalised remote (``"github.com/nvidia/megatron-lm"``) → the URL to ask, as the file
-            wrote it after variable resolution. Credentials in the URL are used by git but never cached
-            or shown.
-        options: concurrency, timeout and cache settings.
-        progress: called with the remote, in the calling thread, as each remote is answered (from the
-            cache, the network, or a failure).
+        requests: lookup key (:func:`ascend_reflint.remote.lookup_key`) → the URL to ask, as a pin wrote
+            it after variable resolution. Credentials in the URL are used by git but never cached or
+            shown.
+        options: concurrency, bounds, credentials and cache settings.
+        progress: called with the key, in the calling thread, as each URL is answered (from the cache,
+            the network, or a failure).
 
     Returns:
-        (remote → :class:`~ascend_reflint.model.RemoteRefs` or
-        :class:`~ascend_reflint.model.LookupFailure`, in the order of ``requests``; statistics).
-        A remote's failure is a value, never an exception.
+        (key → :class:`~ascend_reflint.model.RemoteRefs` or :class:`~ascend_reflint.model.LookupFailure`,
+        in the order of ``requests``; statistics). Results name the normalised remote
+        (:func:`ascend_reflint.remote.normalise_remote`, else the key). A failure is a value, never an
+        exception.
 
     Raises:
         Only what ``progress`` raises, and KeyboardInterrupt; either way every git still running is
@@ -113,30 +151,45 @@ def lookup_remotes(
     """
     stats = LookupStats()
     cache = RefCache(options.cache_dir or default_cache_dir())
+    policy = CredentialPolicy(options.credentials_for)
     results: dict[str, LookupResult] = {}
-    pending: dict[str, str] = {}
-    for remote, url in requests.items():
-        answer = _answer_locally(remote, url, cache, options, stats)
+    pending: list[Request] = []
+    for key, url in requests.items():
+        remote = normalise_remote(url) or key
+        answer = _answer_locally(key, url, remote, cache, policy, options, stats)
         if answer is None:
-            pending[remote] = url
+            from ascend_reflint.lookup.network import Request
+
+            pending.append(Request(key, url, remote))
             continue
-        results[remote] = answer
+        results[key] = answer
         if progress is not None:
-            progress(remote)
+            progress(key)
     if pending:
-        results.update(_look_up_over_network(pending, cache, options, stats, progress))
-    return {remote: results[remote] for remote in requests}, stats
+        results.update(_look_up_over_network(pending, cache, policy, options, stats, progress))
+    return {key: results[key] for key in requests}, stats
 
 
 def _answer_locally(
-    remote: str, url: str, cache: RefCache, options: LookupOptions, stats: LookupStats
+    key: str,
+    url: str,
+    remote: str,
+    cache: RefCache,
+    policy: CredentialPolicy,
+    options: LookupOptions,
+    stats: LookupStats,
 ) -> LookupResult | None:
-    """The answer that needs no network (unsafe URL, cache, offline), or None when git must be asked."""
-    reason = unsafe_reason(url)
+    """The answer that needs no network (unsafe URL, local path, cache, offline), or None when git must
+    be asked."""
+    reason = unsafe_reason(url) or (
+        "it is a local path, which is never looked up" if is_local_path(url) else None
+    )
     if reason is not None:
         return LookupFailure(remote=remote, kind=FailureKind.UNSAFE, detail=clean_detail(reason))
     if options.offline or not options.refresh:
-        cached = cache.load(remote, max_age=None if options.offline else options.cache_ttl)
+        cached = cache.load(
+            cache_key(key, policy.allows(url)), max_age=None if options.offline else options.cache_ttl
+        )
         if cached is not None:
             stats.cached += 1
             return cached
@@ -148,84 +201,148 @@ def _answer_locally(
 
 
 def _look_up_over_network(
-    pending: Mapping[str, str],
+    pending: list[Request],
     cache: RefCache,
+    policy: CredentialPolicy,
     options: LookupOptions,
     stats: LookupStats,
     progress: Callable[[str], None] | None,
 ) -> dict[str, LookupResult]:
-    """Run one ``git ls-remote`` per pending remote, at most ``options.jobs`` at once; cache the answers."""
+    """Run one bounded ``git ls-remote`` per pending URL; cache the ref lists."""
     from ascend_reflint.lookup.git import git_directory
-
-    with git_directory() as directory:
-        runner = start_runner(options.timeout, directory)
-        if isinstance(runner, str):
-            return {remote: LookupFailure(remote, FailureKind.OTHER, runner) for remote in pending}
-        return _run_lookups(runner, pending, cache, options, stats, progress)
-
-
-def _run_lookups(
-    runner: GitRunner,
-    pending: Mapping[str, str],
-    cache: RefCache,
-    options: LookupOptions,
-    stats: LookupStats,
-    progress: Callable[[str], None] | None,
-) -> dict[str, LookupResult]:
-    """Ask every pending remote with ``runner``, at most ``options.jobs`` at once."""
-    from concurrent.futures import ThreadPoolExecutor, as_completed  # imports logging: only when needed
+    from ascend_reflint.lookup.network import Limits, run_lookups
 
     results: dict[str, LookupResult] = {}
-    pool = ThreadPoolExecutor(
-        max_workers=min(options.jobs, len(pending)), thread_name_prefix="reflint-lookup"
-    )
-    try:
-        futures: dict[Future[tuple[LookupResult, str | None]], str] = {
-            pool.submit(_look_up_one, runner, cache, remote, url, options.timeout): remote
-            for remote, url in pending.items()
-        }
-        for future in as_completed(futures):
-            remote = futures[future]
-            result, notice = future.result()
-            results[remote] = result
-            stats.lookups += 1
+
+    def finish(request: Request, result: LookupResult) -> None:
+        results[request.key] = result
+        if isinstance(result, RemoteRefs):
+            notice = cache.store(cache_key(request.key, policy.allows(request.url)), result)
             if notice is not None:
                 stats.notice(notice)
-            if progress is not None:
-                progress(remote)
-    except BaseException:
-        pool.shutdown(wait=False, cancel_futures=True)
-        runner.kill_all()
-        raise
-    pool.shutdown()
+        if progress is not None:
+            progress(request.key)
+
+    limits = Limits(
+        jobs=options.jobs,
+        timeout=options.timeout,
+        deadline=options.deadline,
+        max_refs=options.max_refs,
+        max_bytes=options.max_bytes,
+        memory=options.memory,
+    )
+    try:
+        with git_directory() as directory:
+            start = _starter(directory, policy, options.timeout, stats)
+            if isinstance(start, str):
+                return {r.key: LookupFailure(r.remote, FailureKind.OTHER, start) for r in pending}
+            run_lookups(pending, start, limits, finish)
+    except OSError as error:  # no temporary directory
+        detail = clean_detail(f"git cannot be run: {error}")
+        return {
+            r.key: results.get(r.key) or LookupFailure(r.remote, FailureKind.OTHER, detail) for r in pending
+        }
     return results
 
 
-def start_runner(timeout: float, directory: str) -> GitRunner | str:
-    """A runner with the non-interactive environment, in ``directory``, or why git cannot be run at all."""
-    try:
-        from ascend_reflint.lookup.git import GitRunner, configured_ssh_command, noninteractive_env
+@dataclass(frozen=True)
+class GitRunners:
+    """Runners for the git commands of one stage, one per environment (see
+    :mod:`ascend_reflint.lookup.environment`): :meth:`for_url` picks the one a URL may use.
 
-        env = noninteractive_env(os.environ, configured_ssh_command(directory))
+    Attributes:
+        git: the git program.
+        environments: the user's and the isolated environment.
+        user: runs git in the user's environment.
+        isolated: runs git in the isolated one.
+    """
+
+    git: str
+    environments: LookupEnvironments
+    user: GitRunner
+    isolated: GitRunner
+
+    def for_url(self, url: str) -> GitRunner:
+        """The runner for git commands that fetch ``url`` (and for the local commands that go with them)."""
+        return self.user if self.environments.for_url(url) is self.environments.user else self.isolated
+
+    def kill_all(self) -> None:
+        """Kill every git that either runner started and is still running."""
+        self.user.kill_all()
+        self.isolated.kill_all()
+
+
+def start_runners(
+    timeout: float, directory: str, credentials_for: frozenset[str] = frozenset()
+) -> tuple[GitRunners, str | None] | str:
+    """Runners for git in ``directory``, with credentials for the URLs of ``credentials_for`` only.
+
+    Reads the user's git config once (``git config --list``).
+
+    Args:
+        timeout: seconds each git may run (also the limit of the config read).
+        directory: an empty directory of its own (:func:`ascend_reflint.lookup.git.git_directory`); the
+            isolated ``HOME`` is made in it.
+        credentials_for: hosts allowed credentials (see :class:`CredentialPolicy`).
+
+    Returns:
+        ``(runners, notice)`` — the notice says when the user's config could not be read — or why git
+        cannot be run at all.
+    """
+    from ascend_reflint.lookup.environment import make_environments
+    from ascend_reflint.lookup.git import GitRunner, base_env, git_executable
+    from ascend_reflint.lookup.gitconfig import read_user_config
+
+    policy = CredentialPolicy(credentials_for)
+    try:
+        git = git_executable()
+        base = base_env(os.environ, directory)
+        config, problem = read_user_config(git, base, directory, timeout)
+        home = os.path.join(directory, "home")
+        os.mkdir(home, 0o700)
+        environments = make_environments(base, config, home, policy)
     except (ImportError, OSError) as error:
         # GitPython raises ImportError when it cannot run ``git version`` (git missing or broken).
         return clean_detail(f"git cannot be run: {error}".splitlines()[0])
-    return GitRunner(env, timeout, directory)
+    log.debug(
+        "lookups carry %d of your %d git config entries; credentials only for: %s",
+        int(environments.isolated.get("GIT_CONFIG_COUNT", "0")),
+        len(config),
+        ", ".join(sorted(policy.hosts)) or "no host",
+    )
+    runners = GitRunners(
+        git,
+        environments,
+        GitRunner(environments.user, timeout, directory, git),
+        GitRunner(environments.isolated, timeout, directory, git),
+    )
+    if problem is None:
+        return runners, None
+    return runners, f"your git config could not be read ({problem}); lookups used none of it"
 
 
-def _look_up_one(
-    runner: GitRunner, cache: RefCache, remote: str, url: str, timeout: float
-) -> tuple[LookupResult, str | None]:
-    """Ask one remote; returns its result and a notice when its answer could not be cached."""
-    from ascend_reflint.lookup.git import parse_ls_remote
+def _starter(
+    directory: str, policy: CredentialPolicy, timeout: float, stats: LookupStats
+) -> Callable[[Request], subprocess.Popen[bytes]] | str:
+    """A function that starts the ``git ls-remote`` of one request in the environment its URL gets, or why
+    git cannot be run at all."""
+    from ascend_reflint.lookup.git import ls_remote_args, start_git
 
-    try:
-        run = runner.ls_remote(url)
-    except (ImportError, OSError) as error:
-        return LookupFailure(remote, FailureKind.OTHER, clean_detail(f"git cannot be run: {error}")), None
-    if run.timed_out:
-        return timeout_failure(remote, timeout), None
-    if run.returncode != 0:
-        return classify_failure(remote, run.returncode, run.stderr), None
-    refs = parse_ls_remote(remote, run.stdout, fetched_at=time.time())
-    return refs, cache.store(refs)
+    started = start_runners(timeout, directory, policy.hosts)
+    if isinstance(started, str):
+        return started
+    runners, notice = started
+    if notice is not None:
+        stats.notice(notice)
+    environments = runners.environments
+
+    def start(request: Request) -> subprocess.Popen[bytes]:
+        env = environments.for_url(request.url)
+        args = ls_remote_args(request.url)
+        mode = "with your git config and credentials" if env is environments.user else "isolated"
+        log.debug("git %s (%s)", " ".join(args), mode)  # the handler masks credentials
+        proc = start_git(runners.git, args, env, directory)
+        stats.lookups += 1
+        return proc
+
+    return start

@@ -1,16 +1,18 @@
-"""The disk cache of each remote's refs: one compact JSON file per remote, written atomically.
+"""The disk cache of ref lists: one compact JSON file per lookup, written atomically.
 
-Layout: ``<cache dir>/remotes/<sha256 of the normalised remote>.json`` holding
-``{"format": 1, "remote": …, "fetched_at": …, "head": …, "branches": {…}, "tags": {…}}``. The key and the
-content hold only the normalised remote (``host/owner/name``, which has no user or password by
-construction) and ref names and ids: never a URL, so never credentials.
+Layout: ``<cache dir>/remotes/<sha256 of the cache key>.json`` holding
+``{"format": 2, "key": …, "remote": …, "fetched_at": …, "head": …, "branches": {…}, "tags": {…}}``. The
+cache key (:func:`cache_key`) is the lookup key (the URL as the recipe wrote it, normalised: see
+:func:`ascend_reflint.remote.lookup_key`) with any password or token masked, and whether the user's
+credentials were allowed for it; so a ``git://`` answer never stands for an ``https://`` pin. Neither the
+key nor the content holds a credential.
 
 Several reflint processes may share the directory: an entry is written with
 :func:`ascend_reflint.output.write_file` (a temporary file in the same directory moved over the old one
 with :func:`os.replace`, atomic on POSIX and Windows), so a reader sees the old entry or the new one, never
 half of one. An entry is read as a side file (:mod:`ascend_reflint.sidefile`: a regular file of at most
 :data:`~ascend_reflint.sidefile.CACHE_ENTRY_MAX_BYTES`); one that cannot be read or does not hold what it
-should (a symbolic link, a FIFO, too large, truncated, garbage, another remote, another format) counts
+should (a symbolic link, a FIFO, too large, truncated, garbage, another key, another format) counts
 as absent and is replaced by the next successful lookup. Failed lookups are not cached.
 """
 
@@ -23,9 +25,10 @@ from pathlib import Path
 from typing import Any, TypeGuard
 
 from ascend_reflint.model import RemoteRefs
+from ascend_reflint.remote import redact
 
 #: The entry format; an entry of another format is ignored (and rewritten).
-FORMAT = 1
+FORMAT = 2
 _ENTRIES = "remotes"
 
 
@@ -47,22 +50,22 @@ class RefCache:
     def __init__(self, directory: Path) -> None:
         self.directory = directory
 
-    def entry_path(self, remote: str) -> Path:
-        """The file that holds ``remote``'s entry (whether it exists or not)."""
-        digest = hashlib.sha256(remote.encode("utf-8")).hexdigest()
+    def entry_path(self, key: str) -> Path:
+        """The file that holds the entry of cache key ``key`` (whether it exists or not)."""
+        digest = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
         return self.directory / _ENTRIES / f"{digest}.json"
 
-    def load(self, remote: str, max_age: float | None, now: float | None = None) -> RemoteRefs | None:
-        """The cached refs of ``remote``, or None when there is no usable entry.
+    def load(self, key: str, max_age: float | None, now: float | None = None) -> RemoteRefs | None:
+        """The cached refs filed under ``key``, or None when there is no usable entry.
 
         Args:
-            remote: the normalised remote.
+            key: the cache key (:func:`cache_key`).
             max_age: seconds an entry stays fresh; None accepts an entry of any age. An entry dated in
                 the future (the clock went back) is not fresh.
             now: the current time in seconds since the epoch (default: :func:`time.time`).
 
         Returns:
-            The refs, or None when the entry is absent, unreadable, malformed, of another remote or
+            The refs, or None when the entry is absent, unreadable, malformed, of another key or
             format, or older than ``max_age``.
         """
         from ascend_reflint.sidefile import CACHE_ENTRY_MAX_BYTES
@@ -70,19 +73,19 @@ class RefCache:
 
         try:
             data = json.loads(
-                read_bytes(str(self.entry_path(remote)), CACHE_ENTRY_MAX_BYTES, follow_links=False)
+                read_bytes(str(self.entry_path(key)), CACHE_ENTRY_MAX_BYTES, follow_links=False)
             )
         except (FileReadError, ValueError, RecursionError):
             # RecursionError: garbage nested deeper than the JSON decoder's stack ("[[[[…").
             return None
-        refs = _refs_from_entry(data, remote)
+        refs = _refs_from_entry(data, key)
         if refs is None or max_age is None:
             return refs
         age = (time.time() if now is None else now) - refs.fetched_at
         return refs if 0 <= age < max_age else None
 
-    def store(self, refs: RemoteRefs) -> str | None:
-        """Write ``refs`` as the entry of ``refs.remote``, replacing any old entry atomically.
+    def store(self, key: str, refs: RemoteRefs) -> str | None:
+        """Write ``refs`` as the entry of cache key ``key``, replacing any old entry atomically.
 
         Returns:
             None when written; otherwise why not (``"cannot write the ref cache in DIR: REASON"``). Never
@@ -90,10 +93,10 @@ class RefCache:
         """
         from ascend_reflint.output import OutputFileError, json_text, write_file
 
-        path = self.entry_path(refs.remote)
+        path = self.entry_path(key)
         try:
             path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-            write_file(str(path), json_text(_entry_from_refs(refs), indent=None))
+            write_file(str(path), json_text(_entry_from_refs(key, refs), indent=None))
         except OSError as error:
             return f"cannot write the ref cache in {self.directory}: {error.strerror or error}"
         except OutputFileError as error:
@@ -101,9 +104,16 @@ class RefCache:
         return None
 
 
-def _entry_from_refs(refs: RemoteRefs) -> dict[str, Any]:
+def cache_key(lookup_key: str, credentials: bool) -> str:
+    """The cache key of a lookup: ``lookup_key`` with passwords and tokens masked, then ``credentials``
+    or ``anonymous`` (whether the user's credentials were allowed for the URL)."""
+    return f"{redact(lookup_key)} {'credentials' if credentials else 'anonymous'}"
+
+
+def _entry_from_refs(key: str, refs: RemoteRefs) -> dict[str, Any]:
     return {
         "format": FORMAT,
+        "key": key,
         "remote": refs.remote,
         "fetched_at": refs.fetched_at,
         "head": refs.head,
@@ -112,13 +122,14 @@ def _entry_from_refs(refs: RemoteRefs) -> dict[str, Any]:
     }
 
 
-def _refs_from_entry(data: object, remote: str) -> RemoteRefs | None:
-    if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("remote") != remote:
+def _refs_from_entry(data: object, key: str) -> RemoteRefs | None:
+    if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("key") != key:
         return None
-    fetched_at, head = data.get("fetched_at"), data.get("head")
+    remote, fetched_at, head = data.get("remote"), data.get("fetched_at"), data.get("head")
     branches, tags = data.get("branches"), data.get("tags")
     if (
-        isinstance(fetched_at, (int, float))
+        isinstance(remote, str)
+        and isinstance(fetched_at, (int, float))
         and not isinstance(fetched_at, bool)
         and (head is None or isinstance(head, str))
         and _is_name_map(branches)

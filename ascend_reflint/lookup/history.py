@@ -63,6 +63,8 @@ class HistoryOptions:
         cache_dir: the cache directory; None for the user cache dir.
         timeout: seconds one history fetch (or one fetch by id) may take before its git is killed.
         max_bytes: the largest a remote's graph may be on disk, in bytes; a larger history is not kept.
+        credentials_for: hosts whose https and ssh URLs are fetched with the user's git credentials (see
+            :mod:`ascend_reflint.lookup.environment`); every other fetch runs without them.
 
     Raises:
         ValueError: a timeout not above 0 or a cap below 1.
@@ -74,6 +76,7 @@ class HistoryOptions:
     cache_dir: Path | None = None
     timeout: float = 60.0
     max_bytes: int = 256 * 1024 * 1024
+    credentials_for: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
         if not self.timeout > 0:
@@ -235,22 +238,29 @@ def _verify_with_graphs(
     """Verify the ids of each pending remote against its graph, a few remotes at once."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from ascend_reflint.lookup import start_runner
+    from ascend_reflint.lookup import start_runners
     from ascend_reflint.lookup.git import git_directory
 
     verdicts: dict[CommitKey, CommitVerdict] = {}
     with git_directory() as directory:
-        runner = start_runner(options.timeout, directory)
-        if isinstance(runner, str):
+        started = start_runners(options.timeout, directory, options.credentials_for)
+        if isinstance(started, str):
             for remote, (_, commits) in pending.items():
-                verdicts.update(_unverified(remote, commits, runner))
+                verdicts.update(_unverified(remote, commits, started))
             return verdicts
+        runners, notice = started
+        if notice is not None:
+            stats.notice(notice)
         pool = ThreadPoolExecutor(
             max_workers=min(FETCHES_AT_ONCE, len(pending)), thread_name_prefix="reflint-history"
         )
         try:
             futures = [
-                pool.submit(_RemoteVerification(remote, request, commits, options, runner, cache_dir).run)
+                pool.submit(
+                    _RemoteVerification(
+                        remote, request, commits, options, runners.for_url(request.url), cache_dir
+                    ).run
+                )
                 for remote, (request, commits) in pending.items()
             ]
             for future in futures:
@@ -262,7 +272,7 @@ def _verify_with_graphs(
                     stats.notice(outcome.notice)
         except BaseException:
             pool.shutdown(wait=False, cancel_futures=True)
-            runner.kill_all()
+            runners.kill_all()
             raise
         pool.shutdown()
     return verdicts

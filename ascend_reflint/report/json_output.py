@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ascend_reflint.inventory import Inventory
-from ascend_reflint.model import FileMessage, Finding, Pin, ScanResult
+from ascend_reflint.model import FileMessage, Finding, Origin, Pin, ScanResult
 
 
 def pin_record(pin: Pin, describe: str | None = None) -> dict[str, Any]:
@@ -30,10 +30,26 @@ def pin_record(pin: Pin, describe: str | None = None) -> dict[str, Any]:
         "shallow": pin.shallow,
         "ref_type": pin.ref_type.value if pin.ref_type is not None else None,
         "version_comment": pin.version_comment,
+        "ref_origin": _origin(pin.ref_origin),
+        "url_origin": _origin(pin.url_origin),
     }
     if describe is not None:
         record["describe"] = describe
     return record
+
+
+def _origin(origin: Origin | None) -> dict[str, Any] | None:
+    """Where a value is defined, as ``{"path", "line", "column", "end_line", "end_column"}``, or None."""
+    if origin is None:
+        return None
+    span = origin.span
+    return {
+        "path": origin.path,
+        "line": span.line,
+        "column": span.column,
+        "end_line": span.end_line,
+        "end_column": span.end_column,
+    }
 
 
 def _messages(messages: list[FileMessage]) -> list[dict[str, str]]:
@@ -94,6 +110,9 @@ def scan_document(result: ScanResult) -> dict[str, Any]:
             "remotes": summary.remotes,
             "lookups": summary.lookups,
             "cached": summary.cached,
+            "checked": summary.checked,
+            "unchecked": summary.unchecked,
+            "unchecked_pins": summary.unchecked_pins,
             "findings": counts,
         },
     }

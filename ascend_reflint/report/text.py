@@ -118,7 +118,8 @@ def _write_finding(finding: Finding, stream: TextIO, console: object) -> None:
 
 
 def summary_line(result: ScanResult) -> str:
-    """``N errors, N warnings, N info in F files (P pins, R remotes: L looked up, C cached)``."""
+    """``N errors, N warnings, N info in F files (P pins, R remotes: K checked (C cached), U not
+    checked)``."""
     counts = {severity: 0 for severity in Severity}
     for finding in result.findings:
         counts[finding.severity] += 1
@@ -128,7 +129,7 @@ def summary_line(result: ScanResult) -> str:
         f"{counts[Severity.WARNING]} warning{'s' * (counts[Severity.WARNING] != 1)}, "
         f"{counts[Severity.INFO]} info in {s.files} file{'s' * (s.files != 1)} "
         f"({s.pins} pin{'s' * (s.pins != 1)}, {s.remotes} remote{'s' * (s.remotes != 1)}: "
-        f"{s.lookups} looked up, {s.cached} cached)"
+        f"{s.checked} checked ({s.cached} cached), {s.unchecked} not checked)"
     )
     if result.errors:
         text += f"; {len(result.errors)} file{'s' * (len(result.errors) != 1)} could not be read"

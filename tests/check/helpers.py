@@ -7,6 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from ascend_reflint.check import Policy, RulePack, run_checks
+from ascend_reflint.check.engine import pin_lookup_key
 from ascend_reflint.model import (
     CommitVerdict,
     FileKind,
@@ -109,6 +110,17 @@ def policy(**lists: object) -> Policy:
     return Policy.from_packs([RulePack(name="test", **lists)])  # type: ignore[arg-type]
 
 
+def by_lookup_key(pins: Sequence[Pin], lookups: Mapping[str, LookupResult]) -> dict[str, LookupResult]:
+    """``lookups`` keyed by remote, filed under the lookup key of each pin's URL instead (the engine looks
+    a pin's result up by the URL it fetches: :func:`ascend_reflint.check.engine.pin_lookup_key`)."""
+    keyed = {}
+    for pin in pins:
+        key = pin_lookup_key(pin)
+        if key is not None and pin.remote in lookups:
+            keyed[key] = lookups[pin.remote]
+    return keyed
+
+
 def scan(
     pins: Sequence[Pin],
     lookups: Mapping[str, LookupResult] | None = None,
@@ -117,8 +129,13 @@ def scan(
     commits: Sequence[CommitVerdict] = (),
 ) -> list[Finding]:
     """Run every rule over one file holding ``pins``; only findings of ``code`` when given. ``commits`` are
-    what commit verification found."""
+    what commit verification found.
+
+    ``lookups`` is keyed by remote (``host/owner/name``): each answers for every URL of that remote that the
+    pins fetch (see :func:`by_lookup_key`).
+    """
     source = SourceFile(path=PATH, abspath=f"/repo/{PATH}", kind=FileKind.DOCKERFILE, pins=list(pins))
     verdicts = {(verdict.remote, verdict.pinned): verdict for verdict in commits}
-    found = run_checks([source], lookups or {}, with_policy or Policy(), commits=verdicts)
+    keyed = by_lookup_key(pins, lookups or {})
+    found = run_checks([source], keyed, with_policy or Policy(), commits=verdicts)
     return [finding for finding in found if code is None or finding.code == code]

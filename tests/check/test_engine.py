@@ -15,7 +15,18 @@ from ascend_reflint.check.engine import rule_info
 from ascend_reflint.check.rules import RULES, rl001_ref_not_found
 from ascend_reflint.model import FileKind, Finding, Resolution, Severity, SourceFile, Via
 
-from .helpers import CLONE_REF_SPAN, DEEPEP, MEGATRON, PATH, make_pin, policy, refs_of, scan, span, unresolved
+from .helpers import (
+    CLONE_REF_SPAN,
+    MEGATRON,
+    PATH,
+    by_lookup_key,
+    make_pin,
+    policy,
+    refs_of,
+    scan,
+    span,
+    unresolved,
+)
 
 FULL_ID = "3f601f7ac1c062c46502646ff04c535013bfca00"
 
@@ -24,19 +35,28 @@ def source(path: str, *pins: object) -> SourceFile:
     return SourceFile(path=path, abspath=f"/repo/{path}", kind=FileKind.DOCKERFILE, pins=list(pins))  # type: ignore[arg-type]
 
 
-def test_remotes_to_look_up_maps_each_remote_to_the_first_url_seen() -> None:
+def test_remotes_to_look_up_maps_each_url_as_fetched_to_the_first_pin_s_url() -> None:
     files = [
         source(
             "a/Dockerfile",
             make_pin("core_v0.18.0", url="https://github.com/NVIDIA/Megatron-LM.git"),
             make_pin("main", url="git@github.com:nvidia/megatron-lm.git"),
             make_pin(None, url="https://github.com/deepseek-ai/DeepEP.git", via=Via.CLONE),
+            make_pin("v1", url="git://github.com/NVIDIA/Megatron-LM.git"),
+            make_pin("v2", url="https://TOKEN@github.com/NVIDIA/Megatron-LM.git"),
+            make_pin("v3", url="https://GitHub.com:443/nvidia/megatron-lm/"),
         ),
         source("b/Dockerfile", make_pin("v1.2.1", url="https://github.com/deepseek-ai/DeepEP")),
     ]
+    # One lookup per scheme, user part, host, port and path; ".git", a trailing slash and the case of a
+    # case-insensitive host's path are normalised away.
     assert remotes_to_look_up(files) == {
-        MEGATRON: "https://github.com/NVIDIA/Megatron-LM.git",
-        DEEPEP: "https://github.com/deepseek-ai/DeepEP.git",
+        "https://github.com/nvidia/megatron-lm": "https://github.com/NVIDIA/Megatron-LM.git",
+        "git@github.com:nvidia/megatron-lm": "git@github.com:nvidia/megatron-lm.git",
+        "https://github.com/deepseek-ai/deepep": "https://github.com/deepseek-ai/DeepEP.git",
+        "git://github.com/nvidia/megatron-lm": "git://github.com/NVIDIA/Megatron-LM.git",
+        "https://TOKEN@github.com/nvidia/megatron-lm": "https://TOKEN@github.com/NVIDIA/Megatron-LM.git",
+        "https://github.com:443/nvidia/megatron-lm": "https://GitHub.com:443/nvidia/megatron-lm/",
     }
 
 
@@ -73,7 +93,7 @@ def test_run_checks_sorts_findings_by_path_line_column_code() -> None:
         source("z/Dockerfile", make_pin("core_r0.18.0", path="z/Dockerfile")),
         source("a/Dockerfile", late, early),
     ]
-    found = run_checks(files, megatron, policy())
+    found = run_checks(files, by_lookup_key([late, early, files[0].pins[0]], megatron), policy())
     assert [(f.path, f.span.line, f.code) for f in found] == [
         ("a/Dockerfile", 2, "RL001"),
         ("a/Dockerfile", 9, "RL002"),
@@ -117,26 +137,120 @@ def test_every_rule_module_is_registered_once() -> None:
     assert len(RULES) == len(modules)
 
 
-def test_all_rules_lists_code_name_severity_and_lookup() -> None:
-    assert [(r.code, r.name, r.severity.label, r.needs_lookup) for r in all_rules()] == [
-        ("RL001", "ref-not-found", "error", True),
-        ("RL002", "branch-pin", "error", True),
-        ("RL003", "shallow-clone-needs-history", "error", False),
-        ("RL004", "variant-drift", "error", False),
-        ("RL005", "cross-file-drift", "warning", False),
-        ("RL006", "env-drift", "warning", False),
-        ("RL007", "branch-flag-with-commit", "error", False),
-        ("RL008", "unverifiable-commit", "info", True),
-        ("RL009", "unresolved-ref", "info", False),
-        ("RL010", "remote-unreachable", "warning", True),
-        ("RL011", "unsafe-url", "error", False),
-        ("RL012", "empty-ref", "error", False),
-        ("RL013", "ambiguous-ref", "warning", True),
-        ("RL014", "repo-not-found", "error", True),
-        ("RL015", "unpinned-clone", "warning", False),
-        ("RL025", "commit-not-in-history", "error", True),
-        ("RL026", "ambiguous-commit-id", "error", True),
-        ("RL099", "unused-ignore", "info", False),
+def test_all_rules_lists_code_name_severity_lookup_and_summary() -> None:
+    assert [
+        (r.code, r.name, r.severity.label, r.needs_lookup, r.doc.split("\n\n", 1)[0]) for r in all_rules()
+    ] == [
+        (
+            "RL001",
+            "ref-not-found",
+            "error",
+            True,
+            "A pinned ref is neither a branch nor a tag of its remote, nor a commit id the pin may name.",
+        ),
+        (
+            "RL002",
+            "branch-pin",
+            "error",
+            True,
+            "A pin names a branch, which moves, where a tag would hold still.",
+        ),
+        (
+            "RL003",
+            "shallow-clone-needs-history",
+            "error",
+            False,
+            "A shallow clone that the recipe then needs history from.",
+        ),
+        ("RL004", "variant-drift", "error", False, "Variants of one recipe that pin a remote differently."),
+        (
+            "RL005",
+            "cross-file-drift",
+            "warning",
+            False,
+            "One remote pinned at different refs by files of one stack that are not variants of each other.",
+        ),
+        (
+            "RL006",
+            "env-drift",
+            "warning",
+            False,
+            "A workflow that runs an image, or its tests, without the environment the image sets.",
+        ),
+        ("RL007", "branch-flag-with-commit", "error", False, "`git clone --branch` is given a commit id."),
+        (
+            "RL008",
+            "unverifiable-commit",
+            "info",
+            True,
+            "A pinned commit id that could not be verified against the remote's history.",
+        ),
+        (
+            "RL009",
+            "unresolved-ref",
+            "info",
+            False,
+            "A pinned ref or URL that cannot be known without running the build.",
+        ),
+        (
+            "RL010",
+            "remote-unreachable",
+            "warning",
+            True,
+            "A remote could not be looked up, so its pins went unchecked.",
+        ),
+        ("RL011", "unsafe-url", "error", False, "A repository URL that reflint refuses to give to git."),
+        (
+            "RL012",
+            "empty-ref",
+            "error",
+            False,
+            "A pinned ref or URL that expands to nothing where it is used.",
+        ),
+        (
+            "RL013",
+            "ambiguous-ref",
+            "warning",
+            True,
+            "A pinned name is both a branch and a tag of the remote.",
+        ),
+        ("RL014", "repo-not-found", "error", True, "The remote repository does not exist, or is private."),
+        (
+            "RL015",
+            "unpinned-clone",
+            "warning",
+            False,
+            "A clone or pip install of a repository with no ref at all.",
+        ),
+        (
+            "RL016",
+            "insecure-transport",
+            "warning",
+            False,
+            "A pin that fetches over plain `http://` or `git://`.",
+        ),
+        (
+            "RL017",
+            "local-repository",
+            "info",
+            False,
+            "A pin that fetches a repository from a path on the building machine.",
+        ),
+        (
+            "RL025",
+            "commit-not-in-history",
+            "error",
+            True,
+            "A pinned commit that no branch or tag of its repository contains: it is not in the history.",
+        ),
+        (
+            "RL026",
+            "ambiguous-commit-id",
+            "error",
+            True,
+            "An abbreviated commit id that several commits of the repository's history start with.",
+        ),
+        ("RL099", "unused-ignore", "info", False, "A `# reflint: ignore` comment that suppresses nothing."),
     ]
 
 
@@ -145,10 +259,13 @@ def test_every_rule_doc_has_the_four_sections_in_order(rule: object) -> None:
     doc: str = rule.doc  # type: ignore[attr-defined]
     headings = re.findall(r"^## (.+)$", doc, flags=re.MULTILINE)
     assert headings == ["What it does", "Why is this bad?", "Example", "Use instead"]
-    summary = doc.splitlines()[0]
-    assert summary and not summary.startswith("#")
-    sections = re.split(r"^## .+$", doc, flags=re.MULTILINE)
-    assert all(section.strip() for section in sections)
-    example, use_instead = sections[3], sections[4]
-    assert "```" in example and "```" in use_instead
+    # One line of summary (listed above), a blank line, then the sections.
+    summary, _, rest = doc.partition("\n\n")
+    assert ("\n" in summary, rest.startswith("## What it does\n")) == (False, True)
+    sections = re.split(r"^## .+$", rest, flags=re.MULTILINE)[1:]
+    assert [bool(section.strip()) for section in sections] == [True] * 4
+    # The example and what to use instead each show a fenced block of code, and differ.
+    fenced = re.compile(r"^```\w+\n.+?\n```$", re.MULTILINE | re.DOTALL)
+    example, use_instead = sections[2], sections[3]
+    assert (bool(fenced.search(example)), bool(fenced.search(use_instead))) == (True, True)
     assert example.strip() != use_instead.strip()

@@ -27,6 +27,7 @@ from .helpers import (
     REF_SPAN,
     URL_SPAN,
     VERL,
+    by_lookup_key,
     make_pin,
     policy,
     refs_of,
@@ -427,8 +428,8 @@ def test_rl010_one_pin_and_credentials() -> None:
     assert [f.message for f in scan([make_pin("core_v0.18.0")], {MEGATRON: failure})] == [
         "github.com/nvidia/megatron-lm could not be looked up: git asked for credentials "
         "(git@github.com: Permission denied (publickey).), so this pin went unchecked; if it is private, "
-        "list "
-        "it under private-remotes in a rule pack"
+        "allow reflint your credentials for its host (--credentials-for HOST), or list it under "
+        "private-remotes in a rule pack"
     ]
     private = policy(private_remotes=(MEGATRON,))
     assert scan([make_pin("core_v0.18.0")], {MEGATRON: failure}, private) == []
@@ -445,7 +446,8 @@ def test_rl010_each_file_gets_its_own_finding() -> None:
         )
         for path in ("a/Dockerfile", "b/Dockerfile")
     ]
-    found = run_checks(files, {MEGATRON: failure}, policy())
+    pins = [pin for source in files for pin in source.pins]
+    found = run_checks(files, by_lookup_key(pins, {MEGATRON: failure}), policy())
     assert [(f.code, f.path) for f in found] == [("RL010", "a/Dockerfile"), ("RL010", "b/Dockerfile")]
 
 
@@ -461,9 +463,8 @@ def test_rl014_not_found_or_private() -> None:
             "repo-not-found",
             Severity.ERROR,
             "github.com/nvidia/megatron-lm was not found or is private: a mistyped repository fails the "
-            "build "
-            "the same way; a private one needs credentials in git's config, or its remote listed under "
-            "private-remotes (2 pins in this file)",
+            "build the same way; a private one needs credentials in git's config and its host allowed "
+            "them (--credentials-for HOST), or its remote listed under private-remotes (2 pins in this file)",
             ref="core_v0.18.0",
             span=URL_SPAN,
             related=SECOND_PIN,

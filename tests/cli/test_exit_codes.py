@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 from ascend_reflint.cli import SCAN_EXIT_CODES, main
+from ascend_reflint.lookup.cache import RefCache, cache_key
+from ascend_reflint.model import RemoteRefs
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 CLEAN = "FROM x\nRUN git clone https://github.com/o/r.git /opt/r  # reflint: ignore[RL010,RL015]\n"
@@ -59,10 +61,13 @@ def test_a_recipe_that_cannot_be_read_or_parsed_fails_the_scan_in_every_format(
 
     assert [run[0] for run in (text, as_json, github, sarif)] == [1, 1, 1, 1]
     assert text[1].splitlines()[-1] == (
-        "0 errors, 1 warning, 0 info in 5 files (2 pins, 1 remote: 0 looked up, 0 cached); "
+        "0 errors, 1 warning, 0 info in 5 files (2 pins, 1 remote: 0 checked (0 cached), 1 not checked); "
         "3 files could not be read"
     )
-    assert text[2] == "".join(f"{path}: error: {message}\n" for path, message in ERRORS)
+    # --offline with an empty cache: the one remote was not checked either, and the scan says so.
+    assert text[2] == "".join(f"{path}: error: {message}\n" for path, message in ERRORS) + (
+        "reflint: no remote could be checked: 2 pins unchecked\n"
+    )
     assert json.loads(as_json[1])["errors"] == [
         {"path": path, "message": message} for path, message in ERRORS
     ]
@@ -83,6 +88,9 @@ def test_refs_and_exit_zero_still_exit_0_and_a_clean_tree_exits_0(
     exit_zero = _scan(capsys, "--exit-zero", "--fail-on", "info")
     for name in BROKEN:
         (broken / name).unlink()
+    # The remote's ref list in the cache: the offline scan checks the pin, so clean means checked and clean.
+    answer = RemoteRefs("github.com/o/r", {"main": "1" * 40}, {}, fetched_at=0.0)
+    RefCache(broken / "cache").store(cache_key("https://github.com/o/r", credentials=False), answer)
     clean = _scan(capsys)
 
     assert (refs, exit_zero[0], clean[0]) == (0, 0, 0)

@@ -55,3 +55,23 @@ def test_every_span_cuts_the_ref_text_out_of_the_file(tree: Path, capsys: pytest
     for pin in json.loads(capsys.readouterr().out)["pins"]:
         line = (tree / pin["path"]).read_text(encoding="utf-8").split("\n")[pin["line"] - 1]
         assert line[pin["column"] - 1 : pin["end_column"] - 1] == pin["ref_text"], pin
+
+
+def test_a_ref_that_a_variable_holds_points_at_its_definition(
+    tree: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["refs", "--format", "json", "docker"]) == 0
+    origins = {
+        (pin["line"], pin["ref_text"]): (pin["ref_origin"], pin["url_origin"])
+        for pin in json.loads(capsys.readouterr().out)["pins"]
+    }
+    where = {"path": "docker/Dockerfile.npu"}
+    assert origins == {
+        # the global ARG's value, which the stage's value-less ARG takes
+        (8, "${MCORE_REF}"): ({**where, "line": 2, "column": 15, "end_line": 2, "end_column": 27}, None),
+        (11, "f2b0977e"): (None, None),  # written at the use
+        (12, "${TE_REF:-release_v2.10}"): (None, None),  # the default is written at the use
+        (15, "$VLLM_TAG"): ({**where, "line": 6, "column": 14, "end_line": 6, "end_column": 21}, None),
+    }
+    dockerfile = (tree / "docker" / "Dockerfile.npu").read_text(encoding="utf-8").split("\n")
+    assert (dockerfile[1][14:26], dockerfile[5][13:20]) == ("core_v0.12.1", "v0.11.0")

@@ -68,7 +68,7 @@ def test_rl002_suggests_the_tag_closest_in_letters_then_the_shortest(
         'Dockerfile:3:34: RL002 [error] ref "releases/v1" is a branch of github.com/actions/checkout, which '
         'moves whenever a commit lands on it: pin its release tag "v1"',
         "  did you mean 'v1'?",
-        "2 errors, 0 warnings, 0 info in 1 file (2 pins, 2 remotes: 2 looked up, 0 cached)",
+        "2 errors, 0 warnings, 0 info in 1 file (2 pins, 2 remotes: 2 checked (0 cached), 0 not checked)",
     ]
     assert main(["scan", "--cache-dir", str(tmp_path / "cache"), "--format", "json"]) == 1
     document = json.loads(capsys.readouterr().out)

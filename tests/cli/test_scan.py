@@ -39,11 +39,12 @@ FINDINGS = [
     # a release candidate past the last one: the nearest candidate of the same release
     ("RL001", "Dockerfile", 6, 69, 79, "v0.11.0rc9", "v0.11.0rc3"),
 ]
-#: The remotes DOCKERFILE pins → the fake repository that answers for each (gitcode's is GitHub's mirror).
+#: The cache keys of the URLs DOCKERFILE pins → the fake repository that answers for each (gitcode's is
+#: GitHub's mirror). One per URL as written, normalised, looked up without credentials.
 CACHED_REMOTES = {
-    MEGATRON: "github.com/NVIDIA/Megatron-LM",
-    "gitcode.com/ascend/mindspeed": "github.com/Ascend/MindSpeed",
-    "github.com/vllm-project/vllm-ascend": "github.com/vllm-project/vllm-ascend",
+    "https://github.com/nvidia/megatron-lm anonymous": "github.com/NVIDIA/Megatron-LM",
+    "https://gitcode.com/ascend/mindspeed anonymous": "github.com/Ascend/MindSpeed",
+    "https://github.com/vllm-project/vllm-ascend anonymous": "github.com/vllm-project/vllm-ascend",
 }
 MISSING_AND_UNREACHABLE = """\
 git clone --branch v1 https://github.com/nobody/missing.git
@@ -97,6 +98,9 @@ def test_megatron_release_branch_and_missing_refs(
         "remotes": 3,
         "lookups": 3,
         "cached": 0,
+        "checked": 3,
+        "unchecked": 0,
+        "unchecked_pins": 0,
         "findings": {"error": 3, "warning": 0, "info": 0},
     }
     assert [f["message"] for f in document["findings"]] == [
@@ -116,7 +120,7 @@ def test_text_output_says_did_you_mean(
     assert capsys.readouterr().out.splitlines() == [
         f"Dockerfile:2:34: RL002 [error] {MEGATRON_RELEASE_BRANCH}",
         f"  {MEGATRON_HINT}",
-        "1 error, 0 warnings, 0 info in 1 file (5 pins, 3 remotes: 3 looked up, 0 cached)",
+        "1 error, 0 warnings, 0 info in 1 file (5 pins, 3 remotes: 3 checked (0 cached), 0 not checked)",
     ]
 
 
@@ -158,6 +162,9 @@ def test_missing_repository_and_unreachable_host(
         "remotes": 2,
         "lookups": 2,
         "cached": 0,
+        "checked": 1,
+        "unchecked": 1,
+        "unchecked_pins": 1,
         "findings": {"error": 1, "warning": 1, "info": 0},
     }
 
@@ -181,8 +188,9 @@ def test_offline_with_an_empty_cache_is_unknown_not_missing(
     project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     code, document = scan_json(capsys, "--offline", "--cache-dir", str(tmp_path / "empty"))
-    # Warnings only (exit 0), one per remote, on its first pin; none says a ref does not exist.
-    assert code == 0
+    # Warnings only, one per remote, on its first pin; none says a ref does not exist. Exit 1 all the same:
+    # no remote could be checked, and exit 0 would read "checked and clean".
+    assert code == 1
     unknown = "could not be looked up: unknown (offline): not in the cache, so {} went unchecked"
     assert [(*_where(f), f["message"], f["related"]) for f in document["findings"]] == [
         (
@@ -214,6 +222,9 @@ def test_offline_with_an_empty_cache_is_unknown_not_missing(
         "remotes": 3,
         "lookups": 0,
         "cached": 0,
+        "checked": 0,
+        "unchecked": 3,
+        "unchecked_pins": 5,
         "findings": {"error": 0, "warning": 3, "info": 0},
     }
 
@@ -236,6 +247,9 @@ def test_many_pins_of_one_remote_make_one_lookup(
         "remotes": 1,
         "lookups": 1,
         "cached": 0,
+        "checked": 1,
+        "unchecked": 0,
+        "unchecked_pins": 0,
         "findings": {"error": 0, "warning": 0, "info": 0},
     }
 
@@ -248,7 +262,7 @@ def test_two_scans_at_once_share_one_cache(project: Path, tmp_path: Path, remote
     assert [process.returncode for process in running] == [1, 1]
     first, second = (json.loads(output) for output in outputs)
     assert brief(first) == brief(second) == FINDINGS
-    # One whole entry per remote, holding what the remote holds.
+    # One whole entry per URL, holding what the remote holds.
     assert sorted(Path(cache).rglob("*.json")) == sorted(
         RefCache(Path(cache)).entry_path(remote) for remote in CACHED_REMOTES
     )

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from ascend_reflint.check import run_checks
+from ascend_reflint.check.engine import pin_lookup_key
 from ascend_reflint.check.pack_schema import RulePack
 from ascend_reflint.check.policy import Policy
 from ascend_reflint.cli import main
@@ -41,7 +42,8 @@ def findings_in(
     policy: Policy | None = None,
     scanned: Sequence[str] | None = None,
 ) -> list[Finding]:
-    """Write ``files`` under ``root``, extract them all, and run the rules (no lookups unless given).
+    """Write ``files`` under ``root``, extract them all, and run the rules (no lookups unless given;
+    ``lookups`` is keyed by remote and answers for every URL of that remote).
 
     Args:
         scanned: the paths scanned (default: all); the others are read as context only.
@@ -56,7 +58,15 @@ def findings_in(
     wanted = set(scanned) if scanned is not None else {source.path for source in inventory.files}
     targets = [source for source in inventory.files if source.path in wanted]
     context = [source for source in inventory.files if source.path not in wanted]
-    found = run_checks(targets, lookups or {}, policy or default_policy(), context, str(root))
+    keyed = {
+        key: result
+        for source in targets
+        for pin in source.pins
+        if (key := pin_lookup_key(pin)) is not None
+        for result in [(lookups or {}).get(pin.remote or "")]
+        if result is not None
+    }
+    found = run_checks(targets, keyed, policy or default_policy(), context, str(root))
     return [finding for finding in found if finding.code == code]
 
 

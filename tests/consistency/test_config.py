@@ -191,7 +191,7 @@ def test_toml_config_errors_name_the_line_of_the_key_in_the_tool_reflint_table()
         "pyproject.toml:7:1: tool.reflint.drift-same-kind: expected true or false",
         'pyproject.toml:10:1: tool.reflint.per-file-ignores."scripts/*"[1]: unknown rule code RL777 (known: '
         "RL001, RL002, RL003, RL004, RL005, RL006, RL007, RL008, RL009, RL010, RL011, RL012, RL013, RL014, "
-        "RL015, RL025, RL026, RL099)",
+        "RL015, RL016, RL017, RL025, RL026, RL099)",
         "pyproject.toml:17:1: tool.reflint.variant-groups[1].alowed-drift: unknown key (did you mean "
         "'allowed-drift'?)",
     ]

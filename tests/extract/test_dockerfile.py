@@ -8,6 +8,7 @@ Pins end to end (with the real shell extractor) are in test_dockerfile_pins.py.
 
 from __future__ import annotations
 
+import dataclasses
 import textwrap
 from dataclasses import dataclass, field
 
@@ -16,8 +17,8 @@ import pytest
 from ascend_reflint.extract import ExtractError
 from ascend_reflint.extract import shell as shell_module
 from ascend_reflint.extract.dockerfile import extract_dockerfile
-from ascend_reflint.model import EnvSetting, FileKind, Resolution, SourceFile, Span
-from ascend_reflint.resolve import Binding, Expansion, Scope, expand
+from ascend_reflint.model import EnvSetting, FileKind, Origin, Resolution, SourceFile, Span
+from ascend_reflint.resolve import Binding, Expansion, Provenance, Scope, expand
 from ascend_reflint.sourcemap import SourceMap
 
 
@@ -39,7 +40,8 @@ class Run:
         return self.source_map.position(index)
 
     def value(self, word: str) -> Expansion:
-        return expand(word, self.scope)
+        """The word's value here (where the value is written is tested in test_provenance.py)."""
+        return dataclasses.replace(expand(word, self.scope), provenance=None)
 
 
 @dataclass
@@ -418,14 +420,18 @@ def test_docker_value_quoting_and_the_default_operator(sessions: list[Recorder])
     )
     (run,) = runs(sessions)
     values = {name: run.scope.get(name) for name in "ABCDEFG"}
+
+    def written(line: int, column: int, end_column: int, verbatim: bool = True) -> Provenance:
+        return Provenance(Origin("docker/Dockerfile", Span(line, column, line, end_column)), verbatim)
+
     assert values == {
-        "A": Binding("v 1"),
-        "B": Binding("$BR"),
-        "C": Binding("$BR"),
-        "D": Binding("def"),
-        "E": Binding("xrely"),
-        "F": Binding("rel"),
-        "G": Binding("a b"),
+        "A": Binding("v 1", provenance=written(4, 8, 11)),  # the quotes excluded
+        "B": Binding("$BR", provenance=written(4, 16, 19)),
+        "C": Binding("$BR", provenance=written(4, 23, 27, verbatim=False)),  # \$BR is wider than $BR
+        "D": Binding("def"),  # the default is written at the use: no definition to point at
+        "E": Binding("xrely"),  # partly written here, partly BR's
+        "F": Binding("rel", provenance=written(3, 8, 11)),  # BR's value, where BR is defined
+        "G": Binding("a b", provenance=written(4, 62, 66, verbatim=False)),
     }
 
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from ascend_reflint.extract.shell import ShellSession
-from ascend_reflint.model import FileKind, Pin, Resolution, Span, Via
+from ascend_reflint.model import FileKind, Origin, Pin, Resolution, Span, Via
 from ascend_reflint.resolve import Binding, Scope
 from ascend_reflint.sourcemap import SourceMap
 
@@ -259,15 +259,19 @@ def test_a_checkout_written_empty_is_an_empty_ref() -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "at", "url_span"),
+    ("text", "at", "url_span", "url_origin"),
     [
-        (f"pip install git+{URL}@\n", span(1, 43, 44), span(1, 17, 43)),  # the @
-        (f'pip install "git+{URL}@#egg=r"\n', span(1, 44, 45), span(1, 18, 44)),
-        (f'PKG="git+{URL}@"; pip install "$PKG"\n', span(1, 53, 57), span(1, 53, 57)),  # in the value
+        (f"pip install git+{URL}@\n", span(1, 43, 44), span(1, 17, 43), None),  # the @
+        (f'pip install "git+{URL}@#egg=r"\n', span(1, 44, 45), span(1, 18, 44), None),
+        # in the value of PKG, whose URL is written in its definition
+        (f'PKG="git+{URL}@"; pip install "$PKG"\n', span(1, 53, 57), span(1, 53, 57), span(1, 10, 36)),
     ],
 )
-def test_a_pip_revision_written_empty_is_an_empty_ref(text: str, at: Span, url_span: Span) -> None:
-    assert extract(text) == [pin(Via.PIP_VCS, at, url_span=url_span, **EMPTY)]
+def test_a_pip_revision_written_empty_is_an_empty_ref(
+    text: str, at: Span, url_span: Span, url_origin: Span | None
+) -> None:
+    origin = Origin(PATH, url_origin) if url_origin is not None else None
+    assert extract(text) == [pin(Via.PIP_VCS, at, url_span=url_span, url_origin=origin, **EMPTY)]
 
 
 def test_a_variable_whose_value_is_empty_is_unresolved_not_an_empty_ref() -> None:

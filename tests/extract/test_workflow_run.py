@@ -6,7 +6,7 @@ import pytest
 
 from ascend_reflint.extract import ExtractError, yamlpos
 from ascend_reflint.extract.workflow import extract_workflow
-from ascend_reflint.model import FileKind, Pin, Resolution, SourceFile, Span, Via
+from ascend_reflint.model import FileKind, Origin, Pin, Resolution, SourceFile, Span, Via
 
 PATH = ".github/workflows/build.yml"
 URL = "https://github.com/o/r"
@@ -39,9 +39,10 @@ def _clone_pin(
     clone_line: int | None = None,
     url_line: int | None = None,
     note: str | None = None,
+    origin: Span | None = None,
 ) -> Pin:
     """A ``git clone -b REF https://github.com/o/r`` pin whose ref sits on ``line`` (the rest too by default);
-    unresolved when ``note`` is given."""
+    unresolved when ``note`` is given; ``origin`` is where a variable's value is written."""
     return Pin(
         path=PATH,
         kind=FileKind.WORKFLOW,
@@ -57,6 +58,7 @@ def _clone_pin(
         clone_span=Span(
             clone_line or line, clone_column, clone_line or line, clone_column + len("git clone")
         ),
+        ref_origin=Origin(PATH, origin) if origin is not None else None,
     )
 
 
@@ -83,6 +85,7 @@ jobs:
             remote="github.com/nvidia/megatron-lm",
             ref="core_r0.12.0",
             ref_text="$MCORE_REF",
+            ref_origin=Origin(PATH, Span(2, 14, 2, 26)),
             depth=1,
             shallow=True,
             url_span=Span(10, 53, 10, 94),
@@ -126,11 +129,13 @@ def test_scopes_and_scalar_styles() -> None:
     source = _extract(SCOPES_AND_STYLES)
     assert source.pins == [
         # folded: the step's env shadows the job's; each word is where the file has it
-        _clone_pin(11, 14, "$REF", "v2", 11, clone_line=10, clone_column=11, url_line=12),
+        _clone_pin(
+            11, 14, "$REF", "v2", 11, clone_line=10, clone_column=11, url_line=12, origin=Span(8, 16, 8, 18)
+        ),
         # plain scalar over two lines: the job's env
-        _clone_pin(13, 27, "$REF", "v1", 11, clone_column=14, url_line=14),
+        _clone_pin(13, 27, "$REF", "v1", 11, clone_column=14, url_line=14, origin=Span(4, 12, 4, 14)),
         # double-quoted, escaped quotes: B is assigned in the same script
-        _clone_pin(15, 36, "$B", "v3", 41, clone_column=21),
+        _clone_pin(15, 36, "$B", "v3", 41, clone_column=21, origin=Span(15, 17, 15, 19)),
         # a new step is a new shell: B is gone
         _clone_pin(16, 27, "$B", None, 30, clone_column=14, note="$B is not set in this file"),
         # explicit indentation indicator, a more-indented first line, an expression in the script

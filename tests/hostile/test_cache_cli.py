@@ -10,7 +10,8 @@ from pathlib import Path
 
 from gitfixtures import FakeRemotes
 
-from ascend_reflint.lookup.cache import RefCache
+from ascend_reflint.lookup.cache import RefCache, cache_key
+from ascend_reflint.remote import lookup_key
 
 from .support import HANG_GUARD_SECONDS, clean_env, json_output, record, run_reflint, write_tree
 
@@ -20,6 +21,11 @@ REMOTES = {
     "github.com/vllm-project/vllm-ascend": "vllm-project/vllm-ascend",
     "github.com/sgl-project/sgl-kernel-npu": "sgl-project/sgl-kernel-npu",
     "github.com/actions/checkout": "actions/checkout",
+}
+#: The cache key of each remote's URL as the Dockerfile writes it (looked up without credentials).
+KEYS = {
+    remote: cache_key(lookup_key(f"https://github.com/{name}.git") or "", credentials=False)
+    for remote, name in REMOTES.items()
 }
 DOCKERFILE = "FROM ubuntu:22.04\n" + "".join(
     f"RUN git clone --branch no-such-ref https://github.com/{name}.git /opt/{n}\n"
@@ -33,14 +39,14 @@ def _scan(project: Path, cache: Path, env: dict[str, str], *extra: str) -> subpr
 
 def _assert_every_entry_valid(cache: Path, remotes: FakeRemotes) -> None:
     for remote, name in REMOTES.items():
-        refs = RefCache(cache).load(remote, max_age=None)
+        refs = RefCache(cache).load(KEYS[remote], max_age=None)
         assert refs is not None, remote
         assert (refs.branches, refs.tags) == (
             remotes[f"github.com/{name}"].branches,
             remotes[f"github.com/{name}"].tags,
         )
     assert sorted(path.name for path in (cache / "remotes").iterdir()) == sorted(
-        RefCache(cache).entry_path(remote).name for remote in REMOTES
+        RefCache(cache).entry_path(key).name for key in KEYS.values()
     )
 
 
@@ -49,7 +55,7 @@ def test_damaged_entries_are_ignored_and_rewritten(tmp_path: Path, remotes: Fake
     cache = tmp_path / "cache"
     env = remotes.env()
     first = json_output(_scan(tmp_path / "project", cache, env))
-    entries = [RefCache(cache).entry_path(remote) for remote in REMOTES]
+    entries = [RefCache(cache).entry_path(key) for key in KEYS.values()]
     damage = [
         entries[0].read_bytes()[: len(entries[0].read_bytes()) // 2],  # truncated
         b"\x00\xff garbage \x1b[31m",  # not JSON at all

@@ -140,21 +140,28 @@ def test_no_output_log_or_cache_file_holds_the_token(
             "connect to server), so this pin went unchecked",
         ),
     ]
-    # --debug did log the git commands, with GitPython's mask on the user names and reflint's on the rest.
-    looked_up = sorted(re.findall(r"'ls-remote', '--heads', '--tags', '--', '([^']*)'", runs[3].stderr))
-    assert looked_up == [
-        f"https://*****:***@127.0.0.1:{closed_port}/o/r.git",
-        "https://*****:***@github.com/Ascend/MindSpeed.git",
-        "https://*****:***@github.com/actions/checkout",
-        "https://***@github.com/NVIDIA/Megatron-LM.git",
+    # --debug did log the git commands, masked; one lookup per URL as written, so Megatron-LM twice (its
+    # two pins give two tokens), each isolated: no host was allowed credentials.
+    looked_up = sorted(re.findall(r"git ls-remote --heads --tags -- (\S+) \(isolated\)", runs[3].stderr))
+    assert looked_up == sorted(
+        [
+            f"https://bob:***@127.0.0.1:{closed_port}/o/r.git",
+            "https://alice:***@github.com/NVIDIA/Megatron-LM.git",
+            "https://ci:***@github.com/Ascend/MindSpeed.git",
+            "https://x-access-token:***@github.com/actions/checkout",
+            "https://***@github.com/NVIDIA/Megatron-LM.git",
+        ]
+    )
+    # One entry per URL that answered, named after its masked key.
+    looked_up_urls = [
+        "https://alice:***@github.com/nvidia/megatron-lm",
+        "https://***@github.com/nvidia/megatron-lm",
+        "https://ci:***@github.com/ascend/mindspeed",
+        "https://x-access-token:***@github.com/actions/checkout",
     ]
-    # One entry per remote that answered, each looked up with the token in its URL.
-    looked_up_remotes = [
-        "github.com/nvidia/megatron-lm",
-        "github.com/ascend/mindspeed",
-        "github.com/actions/checkout",
-    ]
-    assert sorted(cache_files) == sorted(RefCache(cache).entry_path(remote) for remote in looked_up_remotes)
+    assert sorted(cache_files) == sorted(
+        RefCache(cache).entry_path(f"{key} anonymous") for key in looked_up_urls
+    )
 
 
 _FAILING_EXTRACTOR = f"""
@@ -222,7 +229,16 @@ def test_query_tokens_passwords_with_at_signs_and_scp_users_are_masked_everywher
     ssh.chmod(0o755)
     env = {**remotes.env(), "GIT_SSH_COMMAND": str(ssh)}
     summary = tmp_path / "summary.md"
-    scan = ["scan", "--cache-dir", str(tmp_path / "cache"), "--timeout", "20"]
+    # The user's own ssh command (the fake) is used only for hosts allowed credentials.
+    scan = [
+        "scan",
+        "--cache-dir",
+        str(tmp_path / "cache"),
+        "--timeout",
+        "20",
+        "--credentials-for",
+        "127.0.0.1",
+    ]
 
     runs = [
         run_reflint(["refs"], project, env),

@@ -1,11 +1,12 @@
-"""The span invariant (see :mod:`.spans`) over recipes shaped like a real checkout's, and, on demand, over a
-real checkout.
+"""The span invariant (see :mod:`.spans`) over trees of recipes shaped like real checkouts', and, on demand,
+over a real checkout.
 
-``data/verl-shaped`` holds Dockerfiles, scripts, workflows and requirement files written for these tests in
-the shapes of volcengine/verl's (Ascend and ROCm images, clone-then-checkout across ``WORKDIR``, ``ENV``
-URLs, exec-form RUN, folded and literal ``run:`` blocks, pip VCS URLs with markers and fragments); the URLs
-and refs are real ones. ``REFLINT_SPAN_CHECKOUT=/path/to/verl pytest tests/hostile -k checkout`` checks
-every pin of a real checkout the same way.
+Two trees are bundled, written for these tests with real URLs and refs (see the README in each):
+``data/verl-shaped`` in the shapes of volcengine/verl's recipes (Ascend and ROCm images, clone-then-checkout
+across ``WORKDIR``, ``ENV`` URLs, exec-form RUN, folded and literal ``run:`` blocks, pip VCS URLs with
+markers and fragments), and ``data/stack-shaped`` in those of Ascend/MindSpeed-LLM, vllm-project/vllm-ascend,
+THUDM/slime and NVIDIA/TransformerEngine. Every run checks both, pin by pin;
+``REFLINT_SPAN_CHECKOUT=/path/to/checkout pytest tests/hostile -k checkout`` adds a real checkout.
 """
 
 from __future__ import annotations
@@ -23,9 +24,14 @@ from ascend_reflint.model import FileKind, SourceFile
 from .spans import span_violations
 from .support import text_at
 
-DATA = Path(__file__).resolve().parent / "data" / "verl-shaped"
+DATA = Path(__file__).resolve().parent / "data"
+#: The bundled trees, and a real checkout when REFLINT_SPAN_CHECKOUT names one.
+CHECKOUTS = [DATA / "verl-shaped", DATA / "stack-shaped"] + (
+    [Path(os.environ["REFLINT_SPAN_CHECKOUT"])] if os.environ.get("REFLINT_SPAN_CHECKOUT") else []
+)
 
-EXPECTED = [
+#: Every pin of data/verl-shaped: path, line, column, end column, the ref as written.
+VERL_PINS = [
     (".github/workflows/docker-build-ascend-a3.yml", 13, 41, 47, "v1.3.1"),
     (".github/workflows/docker-build-ascend-a3.yml", 15, 32, 34, "v4"),
     (".github/workflows/docker-build-ascend-a3.yml", 16, 37, 39, "v5"),
@@ -85,29 +91,65 @@ EXPECTED = [
 ]
 
 
-def test_every_pin_of_the_verl_shaped_recipes_is_where_its_span_says(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(DATA)
+#: Every pin of data/stack-shaped: path, line, column, end column, the ref as written.
+STACK_PINS = [
+    (".github/workflows/build.yml", 8, 32, 34, "v3"),
+    (".github/workflows/build.yml", 12, 46, 86, "7d986dd989559c6ecdb630a3fd2557667be217ad"),
+    (".github/workflows/build.yml", 14, 44, 84, "c28619d8999a147d5e09c1199f84ff6af6ad5794"),
+    (".github/workflows/e2e.yaml", 15, 32, 34, "v7"),
+    (".github/workflows/e2e.yaml", 17, 32, 34, "v7"),
+    (".github/workflows/e2e.yaml", 20, 16, 34, "${{ inputs.vllm }}"),
+    (".github/workflows/e2e.yaml", 23, 41, 81, "54081f138730dfa15788a46383842cd2f914a1be"),
+    (".github/workflows/e2e.yaml", 31, 64, 74, "v0.11.0rc3"),
+    ("docker/ascend/Dockerfile", 14, 18, 54, "${FLASH_LINEAR_ATTENTION_NPU_BRANCH}"),
+    ("docker/ascend/Dockerfile", 18, 18, 37, "${MINDSPEED_BRANCH}"),
+    ("docker/ascend/Dockerfile", 22, 15, 55, None),
+    ("docker/ascend/Dockerfile", 28, 18, 36, "${MEGATRON_BRANCH}"),
+    ("docker/ascend/Dockerfile", 31, 18, 41, "${MINDSPEED_LLM_BRANCH}"),
+    ("docker/ascend/Dockerfile.a3", 9, 44, 54, "FETCH_HEAD"),
+    ("docker/ascend/Dockerfile.a3", 11, 30, 39, "$VLLM_TAG"),
+    ("docker/ascend/Dockerfile.a3.openEuler", 9, 46, 56, "FETCH_HEAD"),
+    ("docker/ascend/Dockerfile.a3.openEuler", 11, 32, 41, "$VLLM_TAG"),
+    ("docker/cuda/Dockerfile", 11, 41, 81, "002cce0a1068f8c07dfccb5a1d232b9a3276947c"),
+    ("docker/cuda/Dockerfile", 14, 60, 79, "${FLASH_QLA_COMMIT}"),
+    ("docker/cuda/Dockerfile", 17, 57, 85, "${TRANSFORMER_ENGINE_COMMIT}"),
+    ("docker/cuda/Dockerfile", 20, 100, 140, "10417aceddd7d5d05d7cbf7b0fc2daad1105f8b4"),
+    ("docker/cuda/Dockerfile", 23, 36, 54, "${MEGATRON_COMMIT}"),
+    ("docker/cuda/Dockerfile", 26, 73, 86, "${TMS_COMMIT}"),
+    ("docker/cuda/Dockerfile", 29, 37, 53, "${DEEPEP_COMMIT}"),
+    ("docker/cuda/Dockerfile", 34, 36, 51, "${SLIME_COMMIT}"),
+    ("requirements-npu.txt", 3, 53, 63, "v0.11.0rc3"),
+    ("requirements-npu.txt", 4, 58, 77, "26.0.0_core_r0.12.1"),
+    ("requirements-npu.txt", 5, 47, 59, "core_v0.12.1"),
+    ("scripts/run_npu_tests.sh", 7, 14, 20, "master"),
+    ("scripts/run_npu_tests.sh", 11, 11, 51, None),
+    ("scripts/run_npu_tests.sh", 14, 14, 20, "master"),
+]
+
+
+@pytest.mark.parametrize(("tree", "pins"), [("verl-shaped", VERL_PINS), ("stack-shaped", STACK_PINS)])
+def test_every_pin_of_a_bundled_tree_is_found_where_it_is_written(
+    tree: str, pins: list[tuple[str, int, int, int, str | None]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(DATA / tree)
 
     inventory = build_inventory(["."])
 
     assert (inventory.errors, inventory.notices) == ([], [])
     assert [
         (p.path, p.span.line, p.span.column, p.span.end_column, p.ref_text) for p in inventory.pins
-    ] == EXPECTED
-    assert {source.path: span_violations(source) for source in inventory.files} == {
-        source.path: [] for source in inventory.files
-    }
+    ] == pins
 
 
-@pytest.mark.skipif(
-    not os.environ.get("REFLINT_SPAN_CHECKOUT"), reason="set REFLINT_SPAN_CHECKOUT to a checkout"
-)
-def test_every_pin_of_a_real_checkout_is_where_its_span_says(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(os.environ["REFLINT_SPAN_CHECKOUT"])
+@pytest.mark.parametrize("checkout", CHECKOUTS, ids=lambda path: path.name)
+def test_every_pin_of_a_checkout_is_where_its_span_says(
+    checkout: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(checkout)
 
     inventory = build_inventory(["."])
 
-    assert inventory.pins, "no pins: not a checkout of build recipes?"
+    assert inventory.pins != [], "no pins: not a checkout of build recipes?"
     assert {
         source.path: span_violations(source) for source in inventory.files if source.text is not None
     } == {source.path: [] for source in inventory.files if source.text is not None}

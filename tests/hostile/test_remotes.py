@@ -96,7 +96,8 @@ def test_each_misbehaving_remote_gets_its_own_verdict_and_spares_the_others(
             url_column + len(f"http://{hidden}.git"),
             hidden,
             f"{hidden} was not found or is private: a mistyped repository fails the build the same way; a "
-            "private one needs credentials in git's config, or its remote listed under private-remotes",
+            "private one needs credentials in git's config and its host allowed them (--credentials-for "
+            "HOST), or its remote listed under private-remotes",
         ),
         (
             "RL010",

@@ -14,6 +14,9 @@ import hashlib
 import os
 from pathlib import Path
 
+from ascend_reflint.lookup.cache import cache_key
+from ascend_reflint.remote import lookup_key
+
 from .support import bounded, json_output, run_reflint, write_tree
 
 #: A file outside the repository, shaped so that reading it as a pack would quote its lines.
@@ -52,7 +55,8 @@ def test_rule_packs_outside_the_root_are_refused_by_key_without_reading_them(tmp
         f".reflint.yaml:4:5: rule-packs[2]: '{tmp_path / 'secret.yaml'}'{advice}\n"
         f".reflint.yaml:5:5: rule-packs[3]: 'packs/linked.yaml'{advice}\n"
     )
-    assert (inside.returncode, json_output(inside)["summary"]["pins"]) == (0, 1)
+    # Exit 1: --offline with an empty cache checked no remote (the pack itself was read).
+    assert (inside.returncode, json_output(inside)["summary"]["pins"]) == (1, 1)
 
 
 def test_a_committed_config_that_links_outside_the_root_is_not_read(tmp_path: Path) -> None:
@@ -107,7 +111,8 @@ def test_a_cache_entry_that_is_a_device_or_a_fifo_counts_as_absent(tmp_path: Pat
     write_tree(tmp_path / "project", {"Dockerfile": DOCKERFILE})
     entries = tmp_path / "cache" / "remotes"
     entries.mkdir(parents=True)
-    entry = entries / f"{hashlib.sha256(b'github.com/o/r').hexdigest()}.json"
+    key = cache_key(lookup_key("https://github.com/o/r.git") or "", credentials=False)
+    entry = entries / f"{hashlib.sha256(key.encode()).hexdigest()}.json"
     scan = ["scan", "--offline", "--format", "json", "--cache-dir", str(tmp_path / "cache")]
 
     os.symlink("/dev/zero", entry)
@@ -125,4 +130,5 @@ def test_a_cache_entry_that_is_a_device_or_a_fifo_counts_as_absent(tmp_path: Pat
                 "went unchecked",
             )
         ]
-        assert (document["summary"]["cached"], completed.returncode) == (0, 0)
+        # Exit 1: with the entry ignored, no remote could be checked.
+        assert (document["summary"]["cached"], completed.returncode) == (0, 1)

@@ -66,7 +66,10 @@ FINDINGS = [
         'and 6 tags are "core_v0.11.0", "core_v0.12.1", "core_v0.15.0"',
     ),
 ]
-SUMMARY = "4 errors, 0 warnings, 0 info in 2 files (4 pins, 1 remote: {looked_up} looked up, {cached} cached)"
+SUMMARY = (
+    "4 errors, 0 warnings, 0 info in 2 files (4 pins, 1 remote: {checked} checked ({cached} cached), "
+    "{unchecked} not checked)"
+)
 
 
 #: Column widths of the rich table ``reflint refs`` prints on a 200-column terminal.
@@ -115,7 +118,7 @@ def _text_report(code_style: str = "{}", hint_style: str = "{}", summary_style: 
         lines.append(f"{path}:{line}:{column}: {code_style.format(f'{code} [error]')} {message}")
         if code == "RL002":
             lines.append(hint_style.format(f"  {MEGATRON_HINT}"))
-    return [*lines, summary_style.format(SUMMARY.format(looked_up=1, cached=0))]
+    return [*lines, summary_style.format(SUMMARY.format(checked=1, cached=0, unchecked=0))]
 
 
 def test_coloured_scan_on_a_terminal_prints_markup_and_escapes_literally(
@@ -161,7 +164,7 @@ def test_plain_outputs_print_markup_and_escapes_literally(tmp_path: Path, remote
             f"title={code} {name}::{message}{'%0A' + MEGATRON_HINT if code == 'RL002' else ''}"
             for (path, line, column, _, end), (code, name, message) in zip(PINS, FINDINGS, strict=True)
         ),
-        SUMMARY.format(looked_up=0, cached=1),
+        SUMMARY.format(checked=1, cached=1, unchecked=0),
     ]
     for output in (refs.stdout, scan.stdout, github.stdout):
         _assert_printed_as_data(output)

@@ -213,7 +213,7 @@ def test_git_runs_non_interactively_outside_the_scanned_folder(tmp_path: Path, r
     assert completed.stdout.splitlines() == [
         f"Dockerfile:2:24: RL002 [error] {MEGATRON_RELEASE_BRANCH}",
         f"  {MEGATRON_HINT}",
-        "1 error, 0 warnings, 0 info in 1 file (1 pin, 1 remote: 1 looked up, 0 cached)",
+        "1 error, 0 warnings, 0 info in 1 file (1 pin, 1 remote: 1 checked (0 cached), 0 not checked)",
     ]
     (call,) = [call for call in calls() if call["argv"][:1] == ["ls-remote"]]
     assert call["argv"] == [
@@ -227,7 +227,12 @@ def test_git_runs_non_interactively_outside_the_scanned_folder(tmp_path: Path, r
     assert call["env"]["GIT_ASKPASS"] == silent
     assert call["env"]["SSH_ASKPASS"] == silent
     assert call["env"]["GIT_TERMINAL_PROMPT"] == "0"
-    assert call["env"]["GIT_SSH_COMMAND"] == "ssh -o BatchMode=yes"
+    # github.com is not allowed credentials here: the ssh that git would use offers none.
+    assert call["env"]["GIT_SSH_COMMAND"] == (
+        "ssh -o BatchMode=yes -o IdentityAgent=none -o PubkeyAuthentication=no -o PasswordAuthentication=no "
+        "-o KbdInteractiveAuthentication=no -o GSSAPIAuthentication=no -o HostbasedAuthentication=no "
+        "-o ForwardAgent=no -o ControlMaster=no -o ControlPath=none"
+    )
     workdir = Path(call["cwd"])
     assert workdir.name.startswith("reflint-git-") and not workdir.exists()
     assert call["env"]["GIT_CEILING_DIRECTORIES"] == str(workdir.parent)
@@ -273,8 +278,12 @@ def test_the_scanned_folders_own_git_config_runs_nothing(tmp_path: Path, closed_
     completed = run_reflint(["scan", "--format", "json", "--cache-dir", str(tmp_path / "cache")], cwd=project)
 
     assert [m.exists() for m in (fsmonitor_marker, ext_marker, ssh_marker, helper_marker)] == [False] * 4
-    # Warnings only: the scan passes (exit 0) and says which remotes went unchecked, and why.
-    assert (completed.returncode, completed.stderr) == (0, "")
+    # Warnings only, saying which remotes went unchecked and why; since not one remote could be checked,
+    # the scan says so and fails (exit 0 would read "checked and clean").
+    assert (completed.returncode, completed.stderr) == (
+        1,
+        "reflint: no remote could be checked: 2 pins unchecked\n",
+    )
     findings = [
         (code, path, number, column, end, re.sub(r" after \d+ ms:", " after N ms:", message))
         for code, path, number, column, end, message in _findings(json_output(completed))

@@ -211,7 +211,9 @@ def test_action_scans_a_workspace_into_annotations_sarif_and_a_job_summary(tmp_p
         f"endColumn={BAD_REF_END_COLUMN},title={BRANCH_PIN_CODE} "
     )
     assert f"%0Adid you mean '{MEGATRON_TAG}'?" in lines[0]
-    assert lines[1:] == ["1 error, 0 warnings, 0 info in 1 file (1 pin, 1 remote: 1 looked up, 0 cached)"]
+    assert lines[1:] == [
+        "1 error, 0 warnings, 0 info in 1 file (1 pin, 1 remote: 1 checked (0 cached), 0 not checked)"
+    ]
     assert (tmp_path / "output").read_text() == "sarif-file=reflint.sarif\nexit-code=1\n"
 
     sarif = json.loads((workspace / "reflint.sarif").read_text(encoding="utf-8"))

@@ -83,7 +83,9 @@ def test_every_verdict_in_text_json_github_and_sarif(  # type: ignore[no-untyped
     outputs = ["-o", "out.json", "-o", "annotations.txt", "-o", "out.sarif"]
     options = ["--cache-dir", str(tmp_path / "cache"), "--max-history-size", "0.1", "--ignore", "RL005"]
     assert main(["scan", *options, *formats, *outputs]) == 1
-    summary = "3 errors, 0 warnings, 1 info in 3 files (7 pins, 2 remotes: 2 looked up, 0 cached)"
+    summary = (
+        "3 errors, 0 warnings, 1 info in 3 files (7 pins, 2 remotes: 2 checked (0 cached), 0 not checked)"
+    )
 
     text = capsys.readouterr().out.splitlines()
     assert text == [

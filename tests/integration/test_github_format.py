@@ -19,7 +19,7 @@ from ascend_reflint.report.github import (
     write_github,
 )
 
-SUMMARY = ScanSummary(files=3, pins=4, remotes=2, lookups=1, cached=1)
+SUMMARY = ScanSummary(files=3, pins=4, remotes=2, lookups=1, cached=1, checked=2)
 
 
 def branch_pin(
@@ -95,8 +95,9 @@ def test_paths_are_made_relative_to_the_workspace(tmp_path: Path) -> None:
     assert root == str(workspace)
     assert root_relative("docker/Dockerfile", root, cwd=str(workspace / "sub")) == "sub/docker/Dockerfile"
     assert root_relative("../other/Dockerfile", root, cwd=str(workspace)) is None
-    line = annotation(branch_pin(), root, cwd=str(workspace / "sub"))
-    assert line.startswith("::error file=sub/docker/Dockerfile,line=5,")
+    assert annotation(branch_pin(), root, cwd=str(workspace / "sub")) == _branch_pin_line(
+        "error", 5, "sub/docker/Dockerfile"
+    )
 
 
 def test_a_workspace_given_through_a_symbolic_link_still_matches(tmp_path: Path) -> None:
@@ -127,8 +128,17 @@ def test_write_github_writes_annotations_then_the_summary_line(tmp_path: Path) -
         "::'core_r0.18.0' is a branch of github.com/nvidia/megatron-lm; the release is tag 'core_v0.18.0'"
         "%0Adid you mean 'core_v0.18.0'?\n"
         "::error file=scripts/bad.sh,title=reflint could not read this file::not UTF-8 text\n"
-        "1 error, 0 warnings, 0 info in 3 files (4 pins, 2 remotes: 1 looked up, 1 cached); "
+        "1 error, 0 warnings, 0 info in 3 files (4 pins, 2 remotes: 2 checked (1 cached), 0 not checked); "
         "1 file could not be read\n"
+    )
+
+
+def _branch_pin_line(command: str, line: int, path: str = "docker/Dockerfile") -> str:
+    """The annotation of :func:`branch_pin` at ``line``, as the workflow command ``command``."""
+    return (
+        f"::{command} file={path},line={line},col=28,endLine={line},endColumn=40,title=RL002 branch-pin"
+        "::'core_r0.18.0' is a branch of github.com/nvidia/megatron-lm; the release is tag 'core_v0.18.0'"
+        "%0Adid you mean 'core_v0.18.0'?"
     )
 
 
@@ -137,9 +147,10 @@ def test_ten_annotations_of_each_severity_fit(tmp_path: Path) -> None:
     buffer = io.StringIO()
     stream = Channel(buffer)
     write_github(ScanResult(findings, [], [], SUMMARY), stream, {}, cwd=str(tmp_path))
-    assert buffer.getvalue().splitlines()[-1] == (
-        "10 errors, 10 warnings, 10 info in 3 files (4 pins, 2 remotes: 1 looked up, 1 cached)"
-    )
+    assert buffer.getvalue().splitlines() == [
+        *(_branch_pin_line(command, n) for command in ("notice", "warning", "error") for n in range(1, 11)),
+        "10 errors, 10 warnings, 10 info in 3 files (4 pins, 2 remotes: 2 checked (1 cached), 0 not checked)",
+    ]
 
 
 def test_an_eleventh_error_is_announced_with_where_to_find_all(tmp_path: Path) -> None:
@@ -147,15 +158,15 @@ def test_an_eleventh_error_is_announced_with_where_to_find_all(tmp_path: Path) -
     buffer = io.StringIO()
     stream = Channel(buffer)
     write_github(ScanResult(findings, [], [], SUMMARY), stream, {}, cwd=str(tmp_path))
-    lines = buffer.getvalue().splitlines()
-    assert len(lines) == 12
-    assert lines[-1] == (
-        "11 errors, 0 warnings, 0 info in 3 files (4 pins, 2 remotes: 1 looked up, 1 cached); "
+    # Every annotation is written (the runner drops the ones past its limits), then where to see them all.
+    assert buffer.getvalue().splitlines() == [
+        *(_branch_pin_line("error", n) for n in range(1, 12)),
+        "11 errors, 0 warnings, 0 info in 3 files (4 pins, 2 remotes: 2 checked (1 cached), 0 not checked); "
         "GitHub shows at most 10 annotations of each severity per step and 50 per job, "
         "so some are not shown: "
         "all 11 findings are in the SARIF report "
-        "(reflint scan --format sarif, uploaded with github/codeql-action/upload-sarif)"
-    )
+        "(reflint scan --format sarif, uploaded with github/codeql-action/upload-sarif)",
+    ]
 
 
 def test_unreadable_files_count_as_error_annotations(tmp_path: Path) -> None:
@@ -166,14 +177,25 @@ def test_unreadable_files_count_as_error_annotations(tmp_path: Path) -> None:
     write_github(
         ScanResult([], errors, [], SUMMARY), stream, {"GITHUB_STEP_SUMMARY": str(summary_file)}, str(tmp_path)
     )
-    assert (
-        buffer.getvalue()
-        .splitlines()[-1]
-        .endswith(
-            "so some are not shown: all 0 findings are in the job summary and in the SARIF report "
-            "(reflint scan --format sarif, uploaded with github/codeql-action/upload-sarif)"
-        )
-    )
+    assert buffer.getvalue().splitlines() == [
+        *(f"::error file=f{n}.sh,title=reflint could not read this file::binary" for n in range(11)),
+        "0 errors, 0 warnings, 0 info in 3 files (4 pins, 2 remotes: 2 checked (1 cached), 0 not checked); "
+        "11 files could not be read; GitHub shows at most 10 annotations of each severity per step and 50 "
+        "per job, so some are not shown: all 0 findings are in the job summary and in the SARIF report "
+        "(reflint scan --format sarif, uploaded with github/codeql-action/upload-sarif)",
+    ]
+    assert summary_file.read_text(encoding="utf-8").splitlines() == [
+        "### reflint",
+        "",
+        "0 errors, 0 warnings, 0 info in 3 files (4 pins, 2 remotes: 2 checked (1 cached), 0 not checked); "
+        "11 files could not be read",
+        "",
+        "Files that could not be read:",
+        "",
+        "| File | Reason |",
+        "| --- | --- |",
+        *(f"| f{n}.sh | binary |" for n in range(11)),
+    ]
 
 
 def test_job_summary_is_appended_as_an_escaped_table_with_links(tmp_path: Path) -> None:
@@ -202,7 +224,7 @@ def test_job_summary_is_appended_as_an_escaped_table_with_links(tmp_path: Path) 
         "earlier step\n"
         "### reflint\n"
         "\n"
-        "1 error, 1 warning, 0 info in 3 files (4 pins, 2 remotes: 1 looked up, 1 cached); "
+        "1 error, 1 warning, 0 info in 3 files (4 pins, 2 remotes: 2 checked (1 cached), 0 not checked); "
         "1 file could not be read\n"
         "\n"
         "| Severity | Rule | Location | Message |\n"
@@ -226,7 +248,8 @@ def test_job_summary_is_appended_as_an_escaped_table_with_links(tmp_path: Path) 
 def test_job_summary_without_findings_is_the_summary_line(tmp_path: Path) -> None:
     text, complete = job_summary(ScanResult([], [], [], SUMMARY), {}, str(tmp_path), cwd=str(tmp_path))
     assert (text, complete) == (
-        "### reflint\n\n0 errors, 0 warnings, 0 info in 3 files (4 pins, 2 remotes: 1 looked up, 1 cached)\n",
+        "### reflint\n\n0 errors, 0 warnings, 0 info in 3 files "
+        "(4 pins, 2 remotes: 2 checked (1 cached), 0 not checked)\n",
         True,
     )
 
@@ -257,7 +280,10 @@ def test_a_job_summary_that_cannot_be_written_is_a_warning(
     environ = {"GITHUB_STEP_SUMMARY": str(tmp_path)}  # a folder: open() fails
     with caplog.at_level(logging.WARNING, logger="reflint"):
         write_github(ScanResult([branch_pin()], [], [], SUMMARY), stream, environ, cwd=str(tmp_path))
-    assert buffer.getvalue().startswith("::error file=docker/Dockerfile,")
+    assert buffer.getvalue().splitlines() == [
+        _branch_pin_line("error", 5),
+        "1 error, 0 warnings, 0 info in 3 files (4 pins, 2 remotes: 2 checked (1 cached), 0 not checked)",
+    ]
     assert [r.getMessage() for r in caplog.records] == [
         f"cannot write the job summary {tmp_path}: Is a directory"
     ]

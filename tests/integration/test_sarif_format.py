@@ -13,7 +13,7 @@ from ascend_reflint.model import FileMessage, Finding, Related, ScanResult, Scan
 from ascend_reflint.output import json_text as dumps
 from ascend_reflint.report.sarif import rule_descriptor, sarif_document
 
-SUMMARY = ScanSummary(files=2, pins=2, remotes=1, lookups=1, cached=0)
+SUMMARY = ScanSummary(files=2, pins=2, remotes=1, lookups=1, cached=0, checked=1)
 SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 
 

@@ -4,10 +4,14 @@
 
 Reports, once per file and remote (at the first pin that needed the remote, with the count of such pins
 in the message and the other pins as related places), a `git ls-remote` that gave no answer: the remote
-was unreachable (DNS, connection, TLS), did not answer within `--timeout`, asked for credentials, or was
-not in the cache under `--offline`. The message quotes git's first error line. A remote listed under
-`private-remotes` is not reported for asking for credentials. A `# reflint: ignore[RL010]` comment at any
-of the file's pins of that remote suppresses the finding.
+was unreachable (DNS, connection, TLS), did not answer within `--timeout`, asked for credentials, was not
+in the cache under `--offline`, advertised a ref list larger than reflint reads (`--max-refs`,
+`--max-ref-bytes`, `--lookup-memory`: "ref list too large"), or was not looked up before the lookups'
+deadline (`--lookup-deadline`: "not looked up: deadline"). The message quotes git's first error line.
+A remote listed under `private-remotes` is not reported for asking for credentials. Each URL is looked up
+on its own (scheme, user, host, port and path): a pin over `git://` that fails does not stand for one
+over `https://` of the same repository. A `# reflint: ignore[RL010]` comment at any of the file's pins of
+that URL suppresses the finding.
 
 ## Why is this bad?
 
@@ -45,8 +49,12 @@ _REASONS = {
     FailureKind.TIMEOUT: "timed out",
     FailureKind.OFFLINE: "unknown (offline): not in the cache",
     FailureKind.AUTH_REQUIRED: "git asked for credentials",
+    FailureKind.TOO_LARGE: "ref list too large",
+    FailureKind.DEADLINE: "not looked up: deadline",
     FailureKind.OTHER: "git failed",
 }
+#: Kinds whose detail already starts with the reason's words.
+_SELF_EXPLAINED = (FailureKind.OFFLINE, FailureKind.TOO_LARGE, FailureKind.DEADLINE)
 
 
 def check(context: PinContext) -> Iterator[Finding]:
@@ -58,15 +66,21 @@ def check(context: PinContext) -> Iterator[Finding]:
         return
     count = len(context.remote_pins)
     unchecked = "this pin went unchecked" if count == 1 else f"{count} pins of it in this file went unchecked"
-    message = f"{failure.remote} could not be looked up: {_reason(failure)}, so {unchecked}"
+    if failure.kind is FailureKind.DEADLINE:
+        message = f"{failure.remote} was {_reason(failure)}, so {unchecked}"
+    else:
+        message = f"{failure.remote} could not be looked up: {_reason(failure)}, so {unchecked}"
     if failure.kind is FailureKind.AUTH_REQUIRED:
-        message += "; if it is private, list it under private-remotes in a rule pack"
+        message += (
+            "; if it is private, allow reflint your credentials for its host (--credentials-for HOST), or "
+            "list it under private-remotes in a rule pack"
+        )
     span = context.pin.url_span or context.pin.span
     yield context.finding(message, span=span, related=context.other_pins_of_remote())
 
 
 def _reason(failure: LookupFailure) -> str:
-    if failure.kind is FailureKind.OFFLINE and failure.detail:
+    if failure.kind in _SELF_EXPLAINED and failure.detail:
         return failure.detail
     reason = _REASONS[failure.kind]
     return f"{reason} ({failure.detail})" if failure.detail else reason

@@ -4,14 +4,16 @@
 
 Reports a pin whose URL git must not be run with: a transport other than `https`, `http`, `ssh`, `git`
 and `file` (such as `ext::`, which runs a command), a URL that starts with `-` and so reads as an
-option, control characters, or text that is not a git URL at all. reflint never looks such a URL up.
-Credentials in the URL are masked in the message.
+option, control characters, white space (`"https://github.com/o/r .git"`), or text that is not a git URL
+at all. reflint never looks such a URL up. Credentials in the URL are masked in the message. A local
+path is not refused: RL017 reports it.
 
 ## Why is this bad?
 
 `git clone 'ext::sh -c "..."'` runs a command on the build machine, and a URL such as
 `--upload-pack=...` turns into an option. Even where the build's own git refuses them
-(`protocol.allow`), the recipe is broken or hostile. A text that is not a URL fails the clone.
+(`protocol.allow`), the recipe is broken or hostile. A text that is not a URL, or a URL with a space in
+it, fails the clone.
 
 ## Example
 

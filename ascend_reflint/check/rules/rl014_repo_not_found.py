@@ -59,8 +59,8 @@ def check(context: PinContext) -> Iterator[Finding]:
     elif failure.kind is FailureKind.NOT_FOUND_OR_PRIVATE:
         yield context.finding(
             f"{failure.remote} was not found or is private: a mistyped repository fails the build the same "
-            "way; a private one needs credentials in git's config, or its remote listed under "
-            f"private-remotes{pins}",
+            "way; a private one needs credentials in git's config and its host allowed them "
+            f"(--credentials-for HOST), or its remote listed under private-remotes{pins}",
             span=span,
             related=context.other_pins_of_remote(),
         )

@@ -7,7 +7,8 @@ Reports a `git clone URL` that no `--branch` and no later `git checkout` pins, a
 `branch` or `rev`. The message names the remote's newest release tag when the remote
 was looked up. Remotes listed under `head-tracking-remotes` in a rule pack are exempt: a project's own
 Dockerfile that builds the project at its head does so on purpose (the default pack lists
-`github.com/volcengine/verl`).
+`github.com/volcengine/verl`). A local path is left to RL017: what it holds is pinned, if at all, by
+what put it there.
 
 ## Why is this bad?
 
@@ -36,7 +37,7 @@ from collections.abc import Iterator
 from ascend_reflint.check.context import PinContext
 from ascend_reflint.check.suggest import newest_release_tag
 from ascend_reflint.model import Finding, Severity, Via
-from ascend_reflint.remote import redact, unsafe_reason
+from ascend_reflint.remote import is_local_path, redact, unsafe_reason
 
 CODE = "RL015"
 NAME = "unpinned-clone"
@@ -85,6 +86,8 @@ def check(context: PinContext) -> Iterator[Finding]:
         return
     if context.policy.is_head_tracking(pin.remote) or unsafe_reason(pin.url) is not None:
         return  # a refused URL is RL011's finding: its ref is beside the point
+    if is_local_path(pin.url):
+        return  # RL017's
     target = pin.remote or f'"{redact(pin.url)}"'
     newest = newest_release_tag(context.refs) if context.refs is not None else None
     release = f' (newest release: "{newest}")' if newest else ""

@@ -20,7 +20,7 @@ from ascend_reflint.extract.dockerfile.lines import WHITESPACE, Instruction, Par
 from ascend_reflint.extract.dockerfile.runs import RunTexts
 from ascend_reflint.extract.dockerfile.words import docker_value, docker_words
 from ascend_reflint.extract.errors import ExtractError
-from ascend_reflint.model import EnvSetting, FileKind, Pin, Resolution, SourceFile, Span
+from ascend_reflint.model import EnvSetting, FileKind, Origin, Pin, Resolution, SourceFile, Span
 from ascend_reflint.resolve import Binding, Scope, referenced_names
 
 if TYPE_CHECKING:
@@ -182,19 +182,30 @@ class _Extractor:
 
     def _arg(self, instruction: Instruction, stage: _Stage | None) -> None:
         text = instruction.logical.text
-        for word, _start, _end in docker_words(text, instruction.args_start, self.escape):
+        for word, start, end in docker_words(text, instruction.args_start, self.escape):
             name, equals, value = word.partition("=")
             if not name:
                 continue
             scope = stage.scope if stage is not None else self.global_scope
-            binding = self._arg_binding(name, value if equals else None, scope, stage is None)
+            at = self._written_at(instruction, start + len(name) + 1, end) if equals else None
+            binding = self._arg_binding(name, value if equals else None, scope, stage is None, at)
             scope.set(name, binding)
 
-    def _arg_binding(self, name: str, value: str | None, scope: Scope, is_global: bool) -> Binding:
+    def _written_at(self, instruction: Instruction, start: int, end: int) -> Origin | None:
+        """Where the value ``logical.text[start:end]`` of an ARG or ENV is written, the quotes around it
+        excluded (None when it is empty)."""
+        raw = instruction.logical.text[start:end]
+        if len(raw) >= 2 and raw[0] in "\"'" and raw[-1] == raw[0]:
+            start, end = start + 1, end - 1
+        return Origin(self.source.path, instruction.logical.span(start, end)) if end > start else None
+
+    def _arg_binding(
+        self, name: str, value: str | None, scope: Scope, is_global: bool, at: Origin | None
+    ) -> Binding:
         if name in self.build_args:
             return Binding(self.build_args[name])
         if value is not None:
-            return docker_value(value, scope, self.escape)
+            return docker_value(value, scope, self.escape, at)
         if not is_global:
             inherited = self.global_scope.get(name)
             if inherited is not None:
@@ -205,8 +216,11 @@ class _Extractor:
 
     def _env(self, instruction: Instruction, stage: _Stage) -> None:
         pairs = list(_env_pairs(instruction, self.escape))
-        bindings = [docker_value(raw, stage.scope, self.escape) for _name, raw, _span in pairs]
-        for (name, _raw, span), binding in zip(pairs, bindings, strict=True):
+        bindings = [
+            docker_value(raw, stage.scope, self.escape, self._written_at(instruction, *value_at))
+            for _name, raw, _span, value_at in pairs
+        ]
+        for (name, _raw, span, _value_at), binding in zip(pairs, bindings, strict=True):
             stage.scope.set(name, binding)
             self.source.env.append(EnvSetting(name, binding.value, span, "image"))
 
@@ -334,8 +348,9 @@ def _stage_name(instruction: Instruction) -> str | None:
     return words[2] if len(words) >= 3 and words[1].lower() == "as" else None
 
 
-def _env_pairs(instruction: Instruction, escape: str) -> Iterator[tuple[str, str, Span]]:
-    """The (name, raw value, span of the value or of the name) pairs of an ENV (BuildKit ``parseNameVal``)."""
+def _env_pairs(instruction: Instruction, escape: str) -> Iterator[tuple[str, str, Span, tuple[int, int]]]:
+    """The (name, raw value, span of the value or of the name, the value's offsets in the instruction's
+    text) of each pair of an ENV (BuildKit ``parseNameVal``)."""
     logical = instruction.logical
     words = docker_words(logical.text, instruction.args_start, escape)
     if not words:
@@ -347,10 +362,11 @@ def _env_pairs(instruction: Instruction, escape: str) -> Iterator[tuple[str, str
         name = logical.text[start:name_end]
         value_start = gap.end() if gap else len(logical.text)
         value = logical.text[value_start:].rstrip()
+        value_at = (value_start, value_start + len(value))
         if value:
-            yield name, value, logical.span(value_start, value_start + len(value))
+            yield name, value, logical.span(*value_at), value_at
         else:
-            yield name, value, logical.span(start, name_end)
+            yield name, value, logical.span(start, name_end), value_at
         return
     for word, start, end in words:
         name, equals, value = word.partition("=")
@@ -358,13 +374,13 @@ def _env_pairs(instruction: Instruction, escape: str) -> Iterator[tuple[str, str
             continue
         value_start = start + len(name) + 1
         span = logical.span(value_start, end) if end > value_start else logical.span(start, start + len(name))
-        yield name, value, span
+        yield name, value, span, (value_start, end)
 
 
 def _declared_names(instruction: Instruction, escape: str) -> Iterator[str]:
     """The variable names that an ARG or ENV instruction declares."""
     if instruction.keyword == "ENV":
-        yield from (name for name, _value, _span in _env_pairs(instruction, escape))
+        yield from (pair[0] for pair in _env_pairs(instruction, escape))
         return
     for word, _start, _end in docker_words(instruction.logical.text, instruction.args_start, escape):
         name = word.partition("=")[0]

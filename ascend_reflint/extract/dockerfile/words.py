@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 
-from ascend_reflint.model import Resolution
-from ascend_reflint.resolve import Binding, Scope, closing_bracket, expand
+from ascend_reflint.model import Origin, Resolution
+from ascend_reflint.resolve import Binding, Provenance, Scope, closing_bracket, expand
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -43,27 +43,41 @@ def docker_words(text: str, start: int, escape: str) -> list[tuple[str, int, int
     return words
 
 
-def docker_value(raw: str, scope: Scope, escape: str) -> Binding:
+def docker_value(raw: str, scope: Scope, escape: str, at: Origin | None = None) -> Binding:
     """Unquote and expand a Docker ARG/ENV/WORKDIR value as BuildKit's ``ProcessWord`` does.
 
     Quotes are removed (``'…'`` literal, ``"…"`` expanding, the escape token escaping the next character);
     the variables are expanded with :func:`ascend_reflint.resolve.expand` (``shell_quotes=False``). A ``$``
     or backtick that the quoting made literal is kept literal (Docker has no command substitution).
+
+    Args:
+        raw: the value as written.
+        scope: the variables visible there.
+        escape: the escape token.
+        at: where the value is written (quotes around it excluded); the binding's provenance when the
+            value holds no expansion. A value that is one expansion (``${BASE_TAG}``) takes that variable's
+            provenance; any other has none.
     """
     parts: list[str] = []
     resolution, note = Resolution.RESOLVED, None
-    for text, expandable in _docker_segments(raw, escape):
+    segments = _docker_segments(raw, escape)
+    provenance: Provenance | None = None
+    for text, expandable in segments:
         if not expandable:
             parts.append(text)
             continue
         expansion = expand(text, scope, shell_quotes=False)
         if expansion.resolution is Resolution.RESOLVED:
             parts.append(expansion.value or "")
+            provenance = expansion.provenance if len(segments) == 1 else None
         elif resolution is Resolution.RESOLVED or expansion.resolution is Resolution.UNRESOLVED:
             resolution, note = expansion.resolution, expansion.note
-    if resolution is Resolution.RESOLVED:
-        return Binding("".join(parts))
-    return Binding(None, resolution, note)
+    if resolution is not Resolution.RESOLVED:
+        return Binding(None, resolution, note)
+    value = "".join(parts)
+    if at is not None and not any(expandable and "$" in text for text, expandable in segments):
+        provenance = Provenance.written(at.path, at.span, value)
+    return Binding(value, provenance=provenance)
 
 
 def _docker_segments(raw: str, escape: str) -> list[tuple[str, bool]]:

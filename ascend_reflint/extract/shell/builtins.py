@@ -13,6 +13,7 @@ from tree_sitter import Node
 from ascend_reflint.extract.commands import assignment_names, cd_target
 from ascend_reflint.extract.shell.command import Command, Walker
 from ascend_reflint.extract.shell.parse import Text
+from ascend_reflint.extract.shell.values import assigned_provenance
 from ascend_reflint.extract.shell.words import Word, word_runs
 from ascend_reflint.model import Resolution
 from ascend_reflint.resolve import Binding, Scope
@@ -47,15 +48,16 @@ def _binding(walker: Walker, run: list[Node], name: str, text: Text, scope: Scop
     operator = next((child for child in assignment.children if child.type in ("=", "+=")), None)
     start = operator.end_byte if operator is not None else assignment.end_byte
     end = run[-1].end_byte
-    value = walker.expander.expand(Word.parse(text.text[start:end], start), text, scope)
+    word = Word.parse(text.text[start:end], start)
+    value = walker.expander.expand(word, text, scope)
     if operator is not None and operator.type == "+=":
         previous = scope.get(name)
         if previous is None or previous.value is None or value.value is None:
             line = walker.expander.line(text, offset)
             return Binding(None, Resolution.UNRESOLVED, f"${name} is appended to on line {line}")
-        value.value = previous.value + value.value
+        return Binding(previous.value + value.value)  # written in two places: no one provenance
     if value.value is not None:
-        return Binding(value.value)
+        return Binding(value.value, provenance=assigned_provenance(word, value, walker.sink.path))
     if value.resolution is Resolution.EMPTY:
         return Binding(None, Resolution.EMPTY, value.note)
     return Binding(
@@ -91,9 +93,11 @@ def for_loop(walker: Walker, node: Node, text: Text) -> None:
     line = walker.expander.line(text, node.start_byte)
     scope = walker.env.scope
     if len(values) == 1:
-        value = walker.expander.expand(walker.expander.word(values[0], text), text, scope)
+        word = walker.expander.word(values[0], text)
+        value = walker.expander.expand(word, text, scope)
         if value.value is not None and len(value.value.split()) == 1:
-            scope.set(name, Binding(value.value))
+            provenance = assigned_provenance(word, value, walker.sink.path)
+            scope.set(name, Binding(value.value, provenance=provenance))
             return
     scope.set(
         name, Binding(None, Resolution.UNRESOLVED, f"${name} takes each value of the loop on line {line}")

@@ -145,8 +145,13 @@ def _checkout(walker: Walker, command: Command, subcommand: str, start: int, rep
                 ref.note = "FETCH_HEAD names no ref that this script fetched"
             else:
                 ref.value, ref.resolution, ref.note = fetched.value, fetched.resolution, fetched.note
+                ref.provenance = fetched.provenance
         else:
-            ref.value = checkout_ref_name(ref.value, clone.origin)
+            name = checkout_ref_name(ref.value, clone.origin)
+            if ref.provenance is not None and name != ref.value:  # origin/NAME: NAME is written after it
+                size = len(ref.value)
+                ref.provenance = ref.provenance.part(size - len(name), size, size)
+            ref.value = name
     clone.checkouts.append(Checkout(empty_ref(ref), clone.fetched, clone.shallow, clone.depth))
 
 

@@ -49,6 +49,8 @@ def _requirement(walker: Walker, word: Word, text: Text) -> None:
             resolution=resolution,
             resolution_note=note,
             url_span=url.span,
+            ref_origin=None if ref is None else ref.origin,
+            url_origin=url.origin,
             stage=sink.stage,
         )
     )

@@ -119,6 +119,7 @@ def _clone_pins(clone: Clone, sink: Sink) -> list[Pin]:
         "url": url.value if url.value is not None else url.written,
         "remote": normalise_remote(url.value) if url.value is not None else None,
         "url_span": url.span,
+        "url_origin": url.origin,
         "clone_span": clone.clone_span,
         "single_branch": clone.single_branch,
         "recurse_submodules": clone.recurse_submodules,
@@ -145,6 +146,7 @@ def _clone_pins(clone: Clone, sink: Sink) -> list[Pin]:
                 span=branch.span,
                 ref=branch.value,
                 ref_text=branch.written,
+                ref_origin=branch.origin,
                 **state,
                 **common,
             )
@@ -160,6 +162,7 @@ def _checkout_pin(clone: Clone, checkout: Checkout, common: dict[str, Any]) -> P
         span=checkout.ref.span,
         ref=checkout.ref.value,
         ref_text=checkout.ref.written,
+        ref_origin=checkout.ref.origin,
         resolution=resolution,
         resolution_note=note,
         clone_ref=None if branch is None else branch.value or branch.written,

@@ -9,6 +9,7 @@ from __future__ import annotations
 from ascend_reflint.extract.commands import WRAPPERS, shell_script, unwrap
 from ascend_reflint.extract.shell.command import Command, Walker
 from ascend_reflint.extract.shell.parse import Text
+from ascend_reflint.extract.shell.values import assigned_provenance
 from ascend_reflint.extract.shell.words import Word
 from ascend_reflint.resolve import Binding
 
@@ -61,8 +62,10 @@ def run_wrapped(walker: Walker, command: Command) -> None:
             scope = scope.child()
             for position in wrapped.environment:
                 variable, _, _ = words[position].display.partition("=")
-                value = walker.expander.expand(words[position].sub(len(variable) + 1), text, walker.env.scope)
-                scope.set(variable, Binding(value.value, value.resolution, value.note))
+                word = words[position].sub(len(variable) + 1)
+                value = walker.expander.expand(word, text, walker.env.scope)
+                provenance = assigned_provenance(word, value, walker.sink.path)
+                scope.set(variable, Binding(value.value, value.resolution, value.note, provenance))
         if wrapped.directory is not None:
             cwd = walker.directory(cwd, command.part(wrapped.directory), text, walker.env.scope)
         index = wrapped.command

@@ -15,20 +15,40 @@ from tree_sitter import Node
 
 from ascend_reflint.extract.shell.parse import Text
 from ascend_reflint.extract.shell.words import Word
-from ascend_reflint.model import Resolution, Span
-from ascend_reflint.resolve import Scope, expand, referenced_names
+from ascend_reflint.model import Origin, Resolution, Span
+from ascend_reflint.resolve import Provenance, Scope, expand, referenced_names
 from ascend_reflint.sourcemap import SourceMap
 
 
 @dataclass(slots=True)
 class Value:
-    """A word after expansion: its value (None when not known statically), as written, and where."""
+    """A word after expansion: its value (None when not known statically), as written, and where.
+
+    ``provenance`` says where the value is written when that is not the word itself: the definition of
+    the variable that the word is (``$TAG`` after ``TAG=v1``), see :class:`ascend_reflint.resolve.Expansion`.
+    """
 
     value: str | None
     written: str
     span: Span
     resolution: Resolution = Resolution.RESOLVED
     note: str | None = None
+    provenance: Provenance | None = None
+
+    @property
+    def origin(self) -> Origin | None:
+        """Where the value is written when not here (:attr:`ascend_reflint.model.Pin.ref_origin`)."""
+        return self.provenance.origin if self.provenance is not None else None
+
+
+def assigned_provenance(word: Word, value: Value, path: str) -> Provenance | None:
+    """Where the value that ``word`` (of the file ``path``) assigns to a variable is written: the word
+    itself when nothing in it is expanded, else where its one expansion's value is (or None)."""
+    if value.value is None:
+        return None
+    if word.is_literal and word.provenance is None:
+        return Provenance.written(path, value.span, value.value)
+    return value.provenance
 
 
 def empty_ref(ref: Value) -> Value:
@@ -85,20 +105,23 @@ class Expander:
         start, end = word.bounds()
         span = self.span(text, start, end)
         if word.is_literal:
-            return Value(word.display, word.written(), span)
+            return Value(word.display, word.written(), span, provenance=word.provenance)
         shell_text = word.shell_text()
         hinted = scope.hinted(referenced_names(shell_text), lambda name: self._empty_note(name, start, text))
         expansion = expand(shell_text, hinted)
-        return Value(expansion.value, word.written(), span, expansion.resolution, expansion.note)
+        return Value(
+            expansion.value, word.written(), span, expansion.resolution, expansion.note, expansion.provenance
+        )
 
     def fields(self, words: list[Word], text: Text, scope: Scope) -> list[Word]:
         """Split unquoted expansions whose value holds blanks (``$GIT_ARGS``) into several words."""
         result: list[Word] = []
         for word in words:
             if not word.is_literal and not any(quote in word.raw for quote in "\"'") and word.offsets:
-                value = self.expand(word, text, scope).value
+                expanded = self.expand(word, text, scope)
+                value = expanded.value
                 if value is not None and len(value.split()) > 1:
-                    result.extend(Word.fields(word, value))
+                    result.extend(Word.fields(word, value, expanded.provenance))
                     continue
             result.append(word)
         return result
@@ -185,5 +208,9 @@ class Expanded:
         value = self.expander.expand(written, self.source, self.scope)
         aligned = self.starts[first] == start and self.starts[last + 1] == end
         if not aligned and value.value is not None:  # part of one expansion's value
+            whole = len(value.value)
             value.value = self.text[start:end]
+            if value.provenance is not None:
+                offset = start - self.starts[first]
+                value.provenance = value.provenance.part(offset, offset + end - start, whole)
         return value

@@ -8,12 +8,15 @@ before the shell starts).
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
-from ascend_reflint.resolve import unquote
+from ascend_reflint.resolve import Provenance, unquote
 
 if TYPE_CHECKING:
     from tree_sitter import Node
+
+_FIELD = re.compile(r"\S+")
 
 
 def word_runs(nodes: list[Node]) -> list[list[Node]]:
@@ -37,16 +40,27 @@ class Word:
 
     ``literal[i]`` says whether ``display[i]`` is a literal character (True) or part of an expansion;
     ``offsets[i]`` is its offset in ``raw``; ``start`` is ``raw``'s offset in the text it belongs to.
+    ``provenance`` is set for a field of an expansion's value (see :meth:`fields`): where its text is
+    written, which is not where the word is.
     """
 
-    __slots__ = ("display", "literal", "offsets", "raw", "start")
+    __slots__ = ("display", "literal", "offsets", "provenance", "raw", "start")
 
-    def __init__(self, raw: str, start: int, display: str, literal: list[bool], offsets: list[int]) -> None:
+    def __init__(
+        self,
+        raw: str,
+        start: int,
+        display: str,
+        literal: list[bool],
+        offsets: list[int],
+        provenance: Provenance | None = None,
+    ) -> None:
         self.raw = raw
         self.start = start
         self.display = display
         self.literal = literal
         self.offsets = offsets
+        self.provenance = provenance
 
     @classmethod
     def parse(cls, raw: str, start: int) -> Word:
@@ -55,13 +69,20 @@ class Word:
         return cls(raw, start, display, literal, offsets)
 
     @classmethod
-    def fields(cls, word: Word, value: str) -> list[Word]:
-        """The words that an unquoted expansion whose value is ``value`` splits into, all spanning it."""
+    def fields(cls, word: Word, value: str, provenance: Provenance | None = None) -> list[Word]:
+        """The words that an unquoted expansion whose value is ``value`` splits into, all spanning it;
+        each written where its part of ``value`` is, when ``provenance`` says where the value is."""
         first, last = word.offsets[0], word.offsets[-1]
-        parts = value.split()
         return [
-            cls(word.raw, word.start, part, [True] * len(part), [first] * (len(part) - 1) + [last])
-            for part in parts
+            cls(
+                word.raw,
+                word.start,
+                part.group(),
+                [True] * len(part.group()),
+                [first] * (len(part.group()) - 1) + [last],
+                provenance.part(part.start(), part.end(), len(value)) if provenance is not None else None,
+            )
+            for part in _FIELD.finditer(value)
         ]
 
     @property
@@ -102,7 +123,12 @@ class Word:
             cut = self.offsets[start - 1] + 1
             if cut < len(self.raw):
                 return Word(self.raw[cut:], self.start + cut, "", [], [])
-        return Word(self.raw, self.start, self.display[start:end], self.literal[start:end], offsets)
+        provenance = self.provenance
+        if provenance is not None:
+            size = len(self.display)
+            provenance = provenance.part(*slice(start, end).indices(size)[:2], size)
+        display, literal = self.display[start:end], self.literal[start:end]
+        return Word(self.raw, self.start, display, literal, offsets, provenance)
 
     def cut(self, separator: str) -> Word:
         """The part before the first literal ``separator`` (all of it when there is none)."""
