@@ -350,6 +350,11 @@ def _add_input_options(command: argparse.ArgumentParser) -> None:
         help="skip files larger than this (default: 10 MiB)",
     )
     command.add_argument(
+        "--no-docs",
+        action="store_true",
+        help="do not read documentation (Markdown, reStructuredText, notebooks): the config's docs = false",
+    )
+    command.add_argument(
         "--debug", action="store_true", default=argparse.SUPPRESS, help="show tracebacks and debug logs"
     )
 
@@ -480,7 +485,7 @@ def _wants_colour(stream: TextIO) -> bool:
     return stream.isatty() and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
 
 
-def _inventory(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+def _inventory(args: argparse.Namespace, docs: bool = True):  # type: ignore[no-untyped-def]
     from ascend_reflint.inventory import build_inventory
     from ascend_reflint.textfile import DEFAULT_MAX_BYTES
 
@@ -489,6 +494,7 @@ def _inventory(args: argparse.Namespace):  # type: ignore[no-untyped-def]
         excludes=args.exclude,
         build_args=_build_args(args.build_arg),
         max_bytes=args.max_file_size or DEFAULT_MAX_BYTES,
+        docs=docs and not args.no_docs,
     )
 
 
@@ -578,9 +584,10 @@ def _run_scan(args: argparse.Namespace) -> int:
         max_bytes=args.max_file_size,
         verify_commits=args.verify_commits,
         max_history_bytes=_bytes(args.max_history_size),
+        docs=config.docs and not args.no_docs,
     )
     destinations = _destinations(args.format or ["text"], args.output)
-    inventory = _inventory(args)
+    inventory = _inventory(args, docs=config.docs)
     try:
         run = run_scan(inventory, options)
     except Exception as exc:

@@ -148,6 +148,7 @@ class UserConfig(PackSettings):
         per_file_ignores: glob → rule codes that are not reported on the files the glob matches.
         rule_packs: rule pack files to merge after the default ones and before this config's own settings,
             relative to the config file's folder.
+        docs: read the install steps of documentation (False: as ``--no-docs``).
         verify_commits: verify pinned commit ids against their remotes' histories (False: as
             ``--no-verify-commits``).
         (and every key of :class:`PackSettings`)
@@ -158,3 +159,4 @@ class UserConfig(PackSettings):
     per_file_ignores: dict[Glob, tuple[RuleCode, ...]] = Field(default_factory=dict)
     rule_packs: tuple[str, ...] = ()
     verify_commits: StrictBool = True
+    docs: StrictBool = True

@@ -362,6 +362,8 @@ class _Reader:
             binding = Binding(value) if value is not None else Binding(None, Resolution.UNRESOLVED, note)
             scope.set(name, binding)
         for mask, written in masks.items():
+            if mask in self.variables:
+                continue  # bound above
             if written.startswith("$(") or written.startswith("${"):
                 inner = written[2:-1]
                 if _NAME.fullmatch(inner) and inner not in self.variables:
@@ -384,8 +386,8 @@ class _Reader:
 
 
 def _shell_text(text: str, recipe: _Recipe) -> tuple[SourceMapBuilder, dict[str, str]]:
-    """The shell text of a recipe line, and the masks of the make expansions that only make knows
-    (see the module docstring)."""
+    """The shell text of a recipe line, and the shell names it uses for make's expansions (see the module
+    docstring): name → the expansion as written (``NAME`` → ``$(NAME)``; ``_M0_`` → ``$(shell …)``)."""
     out = SourceMapBuilder()
     masks: dict[str, str] = {}
     lines = _LineOf(text)
@@ -407,8 +409,9 @@ def _shell_text(text: str, recipe: _Recipe) -> tuple[SourceMapBuilder, dict[str,
                 inner = written[2:-1]
                 if _NAME.fullmatch(inner) and close <= end and written[-1] in ")}":
                     replacement = "${" + inner + "}"
+                    masks.setdefault(inner, written)
                 else:
-                    replacement = _mask(len(masks), written)
+                    replacement = _mask(sum(name.startswith("_M") for name in masks), written)
                     if replacement.startswith("${"):
                         masks[replacement[2:-1]] = written
                 _copy_same_length(out, replacement, written, dollar, lines)

@@ -29,8 +29,9 @@ from ascend_reflint.model import Pin, Resolution
 #: The start of an expression, a statement or a comment, and the delimiter that ends each.
 _OPENINGS = re.compile(r"\{[{%#]")
 _CLOSINGS = {"{": "}}", "%": "%}", "#": "#}"}
-#: A masked expression in a pin's text: ``${_T12_}`` or, for a short expression, ``${_}``…``${___}``.
-_MASK = re.compile(r"\$\{(_T\d+_*|_+)\}")
+#: A masked expression in a pin's text: ``${_T12_}`` (or ``$_T12_`` in a note), or, for a short expression,
+#: ``${_}``…``${___}``.
+_MASK = re.compile(r"\$\{(_T\d+_*|_+)\}|\$(_T\d+_*)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +40,7 @@ class MaskedTemplate:
 
     Attributes:
         text: the masked text: as long as the template's, with its line breaks in the same places.
-        expressions: mask (``${_T0_}``) → the expression it stands for, as written (one line).
+        expressions: mask (``${_T0_}``) → the expression it stands for, as written (its first line).
         unterminated: the 1-based line of a ``{{``, ``{%`` or ``{#`` that nothing closes (masked to the
             end of the text), or None.
     """
@@ -112,7 +113,12 @@ def _blanks(written: str) -> str:
 def unmask_text(text: str, expressions: dict[str, str]) -> str:
     """``text`` with each mask of :attr:`MaskedTemplate.expressions` replaced by the expression it stands
     for."""
-    return _MASK.sub(lambda match: expressions.get(match.group(), match.group()), text)
+    return _MASK.sub(lambda match: _expression(match, expressions) or match.group(), text)
+
+
+def _expression(match: re.Match[str], expressions: dict[str, str]) -> str | None:
+    """The expression that a mask found in a text stands for (``${_T0_}``, or ``$_T0_`` in a note)."""
+    return expressions.get("${" + (match.group(1) or match.group(2)) + "}")
 
 
 def unmask_pin(pin: Pin, expressions: dict[str, str], renderer: str | None = None) -> Pin:
@@ -135,9 +141,10 @@ def unmask_pin(pin: Pin, expressions: dict[str, str], renderer: str | None = Non
         (match for text in (pin.ref, pin.url, pin.resolution_note) if text for match in _MASK.finditer(text)),
         None,
     )
-    if masked is not None and masked.group() in expressions:
+    expression = _expression(masked, expressions) if masked is not None else None
+    if expression is not None:
         filler = renderer or "the template"
-        changes["resolution_note"] = f"{filler} fills in {expressions[masked.group()]} when it is rendered"
+        changes["resolution_note"] = f"{filler} fills in {expression} when it is rendered"
         changes["resolution"] = Resolution.UNRESOLVED
         if pin.ref is not None and _MASK.search(pin.ref):
             changes["ref"] = None

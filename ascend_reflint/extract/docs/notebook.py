@@ -29,7 +29,7 @@ from ascend_reflint.sourcemap import LineIndex, SourceMap, SourceMapBuilder
 
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\],:]|[^\s{}\[\],:"]+', re.DOTALL)
 _SHELL_CELL = re.compile(r"^%%(?:bash|sh|shell|script[ \t]+(?:bash|sh))[ \t]*$")
-_SHELL_LINE = re.compile(r"^[ \t]*(?:!!?|%(?=(?:pip|conda|uv)\b))")
+_SHELL_LINE = re.compile(r"[ \t]*(?:!!?|%(?=(?:pip|conda|uv)\b))")
 _ASSIGNMENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)[ \t]*=(?!=)[ \t]*(.*?)[ \t]*(?:#.*)?$")
 _STRING_LITERAL = re.compile(r"""^[rRuU]?(?:"([^"\\]*)"|'([^'\\]*)')$""")
 _BRACED_NAME = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
