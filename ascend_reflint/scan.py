@@ -189,7 +189,10 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
     timings["lookup"] = time.perf_counter() - started
 
     started = time.perf_counter()
-    commits, history_notices = _verify_commits(inventory.files, requests, lookups, options, selection)
+    time_left = options.deadline - timings["lookup"]
+    commits, history_notices = _verify_commits(
+        inventory.files, requests, lookups, options, selection, time_left
+    )
     timings["history"] = time.perf_counter() - started
 
     started = time.perf_counter()
@@ -249,10 +252,12 @@ def _verify_commits(
     lookups: Mapping[str, LookupResult],
     options: ScanOptions,
     selection: RuleSelection,
+    time_left: float,
 ) -> tuple[dict[tuple[str, str], CommitVerdict], list[str]]:
     """Verify the commit ids the pins check out against their remotes' histories (see
     :mod:`ascend_reflint.lookup.history`), unless no rule that reports a verdict runs; a history fetch may
-    take three times ``--timeout``. Returns the verdicts and the stage's notices."""
+    take three times ``--timeout``, and the stage what is left of ``--lookup-deadline`` (``time_left``
+    seconds). Returns the verdicts and the stage's notices."""
     from ascend_reflint.check import pinned_commits
     from ascend_reflint.model import RemoteRefs
 
@@ -274,6 +279,7 @@ def _verify_commits(
         timeout=3 * options.timeout,
         max_bytes=options.max_history_bytes,
         credentials_for=options.credentials_for,
+        deadline=time_left,
     )
     verdicts, stats = verify_commits(commit_requests, history_options)
     return verdicts, stats.notices

@@ -51,14 +51,15 @@ class SourceMap:
             first_line: the file line of the text's first character.
             first_column: the file column of the text's first character (later lines start at column 1).
         """
-        source_map = cls()
-        source_map.add(0, first_line, first_column)
+        starts = [0]
         offset = text.find("\n")
-        line = first_line
         while offset != -1:
-            line += 1
-            source_map.add(offset + 1, line, 1)
+            starts.append(offset + 1)
             offset = text.find("\n", offset + 1)
+        source_map = cls()
+        source_map._starts = starts  # one piece per line, in increasing order: what add() would build
+        source_map._lines = list(range(first_line, first_line + len(starts)))
+        source_map._columns = [first_column] + [1] * (len(starts) - 1)
         return source_map
 
     def position(self, offset: int) -> tuple[int, int]:

@@ -20,11 +20,14 @@ Each MIRROR is a full bare repository of a real upstream, in a folder named ``OW
    - **cold**: an empty cache; the whole treeless history of the mirror's branches and tags is fetched;
    - **warm**: the same cache again; the verdict is cached and no git runs;
    - **incremental**: a cache filled against the older view, then the URL pointed at the mirror and a
-     ``--refresh`` scan: one incremental fetch of the commits made in those days.
+     ``--refresh`` scan: one incremental fetch of the commits made in those days;
 
-For each it prints the wall time, the ``history`` stage of ``--profile``, the peak RSS of reflint and every
-git it waited for (``wait4``), and the size of the cache's ``history/`` folder. The server runs on the same
-machine, so its work (``git pack-objects``) is in the wall time but not in the RSS.
+   and, for comparison, **git alone**: ``git clone --bare --filter=tree:0`` of the mirror (its branches and
+   its tags, as reflint fetches them).
+
+For each it prints the wall time, the ``history`` stage of ``--profile``, the peak RSS of the process and
+every child it waited for (GNU ``time``'s ``%M``), and the size of the cache's ``history/`` folder. The
+server runs on the same machine, so its work (``git pack-objects``) is in the wall time but not in the RSS.
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ from httpserver import GitHttpServer
 from run import Sample, Tools, git_env, run_once
 
 HERE = Path(__file__).resolve().parent
+GNU_TIME = "/usr/bin/time"
 SERVER_CONFIG = (("uploadpack.allowFilter", "true"), ("uploadpack.allowAnySHA1InWant", "true"))
 
 
@@ -154,14 +158,16 @@ def measure_mirror(
         scan = [tools.reflint, "scan", "--profile", "--select", "RL001,RL008,RL025,RL026"]
 
         def timed(cache: Path, *extra: str) -> Sample:
-            sample, stderr = run_once([*scan, "--cache-dir", str(cache), *extra], project, env)
+            sample, stderr = _run([*scan, "--cache-dir", str(cache), *extra], project, env)
             if sample.returncode != 0:
                 raise SystemExit(f"reflint failed on {name} (exit {sample.returncode}): {stderr[-500:]}")
             return sample
 
-        cold, warm, incremental = Figures(), Figures(), Figures()
+        cold, warm, incremental, alone = Figures(), Figures(), Figures(), Figures()
         for run in range(runs):
             _point(link, mirror)
+            alone.samples.append(_git_alone(owner, repo, work / "alone" / str(run), env))
+            alone.history_bytes = _size(work / "alone" / str(run))
             cache = work / "caches" / f"{owner}+{repo}-{run}"
             cold.samples.append(timed(cache))
             cold.history_bytes = _size(cache / "history")
@@ -177,8 +183,34 @@ def measure_mirror(
                 f"  {name} run {run + 1}: cold {cold.samples[-1].seconds:.2f} s, incremental "
                 f"{incremental.samples[-1].seconds:.2f} s"
             )
-        result.figures = {"cold": cold, "warm": warm, "incremental": incremental}
+        result.figures = {"git alone": alone, "cold": cold, "warm": warm, "incremental": incremental}
     return result
+
+
+def _git_alone(owner: str, repo: str, folder: Path, env: dict[str, str]) -> Sample:
+    """The same cold treeless fetch by git alone (``git clone --bare --filter=tree:0``: branches and tags)."""
+    url = f"https://github.com/{owner}/{repo}.git"
+    argv = ["git", "clone", "--quiet", "--bare", "--filter=tree:0", url, str(folder)]
+    sample, stderr = _run(argv, folder.parent if folder.parent.exists() else Path.cwd(), env)
+    if sample.returncode != 0:
+        raise SystemExit(f"git clone failed on {owner}/{repo}: {stderr[-500:]}")
+    return sample
+
+
+def _run(argv: Sequence[str], cwd: Path, env: dict[str, str]) -> tuple[Sample, str]:
+    """:func:`run.run_once` under GNU ``time`` when it is installed, whose ``%M`` replaces the peak RSS.
+
+    ``wait4`` in this harness counts, for a child, the memory it had when it was forked from the harness
+    (a Python process of 40-60 MiB); ``time`` is small, so the figure it gives is the program's own.
+    """
+    if not Path(GNU_TIME).is_file():
+        return run_once(argv, cwd, env)
+    sample, stderr = run_once([GNU_TIME, "-f", "reflint-bench-maxrss %M", *argv], cwd, env)
+    lines = stderr.splitlines()
+    if lines and lines[-1].startswith("reflint-bench-maxrss "):
+        sample.maxrss_kib = int(lines[-1].split()[1])
+        stderr = "\n".join(lines[:-1])
+    return sample, stderr
 
 
 def _point(link: Path, target: Path) -> None:
@@ -196,23 +228,25 @@ def _progress(message: str) -> None:
 
 
 def table(results: Sequence[MirrorResult], days: float, runs: int, latency: float) -> str:
-    """The printed report."""
+    """The printed report: one block per mirror, one row per scenario."""
     lines = [
-        f"commit verification history fetch, median of {runs} runs, {latency * 1000:.0f} ms per HTTP "
+        f"commit verification: history fetches, median of {runs} runs, {latency * 1000:.0f} ms per HTTP "
         f"request; incremental = the commits of the last {days:g} days",
         "",
-        f"{'repository':<32}{'scenario':<13}{'wall':>9}{'history':>10}{'peak RSS':>10}{'cache':>11}",
+        f"{'scenario':<14}{'wall':>9}{'history stage':>15}{'peak RSS':>11}{'cache':>11}",
     ]
     for result in results:
-        label = f"{result.name} ({result.commits_now:,} commits)"
+        new = result.commits_now - result.commits_then
+        lines += [
+            "",
+            f"{result.name}: {result.commits_now:,} commits in its branches and tags, {new:,} of them new "
+            "in the incremental fetch",
+        ]
         for scenario, figures in result.figures.items():
             lines.append(
-                f"{label:<32}{scenario:<13}{figures.median():>8.2f}s{figures.stage('history') * 1000:>8.0f}ms"
-                f"{figures.peak_rss_mib():>7.1f}MiB{figures.history_bytes / 2**20:>8.1f}MiB"
+                f"{scenario:<14}{figures.median():>8.2f}s{figures.stage('history') * 1000:>13.0f}ms"
+                f"{figures.peak_rss_mib():>8.1f}MiB{figures.history_bytes / 2**20:>8.1f}MiB"
             )
-            label = ""
-        new = result.commits_now - result.commits_then
-        lines.append(f"{'':<32}({new:,} commits new in the incremental fetch)")
     return "\n".join(lines)
 
 

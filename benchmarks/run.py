@@ -278,9 +278,16 @@ def git_env(base_url: str, hosts: Sequence[str], home: Path) -> dict[str, str]:
     (git uses the longest matching prefix), where the server answers 404, so no lookup leaves the machine.
     System and global git config are ignored, so a developer's own ``insteadOf`` or credential helper
     cannot change what is measured. ``XDG_CACHE_HOME`` points into the work folder so that nothing is
-    cached outside it. Proxies are bypassed for the loopback address.
+    cached outside it. Proxies are bypassed for the loopback address. ``PYTHONDONTWRITEBYTECODE`` is
+    dropped, so that reflint runs from its bytecode as an installed copy does.
     """
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_CONFIG")}
+    # PYTHONDONTWRITEBYTECODE would make every run compile the modules whose bytecode is stale: an installed
+    # reflint has its bytecode, and the warm-up run writes it here.
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith("GIT_CONFIG") and k != "PYTHONDONTWRITEBYTECODE"
+    }
     pairs = [
         (f"url.{base_url}{host}/.insteadOf", prefix)
         for host in hosts

@@ -32,6 +32,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import IO
 
 from ascend_reflint.model import RemoteRefs
 
@@ -51,11 +52,11 @@ REPOSITORY_VARIABLES = frozenset(
     }
 )
 
-#: How long to wait for git's pipes to close after its process group was killed, in seconds. Only a
-#: process that left the group (a daemonised ssh ControlMaster) can hold them open longer.
-_DRAIN_SECONDS = 2.0
 #: How often :meth:`GitRunner.run` calls its ``watch``, in seconds.
 _WATCH_SECONDS = 0.1
+#: The most output and messages that :meth:`GitRunner.run` lets git write, in bytes.
+MAX_STDOUT = 16 * 1024 * 1024
+MAX_STDERR = 1024 * 1024
 
 _OBJECT_ID = re.compile(rb"[0-9a-fA-F]{40}(?:[0-9a-fA-F]{24})?")
 _OPENSSH_NAMES = frozenset({"ssh", "ssh.exe"})
@@ -148,21 +149,28 @@ def is_openssh(command: str) -> bool:
 
 
 def start_git(
-    git: str, args: list[str], env: Mapping[str, str], directory: str, stdin: bool = False
+    git: str,
+    args: list[str],
+    env: Mapping[str, str],
+    directory: str,
+    stdin: bool = False,
+    output: tuple[IO[bytes], IO[bytes]] | None = None,
 ) -> subprocess.Popen[bytes]:
     """Start ``git ARGS`` (no shell: an argument list) in ``directory`` with exactly ``env``, stdin from the
-    null device (a pipe with ``stdin``), stdout and stderr piped, in a new session.
+    null device (a pipe with ``stdin``), stdout and stderr piped (or written to the two files of
+    ``output``), in a new session.
 
     Raises:
         OSError: git cannot be started.
     """
+    stdout, stderr = output if output is not None else (subprocess.PIPE, subprocess.PIPE)
     return subprocess.Popen(
         [git, *args],
         cwd=directory,
         env=dict(env),
         stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
+        stdout=stdout,
+        stderr=stderr,
         start_new_session=True,
     )
 
@@ -218,9 +226,14 @@ class GitRunner:
     ) -> GitRun:
         """Run ``git ARGS`` (an argument list, no shell) in the runner's directory and wait for it.
 
+        git writes its output to unnamed temporary files, which are checked every :data:`_WATCH_SECONDS`:
+        more than :data:`MAX_STDOUT` bytes of output, or :data:`MAX_STDERR` of messages (a server's
+        ``remote:`` lines can be endless), and git is stopped; what is read back is bounded the same way.
+
         Args:
             args: git's arguments, without ``git``.
-            stdin: bytes for git's standard input (default: /dev/null).
+            stdin: bytes for git's standard input (default: /dev/null); at most a pipe's buffer (64 KiB), so
+                that writing it never waits for git.
             timeout: seconds before git's process group is killed (default: the runner's timeout).
             watch: called every :data:`_WATCH_SECONDS` while git runs; when it returns a reason, git's
                 process group is killed and the reason is the result's ``stopped`` (a size cap, …).
@@ -233,26 +246,22 @@ class GitRunner:
             OSError: git cannot be started.
         """
         git = self._git or git_executable()
-        proc = start_git(git, list(args), self._env, self._directory, stdin=stdin is not None)
         deadline = time.monotonic() + (self._timeout if timeout is None else timeout)
-        with self._tracked(proc):
-            while True:
-                left = max(0.0, deadline - time.monotonic())
-                try:
-                    out, err = proc.communicate(
-                        stdin, timeout=left if watch is None else min(left, _WATCH_SECONDS)
-                    )
-                    return GitRun(proc.returncode, _decode(out), _decode(err))
-                except subprocess.TimeoutExpired:
-                    stdin = None  # communicate() keeps writing what it started; it must not be given twice
-                    stopped = watch() if watch is not None else None
-                    if stopped is None and time.monotonic() < deadline:
-                        continue
-                kill_group(proc)
-                out, err = _drain(proc)
-                return GitRun(
-                    proc.wait(), _decode(out), _decode(err), timed_out=stopped is None, stopped=stopped
-                )
+        with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+            proc = start_git(git, list(args), self._env, self._directory, stdin is not None, (out, err))
+            with self._tracked(proc):
+                _feed(proc, stdin)
+                stopped, timed_out = _wait(proc, deadline, lambda: _too_much_output(out, err) or _call(watch))
+                if stopped is not None or timed_out:
+                    kill_group(proc)
+                    proc.wait()
+            return GitRun(
+                proc.returncode,
+                _decode(_head(out, MAX_STDOUT)),
+                _decode(_head(err, MAX_STDERR)),
+                timed_out=timed_out,
+                stopped=stopped,
+            )
 
     def kill_all(self) -> None:
         """Kill the process group of every git still running, and of any started from now on.
@@ -281,15 +290,50 @@ class GitRunner:
                 self._running.discard(proc)
 
 
-def _drain(proc: subprocess.Popen[bytes]) -> tuple[bytes, bytes]:
-    """Collect what a killed git wrote; give up on pipes that a process outside the group holds open."""
-    try:
-        return proc.communicate(timeout=_DRAIN_SECONDS)
-    except subprocess.TimeoutExpired:
-        for stream in (proc.stdout, proc.stderr):
-            if stream is not None:
-                stream.close()
-        return b"", b""
+def _feed(proc: subprocess.Popen[bytes], data: bytes | None) -> None:
+    """Write ``data`` to git's standard input and close it (git may have exited: then it is dropped)."""
+    if data is None or proc.stdin is None:
+        return
+    with contextlib.suppress(BrokenPipeError):
+        proc.stdin.write(data)
+    with contextlib.suppress(BrokenPipeError):
+        proc.stdin.close()
+
+
+def _wait(
+    proc: subprocess.Popen[bytes], deadline: float, check: Callable[[], str | None]
+) -> tuple[str | None, bool]:
+    """Wait for git to exit, calling ``check`` every :data:`_WATCH_SECONDS`; (the reason ``check`` gave to
+    stop it, True when ``deadline`` passed first); (None, False) when git exited by itself."""
+    while True:
+        try:
+            proc.wait(timeout=max(0.0, min(deadline - time.monotonic(), _WATCH_SECONDS)))
+            return None, False
+        except subprocess.TimeoutExpired:
+            stopped = check()
+            if stopped is not None:
+                return stopped, False
+            if time.monotonic() >= deadline:
+                return None, True
+
+
+def _call(watch: Callable[[], str | None] | None) -> str | None:
+    return watch() if watch is not None else None
+
+
+def _too_much_output(out: IO[bytes], err: IO[bytes]) -> str | None:
+    """Why git must be stopped for what it has written so far, or None."""
+    if os.fstat(out.fileno()).st_size > MAX_STDOUT:
+        return f"git wrote more than {MAX_STDOUT // 1024 // 1024} MiB of output"
+    if os.fstat(err.fileno()).st_size > MAX_STDERR:
+        return f"git wrote more than {MAX_STDERR // 1024 // 1024} MiB of messages"
+    return None
+
+
+def _head(stream: IO[bytes], limit: int) -> bytes:
+    """The first ``limit`` bytes of a temporary file git wrote."""
+    stream.seek(0)
+    return stream.read(limit)
 
 
 def _decode(data: bytes | None) -> str:

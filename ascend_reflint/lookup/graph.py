@@ -33,13 +33,10 @@ import hashlib
 import json
 import os
 import re
-import shutil
 import stat
-import tempfile
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ascend_reflint.model import CommitState, CommitVerdict, RemoteRefs
 
@@ -55,6 +52,10 @@ MAX_STATE_BYTES = 4 * 1024 * 1024
 REMOTE_NAME = "reflint"
 #: Refspecs of a history fetch: every branch and tag, forced, so that a force-push or a moved tag is seen.
 REFSPECS = ("+refs/heads/*:refs/heads/*", "+refs/tags/*:refs/tags/*")
+#: What the size watch of a history fetch says when it stops git.
+_SIZE_CAP = "size cap"
+#: Packs a graph may hold before :meth:`CommitGraph.compact` packs them into one.
+MAX_PACKS = 32
 #: Run with every git in the graph except a fetch: no transport at all, so no lazy fetch.
 NO_TRANSPORT = ("-c", "protocol.allow=never")
 
@@ -66,9 +67,11 @@ def repository_config(object_format: str) -> bytes:
 
     ``extensions.partialClone`` and ``remote.reflint.promisor`` make it a partial clone whose missing
     trees and blobs are expected (``git fetch --filter`` refuses to run without them); with them and the
-    filter already recorded, ``git fetch`` leaves the file as it is. The commit-graph file makes
-    ``rev-list`` and ``describe`` fast on long histories; gc and maintenance run in the foreground, inside
-    the fetch's time limit and process group, never as a daemon that outlives reflint.
+    filter already recorded, ``git fetch`` leaves the file as it is. No automatic gc or maintenance: run
+    after a fetch, ``gc --auto`` cost more than the fetch itself on Megatron-LM's history (0.4 s of 0.8 s),
+    and could outlive reflint as a daemon; :meth:`CommitGraph.compact` packs the graph when fetches have
+    left many packs. No commit-graph file either: writing one for 13,000 commits costs more than the
+    queries it would speed up (about 80 ms without it).
 
     Args:
         object_format: ``"sha1"`` or ``"sha256"`` (gitrepository-layout(5), ``extensions.objectFormat``).
@@ -78,12 +81,11 @@ def repository_config(object_format: str) -> bytes:
         extensions += f"\tobjectFormat = {object_format}\n"
     return (
         "[core]\n\trepositoryformatversion = 1\n\tbare = true\n\tlogAllRefUpdates = false\n"
-        "\tcommitGraph = true\n"
         f"[extensions]\n{extensions}"
         f'[remote "{REMOTE_NAME}"]\n\tpromisor = true\n\tpartialCloneFilter = tree:0\n'
-        "[fetch]\n\twriteCommitGraph = true\n"
-        "[gc]\n\tautoDetach = false\n"
-        "[maintenance]\n\tautoDetach = false\n"
+        "[fetch]\n\twriteCommitGraph = false\n"
+        "[gc]\n\tauto = 0\n"
+        "[maintenance]\n\tauto = false\n"
     ).encode("ascii")
 
 
@@ -97,9 +99,8 @@ def tips_digest(refs: RemoteRefs) -> str:
     return hashlib.sha256("\n".join(lines).encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
-@dataclass
 class GraphState:
-    """What ``state.json`` records about a graph.
+    """What ``state.json`` records about a graph (a plain class: read on every scan with commit pins).
 
     Attributes:
         remote: the normalised remote.
@@ -110,15 +111,17 @@ class GraphState:
         verdicts: pinned id → the verdict found against the graph at ``tips`` (never ``UNVERIFIED``).
     """
 
-    remote: str
-    tips: str = ""
-    fetched_at: float = 0.0
-    too_large: int | None = None
-    verdicts: dict[str, CommitVerdict] = field(default_factory=dict)
+    def __init__(
+        self, remote: str, tips: str = "", fetched_at: float = 0.0, too_large: int | None = None
+    ) -> None:
+        self.remote = remote
+        self.tips = tips
+        self.fetched_at = fetched_at
+        self.too_large = too_large
+        self.verdicts: dict[str, CommitVerdict] = {}
 
 
-@dataclass(frozen=True)
-class FetchResult:
+class FetchResult(NamedTuple):
     """How a history fetch went.
 
     Attributes:
@@ -224,6 +227,8 @@ class CommitGraph:
 
     def remove_repository(self) -> None:
         """Delete the repository (the state file stays); symbolic links inside are removed, not followed."""
+        import shutil
+
         shutil.rmtree(self.repo, ignore_errors=True)
 
     def disk_size(self) -> int:
@@ -239,12 +244,17 @@ class CommitGraph:
         Returns:
             None when made, else why not (a sentence).
         """
+        import shutil
+        import tempfile
+
         try:
             temp = Path(tempfile.mkdtemp(prefix=".tmp-repo-", dir=self.folder))
         except OSError as error:
             return f"cannot create a repository in {self.folder}: {error.strerror or error}"
         try:
-            init = ["init", "--bare", "--quiet", "--template=", f"--object-format={object_format}", str(temp)]
+            # --object-format only when needed: git before 2.29 does not know it (its repositories are SHA-1)
+            chosen = [f"--object-format={object_format}"] if object_format != "sha1" else []
+            init = ["init", "--bare", "--quiet", "--template=", *chosen, str(temp)]
             run = runner.run(init)
             if run.returncode != 0:
                 return f"git init failed: {_first_line(run.stderr) or f'status {run.returncode}'}"
@@ -282,15 +292,16 @@ class CommitGraph:
 
         def watch() -> str | None:
             size = before + _tree_size(self.repo / "objects" / "pack")
-            return "size cap" if size > max_bytes else None
+            return _SIZE_CAP if size > max_bytes else None
 
         args = [*self._fetch_prefix(url), "--prune", REMOTE_NAME, *REFSPECS, *commits]
         run = runner.run(args, timeout=timeout, watch=watch)
         if run.stopped is not None or run.timed_out:
             self._remove_temporary_packs()
-            if run.stopped is not None:
+            if run.stopped == _SIZE_CAP:
                 return FetchResult(False, "", run, too_large=True)
-            return FetchResult(False, f"fetching its history took more than {timeout:g} s", run)
+            detail = run.stopped or f"fetching its history took more than {timeout:.3g} s"
+            return FetchResult(False, detail, run)
         if run.returncode != 0:
             return FetchResult(False, "", run)
         if self.disk_size() > max_bytes:
@@ -300,14 +311,13 @@ class CommitGraph:
     def fetch_commit(self, runner: GitRunner, url: str, commit: str, timeout: float) -> GitRun:
         """Fetch a commit by full id (``git fetch reflint ID``), which servers that allow it answer for any
         commit they have (protocol v2, or ``uploadpack.allowAnySHA1InWant``; GitHub serves any commit of
-        the fork network). Nothing is written to the refs; several may run at once (no commit-graph is
-        written and no gc runs, which would contend for their locks).
+        the fork network). Nothing is written to the refs; several may run at once (the graph's config
+        writes no commit-graph and runs no gc, which would contend for their locks).
 
         Returns:
             What git did: status 0 when the commit came.
         """
-        quiet = ["-c", "fetch.writeCommitGraph=false", "-c", "gc.auto=0"]
-        return runner.run([*self._fetch_prefix(url, quiet), REMOTE_NAME, commit], timeout=timeout)
+        return runner.run([*self._fetch_prefix(url), REMOTE_NAME, commit], timeout=timeout)
 
     def find(self, runner: GitRunner, prefixes: Iterable[str]) -> dict[str, list[str]]:
         """The commits of the graph whose id starts with each prefix (a tag object counts for its commit).
@@ -397,13 +407,20 @@ class CommitGraph:
             raise GraphError(f"git {args[0]} failed: {_first_line(run.stderr) or f'status {run.returncode}'}")
         return run.stdout
 
-    def _fetch_prefix(self, url: str, config: Sequence[str] = ()) -> list[str]:
+    def compact(self, runner: GitRunner, timeout: float) -> None:
+        """Pack the graph into one pack (``git gc --quiet``) when fetches have left more than
+        :data:`MAX_PACKS` packs, each fetch leaving one; a failure is left for the next time."""
+        with contextlib.suppress(OSError), os.scandir(self.repo / "objects" / "pack") as entries:
+            packs = sum(1 for entry in entries if entry.name.endswith(".pack"))
+            if packs > MAX_PACKS:
+                runner.run(["--git-dir", str(self.repo), *NO_TRANSPORT, "gc", "--quiet"], timeout=timeout)
+
+    def _fetch_prefix(self, url: str) -> list[str]:
         return [
             "--git-dir",
             str(self.repo),
             "-c",
             f"remote.{REMOTE_NAME}.url={url}",
-            *config,
             "fetch",
             "--quiet",
             "--no-tags",

@@ -27,9 +27,9 @@ from __future__ import annotations
 import enum
 import time
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ascend_reflint.lookup.graph import CommitGraph, FetchResult, GraphError, GraphState, tips_digest
 from ascend_reflint.model import CommitState, CommitVerdict, RemoteRefs
@@ -65,6 +65,9 @@ class HistoryOptions:
         max_bytes: the largest a remote's graph may be on disk, in bytes; a larger history is not kept.
         credentials_for: hosts whose https and ssh URLs are fetched with the user's git credentials (see
             :mod:`ascend_reflint.lookup.environment`); every other fetch runs without them.
+        deadline: seconds the whole stage may take (what is left of the lookups' ``--lookup-deadline``), or
+            None for no limit; a remote not verified by then is ``UNVERIFIED``, a fetch still running is
+            killed.
 
     Raises:
         ValueError: a timeout not above 0 or a cap below 1.
@@ -77,6 +80,7 @@ class HistoryOptions:
     timeout: float = 60.0
     max_bytes: int = 256 * 1024 * 1024
     credentials_for: frozenset[str] = frozenset()
+    deadline: float | None = None
 
     def __post_init__(self) -> None:
         if not self.timeout > 0:
@@ -85,9 +89,8 @@ class HistoryOptions:
             raise ValueError(f"max_bytes must be at least 1, not {self.max_bytes}")
 
 
-@dataclass
 class HistoryStats:
-    """What one :func:`verify_commits` call did.
+    """What one :func:`verify_commits` call did (a plain class: this module is on every scan's path).
 
     Attributes:
         fetched: histories fetched or brought up to date over the network.
@@ -95,9 +98,10 @@ class HistoryStats:
         notices: caveats for the user, each a sentence; each distinct notice once.
     """
 
-    fetched: int = 0
-    cached: int = 0
-    notices: list[str] = field(default_factory=list)
+    def __init__(self) -> None:
+        self.fetched = 0
+        self.cached = 0
+        self.notices: list[str] = []
 
     def notice(self, message: str) -> None:
         """Add ``message`` unless it is already there."""
@@ -105,8 +109,7 @@ class HistoryStats:
             self.notices.append(message)
 
 
-@dataclass(frozen=True)
-class CommitRequest:
+class CommitRequest(NamedTuple):
     """The commit ids pinned to one remote, with what the lookup said about the remote.
 
     Attributes:
@@ -242,6 +245,11 @@ def _verify_with_graphs(
     from ascend_reflint.lookup.git import git_directory
 
     verdicts: dict[CommitKey, CommitVerdict] = {}
+    if options.deadline is not None and options.deadline <= 0:
+        for remote, (_, commits) in pending.items():
+            verdicts.update(_unverified(remote, commits, _DEADLINE))
+        return verdicts
+    ends = None if options.deadline is None else time.monotonic() + options.deadline
     with git_directory() as directory:
         started = start_runners(options.timeout, directory, options.credentials_for)
         if isinstance(started, str):
@@ -258,7 +266,7 @@ def _verify_with_graphs(
             futures = [
                 pool.submit(
                     _RemoteVerification(
-                        remote, request, commits, options, runners.for_url(request.url), cache_dir
+                        remote, request, commits, options, runners.for_url(request.url), cache_dir, ends
                     ).run
                 )
                 for remote, (request, commits) in pending.items()
@@ -298,12 +306,14 @@ class _RemoteVerification:
         options: HistoryOptions,
         runner: GitRunner,
         cache_dir: Path,
+        ends: float | None,
     ) -> None:
         self.remote = remote
         self.request = request
         self.commits = commits
         self.options = options
         self.runner = runner
+        self.ends = ends
         self.graph = CommitGraph(cache_dir, remote)
         self.tips = tips_digest(request.refs)
         self.fetched = False
@@ -313,16 +323,20 @@ class _RemoteVerification:
 
     def run(self) -> _Outcome:
         """Verify the ids, holding the graph's lock; never raises but KeyboardInterrupt."""
-        problem = self.graph.prepare_folder()
+        problem = _DEADLINE if self._time_left() <= 0 else self.graph.prepare_folder()
         if problem is not None:
             return _Outcome(_unverified(self.remote, self.commits, problem))
         from filelock import FileLock, Timeout
 
         try:
-            with FileLock(str(self.graph.lock_path), timeout=self.options.timeout):
+            with FileLock(str(self.graph.lock_path), timeout=self._time_left()):
                 verdicts, cached = self._verify_locked()
         except Timeout:
-            reason = "another reflint process kept its history locked past the time limit"
+            reason = (
+                _DEADLINE
+                if self._time_left() <= 0
+                else "another reflint process kept its history locked past the time limit"
+            )
             return _Outcome(_unverified(self.remote, self.commits, reason))
         return _Outcome(verdicts, fetched=self.fetched, cached=cached, notice=self.notice)
 
@@ -405,6 +419,7 @@ class _RemoteVerification:
                 f"{self.remote} does not allow partial clones, so its whole history (trees and files too, "
                 f"{_size_text(graph.disk_size())}) was fetched to verify its pinned commits"
             )
+        graph.compact(self.runner, max(self._time_left(), 0.001))
         if state.tips != self.tips:
             state.verdicts = {}
         state.tips, state.fetched_at, state.too_large = self.tips, time.time(), None
@@ -490,17 +505,31 @@ class _RemoteVerification:
         fails the whole fetch and names it: it is recorded and the fetch tried again without it, at most
         :data:`COMBINED_TRIES` times, then without any id (the rest are asked for one by one later)."""
         graph, url = self.graph, self.request.url
-        timeout, cap = self.options.timeout, self.options.max_bytes
+        cap = self.options.max_bytes
         self.fetched = True
         for _ in range(COMBINED_TRIES):
-            result = graph.fetch_history(self.runner, url, timeout, cap, wanted)
+            result = self._past_deadline(
+                graph.fetch_history(self.runner, url, self._time_left(), cap, wanted)
+            )
             if result.ok:
                 self.by_id.update((commit, (_ById.SERVED, "")) for commit in wanted)
                 return result
             if not wanted or result.run is None or not self._learn_refusal(result.run.stderr, wanted):
                 return result
             wanted = [commit for commit in wanted if commit not in self.by_id]
-        return graph.fetch_history(self.runner, url, timeout, cap)
+        return self._past_deadline(graph.fetch_history(self.runner, url, self._time_left(), cap))
+
+    def _time_left(self) -> float:
+        """Seconds the next git may take: the time limit, or what is left before the deadline (0 past it)."""
+        if self.ends is None:
+            return self.options.timeout
+        return max(0.0, min(self.options.timeout, self.ends - time.monotonic()))
+
+    def _past_deadline(self, result: FetchResult) -> FetchResult:
+        """``result``, saying that the deadline stopped the fetch when it did."""
+        if result.run is not None and result.run.timed_out and self._time_left() <= 0:
+            return result._replace(detail=_DEADLINE)
+        return result
 
     def _learn_refusal(self, stderr: str, wanted: list[str]) -> bool:
         """Record what a fetch that failed over ids asked for by id says about them; False when it failed
@@ -519,11 +548,17 @@ class _RemoteVerification:
         from concurrent.futures import ThreadPoolExecutor
 
         def ask(commit: str) -> tuple[_ById, str]:
-            run = self.graph.fetch_commit(self.runner, self.request.url, commit, self.options.timeout)
+            timeout = self._time_left()
+            run = self.graph.fetch_commit(self.runner, self.request.url, commit, timeout)
             if run.returncode == 0 and not run.timed_out:
                 return _ById.SERVED, ""
             if run.timed_out:
-                return _ById.FAILED, f"fetching it by id took more than {self.options.timeout:g} s"
+                return (
+                    _ById.FAILED,
+                    _DEADLINE
+                    if self._time_left() <= 0
+                    else f"fetching it by id took more than {timeout:.3g} s",
+                )
             if _UNADVERTISED in run.stderr:
                 return _ById.REFUSED, ""
             if _refused_commit(run.stderr, [commit]) is not None:
@@ -540,8 +575,7 @@ class _RemoteVerification:
             self.notice = problem
 
 
-@dataclass(frozen=True)
-class _Outcome:
+class _Outcome(NamedTuple):
     verdicts: dict[CommitKey, CommitVerdict]
     fetched: bool = False
     cached: bool = False
@@ -549,6 +583,7 @@ class _Outcome:
 
 
 _NO_REF_CONTAINS = "no branch or tag of it contains the commit"
+_DEADLINE = "the lookups' deadline passed first (--lookup-deadline)"
 #: What git prints when the server ignores ``--filter`` (fetch-pack.c) and when it refuses a want by id.
 _FILTER_IGNORED = "filtering not recognized by server"
 _UNADVERTISED = "not allow request for unadvertised object"

@@ -200,7 +200,10 @@ def test_verification_turned_off_leaves_only_tips_confirmed(  # type: ignore[no-
 def test_a_config_value_for_verify_commits_must_be_a_boolean(project: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     (project / ".reflint.yaml").write_text("verify-commits: nope\n")
     assert main(["scan"]) == 2
-    assert "verify-commits" in capsys.readouterr().err
+    assert (
+        capsys.readouterr().err
+        == "reflint: error: .reflint.yaml:1:1: verify-commits: expected true or false\n"
+    )
 
 
 def test_a_server_that_refuses_filters_sends_the_whole_history_within_the_cap(  # type: ignore[no-untyped-def]
@@ -321,11 +324,23 @@ def test_a_history_that_cannot_be_fetched_is_unverified_with_gits_reason(  # typ
     history.path.rename(history.path.with_name("moved.git"))
     code, document = scan(capsys, "--cache-dir", cache)
     assert code == 0
-    assert {f["code"] for f in document["findings"]} == {"RL008"}
-    assert document["findings"][0]["message"] == (
-        f'commit "09a084dcdc" of {REMOTE} could not be verified against its history: fetching its history '
-        f"failed: fatal: '{history.path}' does not appear to be a git repository"
-    )
+    # Every pinned commit, each with git's reason.
+    assert [(f["code"], f["line"], f["message"]) for f in document["findings"]] == [
+        (
+            "RL008",
+            line,
+            f'commit "{commit}" of {REMOTE} could not be verified against its history: fetching its history '
+            f"failed: fatal: '{history.path}' does not appear to be a git repository",
+        )
+        for line, commit in (
+            (2, "09a084dcdc"),
+            (3, "e7dec38fe4bcf86aa45c36257661eebc9646cd1f"),
+            (4, "03b7197a5d7c7e9ba321dab1097141220b892df9"),
+            (5, "0badc0de0badc0de0badc0de0badc0de0badc0de"),
+            (6, "62a4dc2"),
+            (7, "deadbee"),
+        )
+    ]
 
 
 def test_offline_with_a_history_older_than_the_ref_list(  # type: ignore[no-untyped-def]
@@ -364,3 +379,17 @@ def test_no_history_is_fetched_when_no_rule_reports_a_verdict(  # type: ignore[n
     code, document = scan(capsys, "--cache-dir", str(tmp_path / "cache"), "--select", "RL002,RL015")
     assert (code, document["findings"]) == (0, [])
     assert not (tmp_path / "cache" / "history").exists()
+
+
+def test_verification_stops_at_the_lookups_deadline(  # type: ignore[no-untyped-def]
+    project: Path, history: History, tmp_path: Path, capsys
+) -> None:
+    cache = str(tmp_path / "cache")
+    scan(capsys, "--cache-dir", cache, "--no-verify-commits")  # the ref list is cached: no lookup waits
+    code, document = scan(capsys, "--cache-dir", cache, "--lookup-deadline", "0.001")
+    assert code == 0
+    assert {f["code"] for f in document["findings"]} == {"RL008"}
+    assert document["findings"][0]["message"] == (
+        f'commit "09a084dcdc" of {REMOTE} could not be verified against its history: the lookups\' deadline '
+        "passed first (--lookup-deadline)"
+    )

@@ -36,16 +36,20 @@ def make_tree(root: Path, git: bool) -> Path:
     return repo
 
 
-def expected(given: str, cwd: str) -> list[str]:
-    """What discovery showed before: display_path of the folder as given joined with each file's path."""
+def expected(given: str, cwd: str) -> list[tuple[str, str]]:
+    """What discovery showed before: display_path of the folder as given joined with each file's path, and
+    the file's absolute path; in display order."""
     folder = os.path.abspath(os.path.join(cwd, given))
     shown = set()
     for top, _dirs, names in os.walk(folder):
         for name in names:
             shown.add(
-                display_path(os.path.join(given, os.path.relpath(os.path.join(top, name), folder)), cwd)
+                (
+                    display_path(os.path.join(given, os.path.relpath(os.path.join(top, name), folder)), cwd),
+                    os.path.join(top, name),
+                )
             )
-    return sorted(path for path in shown if not path.endswith(".git") and "/.git/" not in f"/{path}")
+    return sorted(pair for pair in shown if not pair[0].endswith(".git") and "/.git/" not in f"/{pair[0]}")
 
 
 @pytest.mark.parametrize("git", [False, True], ids=["walk", "git"])
@@ -78,8 +82,7 @@ def test_every_file_is_shown_as_display_path_shows_it(
     cwd = str(tmp_path / where)
     given = given.replace("ABSOLUTE", str(repo))
     found = discover([given], cwd=cwd)
-    assert [source.path for source in found.files] == expected(given, cwd)
-    assert all(os.path.exists(source.abspath) for source in found.files)
+    assert [(source.path, source.abspath) for source in found.files] == expected(given, cwd)
 
 
 @pytest.mark.parametrize("git", [False, True], ids=["walk", "git"])

@@ -361,9 +361,9 @@ def test_each_stage_has_its_own_session_and_label(sessions: list[Recorder]) -> N
         ("1", 1),
         ("final", 1),
     ]
-    assert all(
-        session.path == "docker/Dockerfile" and session.kind is FileKind.DOCKERFILE for session in sessions
-    )
+    assert [(session.path, session.kind) for session in sessions] == [
+        ("docker/Dockerfile", FileKind.DOCKERFILE)
+    ] * 3
 
 
 def test_global_arg_is_visible_only_when_redeclared(sessions: list[Recorder]) -> None:

@@ -64,8 +64,7 @@ def test_requirement_forms() -> None:
         "6:44-46 v5 | 6:16-43 https://github.com/o/eq.git -> github.com/o/eq",
         "7:35-37 v6 | 7:5-34 https://github.com/o/frag.git -> github.com/o/frag",
     ]
-    assert {pin.via for pin in source.pins} == {Via.PIP_VCS}
-    assert all(pin.resolution is Resolution.RESOLVED for pin in source.pins)
+    assert [(pin.via, pin.resolution) for pin in source.pins] == [(Via.PIP_VCS, Resolution.RESOLVED)] * 7
 
 
 def test_comments_are_not_pins_but_fragments_are_not_comments() -> None:

@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from gitfixtures import FakeRemotes
 
@@ -31,6 +32,29 @@ DOCKERFILE = "FROM ubuntu:22.04\n" + "".join(
     f"RUN git clone --branch no-such-ref https://github.com/{name}.git /opt/{n}\n"
     for n, name in enumerate(REMOTES.values())
 )
+
+
+#: The finding on each clone of DOCKERFILE: (code, line, column, message).
+FINDINGS = [
+    (
+        "RL001",
+        line,
+        24,
+        f'ref "no-such-ref" is neither a branch nor a tag of {remote}, so `git clone --branch` fails; it has '
+        f"{counts}",
+    )
+    for line, remote, counts in (
+        (2, "github.com/nvidia/megatron-lm", "4 branches and 6 tags"),
+        (3, "github.com/ascend/mindspeed", "6 branches and 2 tags"),
+        (4, "github.com/vllm-project/vllm-ascend", "1 branch and 5 tags"),
+        (5, "github.com/sgl-project/sgl-kernel-npu", "1 branch and 5 tags"),
+        (6, "github.com/actions/checkout", "1 branch and 3 tags"),
+    )
+]
+
+
+def _brief(document: dict[str, Any]) -> list[tuple[str, int, int, str]]:
+    return [(f["code"], f["line"], f["column"], f["message"]) for f in document["findings"]]
 
 
 def _scan(project: Path, cache: Path, env: dict[str, str], *extra: str) -> subprocess.CompletedProcess[str]:
@@ -68,9 +92,9 @@ def test_damaged_entries_are_ignored_and_rewritten(tmp_path: Path, remotes: Fake
     second = _scan(tmp_path / "project", cache, env)
 
     document = json_output(second)
-    assert document["findings"] == first["findings"]
+    assert _brief(first) == _brief(document) == FINDINGS
     assert (document["summary"]["lookups"], document["summary"]["cached"]) == (4, 1)
-    assert second.stderr == ""
+    assert (second.returncode, second.stderr) == (1, "")
     _assert_every_entry_valid(cache, remotes)
 
 
@@ -116,8 +140,8 @@ def test_eight_processes_sharing_one_cache_leave_every_entry_valid(
     statuses = [(process.returncode, error) for process, (_, error) in zip(processes, outputs, strict=True)]
     assert statuses == [(1, "")] * 8
     documents = [json.loads(out) for out, _ in outputs]
-    assert all(document["findings"] == documents[0]["findings"] for document in documents)
-    assert [f["code"] for f in documents[0]["findings"]] == ["RL001"] * 5
+    assert [document["findings"] for document in documents[1:]] == [documents[0]["findings"]] * 7
+    assert _brief(documents[0]) == FINDINGS
     _assert_every_entry_valid(cache, remotes)
     again = json_output(_scan(tmp_path / "project", cache, remotes.env()))
     assert (again["summary"]["lookups"], again["summary"]["cached"]) == (0, 5)

@@ -193,7 +193,12 @@ def test_debug_tracebacks_and_error_messages_are_masked(tmp_path: Path) -> None:
 
     assert TOKEN not in completed.stdout + completed.stderr
     # The traceback and the error entry were written, with the URL masked.
-    assert "RuntimeError: cannot read https://alice:***@github.com/a/b.git\n" in completed.stderr
+    lines = completed.stderr.splitlines()
+    assert (completed.returncode, lines[:2], lines[-1]) == (
+        0,
+        ["reflint: extracting build.sh failed", "Traceback (most recent call last):"],
+        "RuntimeError: cannot read https://alice:***@github.com/a/b.git",
+    )
     assert json_output(completed)["errors"] == [
         {
             "path": "build.sh",

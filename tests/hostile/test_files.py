@@ -8,6 +8,7 @@ timing assertions: a run that needed more would be killed and fail the test.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -86,7 +87,8 @@ def test_hostile_files_each_give_one_error_and_the_rest_is_checked(
     _hostile_tree(tmp_path)
     scan = ["scan", "--format", "json", "--cache-dir", str(tmp_path / "cache")]
 
-    document = json_output(run_reflint(scan, tmp_path, remotes.env(), preexec_fn=bounded))
+    completed = run_reflint(scan, tmp_path, remotes.env(), preexec_fn=bounded)
+    document = json_output(completed)
 
     limit = f"file is {HUGE:,} bytes, over the limit of 10,485,760 (raise it with --max-file-size)"
     assert document["errors"] == [
@@ -103,6 +105,11 @@ def test_hostile_files_each_give_one_error_and_the_rest_is_checked(
         {"path": "loop-a.sh", "message": "symlink loop"},
         {"path": "loop-b.sh", "message": "symlink loop"},
     ]
+    # Exit 1 (findings, and files that could not be read); each error on stderr too, for the CI log.
+    assert (completed.returncode, completed.stderr) == (
+        1,
+        "".join(f"{error['path']}: error: {error['message']}\n" for error in document["errors"]),
+    )
     checked = [".github/workflows/bomb.yml", ".github/workflows/tags.yml", "Dockerfile", "Dockerfile.\\xff"]
     checked += ["longline.sh", "nested_if.sh", "nested_subst.sh"]
     on_disk = {name: name.replace("\\xff", "\udcff") for name in checked}
@@ -117,16 +124,17 @@ def test_hostile_files_each_give_one_error_and_the_rest_is_checked(
 def test_a_file_size_limit_bounds_what_is_read_and_the_flag_raises_it(tmp_path: Path) -> None:
     _hostile_tree(tmp_path)
 
-    raised = json_output(
+    runs = [
         run_reflint(
             ["refs", "--format", "json", "--max-file-size", str(HUGE + 1), "Dockerfile.huge", "Dockerfile"],
             tmp_path,
             preexec_fn=bounded,
-        )
-    )
-    lowered = json_output(
-        run_reflint(["refs", "--format", "json", "--max-file-size", "10", "Dockerfile"], tmp_path)
-    )
+        ),
+        run_reflint(["refs", "--format", "json", "--max-file-size", "10", "Dockerfile"], tmp_path),
+    ]
+
+    assert [(run.returncode, run.stderr) for run in runs] == [(0, ""), (0, "")]
+    raised, lowered = (json_output(run) for run in runs)
 
     # Read this time (50 MiB of zeros: a binary file), within the same memory bound.
     assert raised["errors"] == [{"path": "Dockerfile.huge", "message": "binary file (holds NUL bytes)"}]
@@ -143,7 +151,10 @@ def test_a_file_size_limit_bounds_what_is_read_and_the_flag_raises_it(tmp_path: 
 def test_fifos_given_by_name_are_refused_without_waiting(tmp_path: Path) -> None:
     _hostile_tree(tmp_path)
 
-    document = json_output(run_reflint(["refs", "--format", "json", "build", "Dockerfile.fifo"], tmp_path))
+    completed = run_reflint(["refs", "--format", "json", "build", "Dockerfile.fifo"], tmp_path)
+
+    assert (completed.returncode, completed.stderr) == (0, "")
+    document = json_output(completed)
 
     assert document["errors"] == [
         {"path": "Dockerfile.fifo", "message": "not a regular file (a FIFO)"},
@@ -165,12 +176,14 @@ def test_unreadable_file_and_folder_are_errors_even_for_root(tmp_path: Path) -> 
     (tmp_path / "locked").chmod(0)
     try:
         # As root, open() ignores the mode; without CAP_DAC_OVERRIDE/READ_SEARCH it is refused as for anyone.
-        document = json_output(
-            run_reflint(["refs", "--format", "json"], tmp_path, preexec_fn=drop_file_permission_override)
+        completed = run_reflint(
+            ["refs", "--format", "json"], tmp_path, preexec_fn=drop_file_permission_override
         )
+        document = json_output(completed)
     finally:
         (tmp_path / "locked").chmod(0o755)
 
+    assert (completed.returncode, completed.stderr) == (0, "")
     assert document["errors"] == [
         {"path": "locked", "message": "cannot list this folder: permission denied"},
         {"path": "Dockerfile.secret", "message": "permission denied"},
@@ -233,6 +246,18 @@ def test_an_internal_error_is_one_error_entry_and_debug_shows_the_traceback(tmp_
     message = "internal error while extracting (ZeroDivisionError: a bug in an extractor); run with --debug"
     assert quiet.stderr == f"build.sh: error: {message}\n"
     assert quiet.stdout == "Dockerfile:2:24: github.com/nvidia/megatron-lm core_r0.18.0 (clone-branch)\n"
-    assert "Traceback (most recent call last)" in debug.stderr
-    assert "ZeroDivisionError: a bug in an extractor\n" in debug.stderr
-    assert debug.stderr.endswith(f"build.sh: error: {message}\n")
+    assert debug.stdout == quiet.stdout
+    # The log line, the traceback (its frames are the code's, whatever their lines), the same error entry.
+    lines = debug.stderr.splitlines()
+    assert lines[:2] + lines[-2:] == [
+        "reflint: extracting build.sh failed",
+        "Traceback (most recent call last):",
+        "ZeroDivisionError: a bug in an extractor",
+        f"build.sh: error: {message}",
+    ]
+    frames = lines[2:-2]
+    shape = ["file" if re.fullmatch(r'  File "[^"]+", line \d+, in \w+', line) else line for line in frames]
+    shape = ["code" if re.fullmatch(r"    \S.*", line) else line for line in shape]
+    # Each frame of reflint's code with its line of source, then the broken extractor's (no source).
+    assert shape == ["file", "code"] * (len(frames) // 2) + ["file"]
+    assert frames[-1] == '  File "<string>", line 6, in broken'

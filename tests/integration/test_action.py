@@ -17,13 +17,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from expected import MEGATRON_HINT, MEGATRON_RELEASE_BRANCH
 from integration_support import (
     BAD_DOCKERFILE,
     BAD_REF_COLUMN,
     BAD_REF_END_COLUMN,
     BAD_REF_LINE,
     BRANCH_PIN_CODE,
-    MEGATRON_TAG,
     PROJECT_ROOT,
     fake_github,
     sarif_schema_errors,
@@ -205,14 +205,11 @@ def test_action_scans_a_workspace_into_annotations_sarif_and_a_job_summary(tmp_p
     completed = run_step(step("scan"), {}, environ, workspace)
 
     assert completed.returncode == 1, completed.stdout + completed.stderr
-    lines = completed.stdout.splitlines()
-    assert lines[0].startswith(
+    assert completed.stdout.splitlines() == [
         f"::error file=Dockerfile,line={BAD_REF_LINE},col={BAD_REF_COLUMN},endLine={BAD_REF_LINE},"
-        f"endColumn={BAD_REF_END_COLUMN},title={BRANCH_PIN_CODE} "
-    )
-    assert f"%0Adid you mean '{MEGATRON_TAG}'?" in lines[0]
-    assert lines[1:] == [
-        "1 error, 0 warnings, 0 info in 1 file (1 pin, 1 remote: 1 checked (0 cached), 0 not checked)"
+        f"endColumn={BAD_REF_END_COLUMN},title={BRANCH_PIN_CODE} branch-pin::{MEGATRON_RELEASE_BRANCH}"
+        f"%0A{MEGATRON_HINT}",
+        "1 error, 0 warnings, 0 info in 1 file (1 pin, 1 remote: 1 checked (0 cached), 0 not checked)",
     ]
     assert (tmp_path / "output").read_text() == "sarif-file=reflint.sarif\nexit-code=1\n"
 
@@ -230,14 +227,19 @@ def test_action_scans_a_workspace_into_annotations_sarif_and_a_job_summary(tmp_p
         },
     }
 
-    summary = (tmp_path / "summary").read_text(encoding="utf-8")
-    assert summary.startswith("### reflint\n\n1 error, 0 warnings, 0 info in 1 file")
-    assert (
-        f"| error | {BRANCH_PIN_CODE} " in summary
-        and f"| [Dockerfile:{BAD_REF_LINE}:{BAD_REF_COLUMN}]"
-        f"(https://github.com/org/repo/blob/0123abcd/Dockerfile#L{BAD_REF_LINE}) | "
-        in summary
-    ), summary
+    # The job summary: Markdown, underscores escaped, a link to the line at the commit.
+    escaped = MEGATRON_RELEASE_BRANCH.replace("_", "\\_")
+    assert (tmp_path / "summary").read_text(encoding="utf-8").splitlines() == [
+        "### reflint",
+        "",
+        "1 error, 0 warnings, 0 info in 1 file (1 pin, 1 remote: 1 checked (0 cached), 0 not checked)",
+        "",
+        "| Severity | Rule | Location | Message |",
+        "| --- | --- | --- | --- |",
+        f"| error | {BRANCH_PIN_CODE} branch-pin | [Dockerfile:{BAD_REF_LINE}:{BAD_REF_COLUMN}]"
+        f"(https://github.com/org/repo/blob/0123abcd/Dockerfile#L{BAD_REF_LINE}) | {escaped}<br>did you mean "
+        "'core\\_v0.18.0'? |",
+    ]
 
 
 def readme_workflow() -> str:

@@ -274,7 +274,12 @@ def test_rule_descriptor_skips_headings_and_joins_the_first_paragraph() -> None:
     assert descriptor["fullDescription"] == {
         "text": "Flags a pin of a branch head, which moves. See e.g. the release notes!"
     }
-    assert descriptor["help"]["markdown"].startswith("# moving-ref\n\n## What it does\nFlags a pin")
+    # The whole doc, dedented, as the help (SARIF's help has a plain-text and a Markdown form).
+    doc = (
+        "# moving-ref\n\n## What it does\nFlags a pin of a branch head,\nwhich moves. See e.g. the release "
+        "notes!\n\n## Example\n```dockerfile\nRUN git clone --branch main URL\n```"
+    )
+    assert descriptor["help"] == {"text": doc, "markdown": doc}
 
 
 def test_every_shipped_rule_makes_a_valid_described_descriptor(tmp_path: Path) -> None:

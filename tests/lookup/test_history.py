@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 from gitfixtures import insteadof_env, set_env
-from historyfixtures import REMOTE, URL, History, build_history
+from historyfixtures import REMOTE, URL, History, build_history, git, write_commit
 
 from ascend_reflint.lookup import LookupOptions, lookup_remotes
+from ascend_reflint.lookup import graph as graph_module
 from ascend_reflint.lookup.git import GitRunner, git_directory
 from ascend_reflint.lookup.graph import CommitGraph, repository_config
 from ascend_reflint.lookup.history import CommitRequest, HistoryOptions, verify_commits
@@ -196,3 +197,29 @@ def test_many_absent_ids_cost_two_tries_then_one_parallel_round(  # type: ignore
         refspecs,  # the history alone
     ]
     assert sorted(fetches[3:]) == [("reflint", orphan), ("reflint", third)]  # one by one, at once
+
+
+def test_a_graph_that_fetches_left_many_packs_is_packed_into_one(  # type: ignore[no-untyped-def]
+    history: History, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(graph_module, "MAX_PACKS", 1)
+    cache = tmp_path / "cache"
+    verify(history, cache, history.work)
+    newer = write_commit(history.path, history.main_tip, "newer")
+    git("-C", str(history.path), "update-ref", "refs/heads/main", newer)
+    verdicts, stats = verify(history, cache, history.work, newer[:9], refresh=True)
+    assert [v.state for v in verdicts.values()] == [CommitState.IN_HISTORY] * 2
+    assert stats.fetched == 1
+    graph = CommitGraph(cache, REMOTE)
+    assert len(list((graph.repo / "objects" / "pack").glob("*.pack"))) == 1
+    assert (graph.repo / "config").read_bytes() == repository_config("sha1")
+
+
+def test_git_that_writes_endless_messages_is_stopped(tmp_path: Path) -> None:
+    with git_directory() as directory:
+        runner = GitRunner({**os.environ}, 30.0, directory)
+        started = time.monotonic()
+        run = runner.run(["-c", "alias.noisy=!yes remote: hello >&2", "noisy"])
+    assert run.stopped == "git wrote more than 1 MiB of messages"
+    assert len(run.stderr) == 1024 * 1024
+    assert time.monotonic() - started < 10

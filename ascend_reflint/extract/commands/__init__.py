@@ -21,6 +21,7 @@ from ascend_reflint.extract.commands.git import (
 )
 from ascend_reflint.extract.commands.options import (
     CommandWord,
+    LiteralWord,
     OptionTable,
     ParsedOptions,
     WordPart,
@@ -45,6 +46,7 @@ __all__ = [
     "CommandWord",
     "FetchCommand",
     "GitCommand",
+    "LiteralWord",
     "OptionTable",
     "ParsedOptions",
     "ShellScript",

@@ -7,9 +7,9 @@ the tables of each command are in :mod:`ascend_reflint.extract.commands.git`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Protocol
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import NamedTuple, Protocol
 
 
 class CommandWord(Protocol):
@@ -27,19 +27,33 @@ class CommandWord(Protocol):
     def literal_prefix(self) -> str: ...
 
 
-@dataclass(frozen=True, slots=True)
-class WordPart:
-    """A value inside the word list: word ``index``, from ``offset`` display characters into it to its end.
+class LiteralWord:
+    """A word that is its own text, with no quoting and no expansion: an exec-form argument
+    (``RUN ["bash", "-c", "…"]``), which no shell reads."""
+
+    __slots__ = ("display",)
+
+    def __init__(self, display: str) -> None:
+        self.display = display
+
+    @property
+    def literal_prefix(self) -> str:
+        """All of the word."""
+        return self.display
+
+
+class WordPart(NamedTuple):
+    """A value inside the word list: the word at index ``word``, from ``offset`` display characters into it
+    to its end.
 
     ``--branch=v1`` gives ``WordPart(i, 9)``; ``--branch v1`` gives ``WordPart(i + 1, 0)``.
     """
 
-    index: int
+    word: int
     offset: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class OptionTable:
+class OptionTable(NamedTuple):
     """The options of one command.
 
     Attributes:
@@ -54,8 +68,8 @@ class OptionTable:
     with_value: frozenset[str]
     flags: frozenset[str] = frozenset()
     optional_value: frozenset[str] = frozenset()
-    short: dict[str, str] = field(default_factory=dict)
-    aliases: dict[str, str] = field(default_factory=dict)
+    short: Mapping[str, str] = MappingProxyType({})
+    aliases: Mapping[str, str] = MappingProxyType({})
     abbreviations: bool = True
 
     def canonical(self, name: str) -> str | None:
@@ -70,7 +84,6 @@ class OptionTable:
         return matches.pop() if len(matches) == 1 else None
 
 
-@dataclass(slots=True)
 class ParsedOptions:
     """The result of :func:`parse_options`.
 
@@ -81,9 +94,12 @@ class ParsedOptions:
         double_dash: the number of positionals seen before ``--`` (``len(positionals)`` when none).
     """
 
-    options: list[tuple[str, int, WordPart | None]] = field(default_factory=list)
-    positionals: list[int] = field(default_factory=list)
-    double_dash: int | None = None
+    __slots__ = ("double_dash", "options", "positionals")
+
+    def __init__(self) -> None:
+        self.options: list[tuple[str, int, WordPart | None]] = []
+        self.positionals: list[int] = []
+        self.double_dash: int | None = None
 
     def last(self, *names: str) -> tuple[str, int, WordPart | None] | None:
         """The last option given among ``names`` (later options override earlier ones), or None."""

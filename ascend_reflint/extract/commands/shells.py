@@ -14,7 +14,8 @@ from typing import NamedTuple
 from ascend_reflint.extract.commands.options import CommandWord, WordPart
 
 SHELLS = frozenset({"bash", "sh", "dash", "zsh", "ksh", "ash", "mksh"})
-_SHELL_WITH_VALUE = frozenset({"-o", "+o", "-O", "+O", "--rcfile", "--init-file"})
+#: Long options that take the next word as their value.
+_LONG_WITH_VALUE = frozenset({"--rcfile", "--init-file"})
 
 
 class ShellScript(NamedTuple):
@@ -28,7 +29,13 @@ class ShellScript(NamedTuple):
 
 
 def shell_script(words: Sequence[CommandWord], start: int) -> ShellScript | None:
-    """How ``bash [options] [-c STRING | FILE]`` (bash(1) "INVOCATION") gets its commands.
+    """How ``bash [options] [-c STRING | FILE]`` (bash(1) "INVOCATION", "OPTIONS"; sh and dash alike) gets
+    its commands: the one reader of a shell's options, for command lines and for exec-form ``RUN``
+    arguments (:class:`~ascend_reflint.extract.commands.options.LiteralWord`) alike.
+
+    Single-letter options may be bundled (``-ec``, ``-lc``); each ``o`` or ``O`` among them takes the next
+    word as its value, in order, as bash's ``parse_shell_options`` reads them: in ``bash -ceuxo pipefail
+    STRING`` the script is STRING. ``--rcfile FILE`` and ``--init-file FILE`` take a value too.
 
     Args:
         words: the command's words.
@@ -45,18 +52,19 @@ def shell_script(words: Sequence[CommandWord], start: int) -> ShellScript | None
         if text == "--" or text == "-":
             index += 1
             break
-        if text in _SHELL_WITH_VALUE:
+        if text in _LONG_WITH_VALUE:
             index += 2
             continue
         if text.startswith("--"):
             index += 1
             continue
         if text[:1] in ("-", "+") and len(text) > 1:
-            if text[0] == "-" and "c" in text[1:]:
+            letters = text[1:]
+            if text[0] == "-" and "c" in letters:
                 reads_command = True
-            if text[0] == "-" and "s" in text[1:] and not reads_command:
+            if text[0] == "-" and "s" in letters and not reads_command:
                 return ShellScript(None)
-            index += 1
+            index += 1 + letters.count("o") + letters.count("O")
             continue
         break
     if reads_command:

@@ -25,11 +25,12 @@ The file is read the way BuildKit's Dockerfile frontend reads it (moby/buildkit 
 - ``FROM stage`` starts from that earlier stage's state: its environment (ARG and ENV values), working
   directory and ``SHELL``.
 
-The ``dockerfile-parse`` package is not used: it turns heredoc bodies into instructions (its issue #145),
-misreads ``${V:-default}``, lets a global ARG default beat a stage's own, and joins continuation lines into a
-``value`` that cannot be mapped back to file positions, which every pin needs. What it gets right (finding
-where instructions start and end) is exactly what the position-keeping scanner below must do anyway, so a
-second parse would add nothing. The scanner follows BuildKit and keeps each character's position.
+reflint does not parse with the ``dockerfile-parse`` package: it turns heredoc bodies into instructions
+(its issue #145), misreads ``${V:-default}``, lets a global ARG default beat a stage's own, and joins
+continuation lines into a ``value`` that cannot be mapped back to file positions, which every pin needs.
+The scanner here follows BuildKit and keeps each character's position; dockerfile-parse is the test
+suite's independent oracle of where instructions start and end (``tests/extract/test_dockerfile_oracle.py``
+lists its known departures from BuildKit).
 
 Modules, each importing only those above it: :mod:`.words` (Docker's word lexer), :mod:`.execform` (JSON
 arrays), :mod:`.lines` (lines into instructions, heredocs), :mod:`.heredocs` (RUN with heredocs laid out

@@ -6,15 +6,14 @@ section 7), so that every character maps back to the file.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ascend_reflint.extract.errors import ExtractError
 
 _JSON_ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 
 
-@dataclass(slots=True)
-class JsonString:
+class JsonString(NamedTuple):
     """A JSON string literal of an exec-form array: its value, its quotes' offsets, and how it decodes.
 
     ``pieces`` are (decoded text, offset in the instruction, copied): a copied piece is the raw text itself;

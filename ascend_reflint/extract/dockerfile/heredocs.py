@@ -5,7 +5,7 @@ reads it as the shell does (see :func:`heredoc_command`), every character at its
 from __future__ import annotations
 
 import posixpath
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ascend_reflint.extract.dockerfile.lines import HEREDOC_WORD, Heredoc, Logical, heredoc_word
 from ascend_reflint.sourcemap import SourceMapBuilder
@@ -45,8 +45,7 @@ _CLOSING_WORDS = frozenset({"fi", "done", "esac", "}"})
 _WORD_PARENTHESIS = frozenset("$=<>@!+*?")
 
 
-@dataclass(slots=True)
-class _SimpleCommand:
+class _SimpleCommand(NamedTuple):
     """The words of one simple command of a command line and the control operator that ends it.
 
     Offsets are into the command line; ``operator`` is ``(start, end)``, ``end == start`` at the end of

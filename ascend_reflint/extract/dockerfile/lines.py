@@ -7,7 +7,6 @@ directives, continuation lines (comment and blank lines inside them dropped), th
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from ascend_reflint.extract.dockerfile.execform import json_array
 from ascend_reflint.extract.dockerfile.words import docker_words
@@ -54,26 +53,32 @@ class Logical:
         out.copy_mapped(self.text, self.source_map, start, end)
 
 
-@dataclass(slots=True)
 class Heredoc:
-    """A heredoc attached to an instruction: its name, ``<<-``, and its body (lines with their newlines)."""
+    """A heredoc attached to an instruction: its name, ``<<-``, and its body (lines with their newlines),
+    from ``first_line`` on; the terminator is at (``end_line``, ``end_column``). The reader fills in the body
+    and the lines once it has read them."""
 
-    name: str
-    chomp: bool
-    body: str = ""
-    first_line: int = 0
-    end_line: int = 0
-    end_column: int = 1
+    __slots__ = ("body", "chomp", "end_column", "end_line", "first_line", "name")
+
+    def __init__(self, name: str, chomp: bool) -> None:
+        self.name = name
+        self.chomp = chomp
+        self.body = ""
+        self.first_line = 0
+        self.end_line = 0
+        self.end_column = 1
 
 
-@dataclass(slots=True)
 class Instruction:
     """One instruction: keyword (upper case), its text, where its arguments start, and its heredocs."""
 
-    keyword: str
-    logical: Logical
-    args_start: int
-    heredocs: list[Heredoc] = field(default_factory=list)
+    __slots__ = ("args_start", "heredocs", "keyword", "logical")
+
+    def __init__(self, keyword: str, logical: Logical, args_start: int) -> None:
+        self.keyword = keyword
+        self.logical = logical
+        self.args_start = args_start
+        self.heredocs: list[Heredoc] = []
 
     @property
     def args(self) -> str:
@@ -86,14 +91,17 @@ class Instruction:
         return self.logical.first_line
 
 
-@dataclass(slots=True)
 class Parsed:
-    """A read Dockerfile: instructions, comment lines (line, text) and the error that stopped reading."""
+    """A read Dockerfile: instructions, comment lines (line, text), the escape token, and the error that
+    stopped reading (None when it read to the end)."""
 
-    instructions: list[Instruction]
-    comments: list[tuple[int, str]]
-    escape: str
-    error: str | None = None
+    __slots__ = ("comments", "error", "escape", "instructions")
+
+    def __init__(self) -> None:
+        self.instructions: list[Instruction] = []
+        self.comments: list[tuple[int, str]] = []
+        self.escape = "\\"
+        self.error: str | None = None
 
 
 def parse(text: str) -> Parsed:
@@ -101,7 +109,7 @@ def parse(text: str) -> Parsed:
     lines = text.split("\n")
     if lines and lines[0].startswith("\ufeff"):
         lines[0] = lines[0][1:]
-    parsed = Parsed([], [], "\\")
+    parsed = Parsed()
     reader = _LineReader(lines, parsed)
     try:
         reader.read()

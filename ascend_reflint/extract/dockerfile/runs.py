@@ -14,7 +14,7 @@ import posixpath
 import re
 from collections.abc import Iterator
 
-from ascend_reflint.extract.commands import SHELLS
+from ascend_reflint.extract.commands import SHELLS, LiteralWord, shell_script
 from ascend_reflint.extract.dockerfile.execform import JsonString, json_array, json_strings
 from ascend_reflint.extract.dockerfile.heredocs import copy_body, heredoc_command, shebang, stdin_command
 from ascend_reflint.extract.dockerfile.lines import Instruction, Logical, heredoc_word, shell_words
@@ -151,21 +151,13 @@ class RunTexts:
 
 
 def _shell_c_script(values: list[str]) -> int | None:
-    """The index of the script in ``["bash", "-c", "script", …]``, or None when argv runs no shell script."""
+    """The index of the script in ``["bash", "-c", "script", …]`` (the options read as
+    :func:`~ascend_reflint.extract.commands.shell_script` reads a command line's), or None when argv runs no
+    shell script."""
     if posixpath.basename(values[0]) not in SHELLS:
         return None
-    command_mode = False
-    index = 1
-    while index < len(values):
-        argument = values[index]
-        if argument == "--":
-            index += 1
-            break
-        if len(argument) < 2 or argument[0] not in "-+":
-            break
-        command_mode = command_mode or (argument[0] == "-" and "c" in argument[1:])
-        index += 2 if "o" in argument[1:] else 1  # -o takes the next argument: bash -ceuxo pipefail
-    return index if command_mode and index < len(values) else None
+    script = shell_script([LiteralWord(value) for value in values], 1)
+    return None if script is None else script.command
 
 
 def _emit_json_string(out: SourceMapBuilder, logical: Logical, string: JsonString, *, quoted: bool) -> None:

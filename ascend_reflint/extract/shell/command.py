@@ -55,7 +55,7 @@ class Command(NamedTuple):
 
     def part(self, part: WordPart) -> Word:
         """The word, or the end of a word (``--branch=v1``), that ``part`` names."""
-        return self.words[part.index].sub(part.offset)
+        return self.words[part.word].sub(part.offset)
 
 
 class Walker(Protocol):

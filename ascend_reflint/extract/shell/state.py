@@ -3,14 +3,11 @@ notices go to."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ascend_reflint.extract.shell.dirs import Dir
 from ascend_reflint.model import FileKind, Pin
 from ascend_reflint.resolve import Scope
 
 
-@dataclass(slots=True)
 class Env:
     """What a subshell copies and then changes on its own: variables and directories.
 
@@ -21,10 +18,15 @@ class Env:
         stack: the directory stack of ``pushd``/``popd``, top first.
     """
 
-    scope: Scope
-    cwd: Dir
-    oldpwd: Dir | None = None
-    stack: tuple[Dir, ...] = ()
+    __slots__ = ("cwd", "oldpwd", "scope", "stack")
+
+    def __init__(
+        self, scope: Scope, cwd: Dir, oldpwd: Dir | None = None, stack: tuple[Dir, ...] = ()
+    ) -> None:
+        self.scope = scope
+        self.cwd = cwd
+        self.oldpwd = oldpwd
+        self.stack = stack
 
     def subshell(self) -> Env:
         """The environment of a subshell started here."""

@@ -9,8 +9,8 @@ one table, ``{command name: entry}``, whose entries also say which commands are 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
-from typing import NamedTuple
 
 from tree_sitter import Node
 
@@ -35,6 +35,8 @@ from ascend_reflint.sourcemap import SourceMap
 
 #: Nested scripts (``bash -c`` inside a heredoc inside …) deeper than this are not read.
 _MAX_NESTED_SCRIPTS = 16
+#: What starts a command or process substitution (``$((…))`` too): a node without it holds none.
+_SUBSTITUTION = re.compile(r"\$\(|`|[<>]\(")
 
 
 def _always(command_text: str) -> bool:
@@ -53,12 +55,15 @@ def _may_name_repository(command_text: str) -> bool:
     return "/" in command_text or "$" in command_text
 
 
-class _Entry(NamedTuple):
+class _Entry:
     """A command's handler, and the cheap test on the command's text that says whether it can matter
     (make a pin or change what later commands mean)."""
 
-    handle: Handler
-    wanted: Callable[[str], bool]
+    __slots__ = ("handle", "wanted")
+
+    def __init__(self, handle: Handler, wanted: Callable[[str], bool]) -> None:
+        self.handle = handle
+        self.wanted = wanted
 
 
 _PIP = _Entry(pip.run_pip, _may_name_git)
@@ -93,73 +98,103 @@ def _entry(name: str) -> _Entry | None:
     return entry
 
 
-# Work items on the stack.
+# Work items on the stack: small slotted classes (cheaper to make than named tuples, and typed).
 
 
-class _Visit(NamedTuple):
+class _OnNode:
+    """A work item about one node of a text; its class says what to do with it."""
+
+    __slots__ = ("node", "text")
+
+    def __init__(self, node: Node, text: Text) -> None:
+        self.node = node
+        self.text = text
+
+
+class _Visit(_OnNode):
     """Walk a node; ``stdin`` is the heredoc body on a command's standard input."""
 
-    node: Node
-    text: Text
-    stdin: Node | None = None
+    __slots__ = ("stdin",)
+
+    def __init__(self, node: Node, text: Text, stdin: Node | None = None) -> None:
+        self.node = node
+        self.text = text
+        self.stdin = stdin
 
 
-class _Substitutions(NamedTuple):
+class _SimpleCommand(_OnNode):
+    """Run a simple command (after its command substitutions); ``stdin`` as for :class:`_Visit`."""
+
+    __slots__ = ("stdin",)
+
+    def __init__(self, node: Node, text: Text, stdin: Node | None) -> None:
+        self.node = node
+        self.text = text
+        self.stdin = stdin
+
+
+class _Substitutions(_OnNode):
     """Run the command substitutions inside a word or expression (before the command that holds it)."""
 
-    node: Node
-    text: Text
+    __slots__ = ()
 
 
-class _SimpleCommand(NamedTuple):
-    node: Node
-    text: Text
-    stdin: Node | None
+class _Assign(_OnNode):
+    """Assignments alone on a line."""
+
+    __slots__ = ()
 
 
-class _Assign(NamedTuple):
-    node: Node
-    text: Text
+class _Declare(_OnNode):
+    """``export``/``declare``/``local``/``readonly``/``typeset``."""
+
+    __slots__ = ()
 
 
-class _Declare(NamedTuple):
-    node: Node
-    text: Text
+class _ForLoop(_OnNode):
+    """Bind a ``for`` loop's variable (after its values' command substitutions, before its body)."""
+
+    __slots__ = ()
 
 
-class _ForLoop(NamedTuple):
-    node: Node
-    text: Text
-
-
-class _Isolate(NamedTuple):
+class _Isolate(_OnNode):
     """Run a pipeline's element in a subshell."""
 
-    node: Node
-    text: Text
+    __slots__ = ()
 
 
-class _Restore(NamedTuple):
+class _Restore:
     """Leave a subshell: the environment from before it."""
 
-    env: Env
+    __slots__ = ("env",)
+
+    def __init__(self, env: Env) -> None:
+        self.env = env
 
 
-class _Nested(NamedTuple):
+class _Nested:
     """Read a script that a command runs, in a new shell (see :meth:`ShellWalker.run_nested`)."""
 
-    nested: Text
-    parent: Text
-    scope: Scope
-    cwd: Dir
-    command_name: str
-    offset: int
+    __slots__ = ("command_name", "cwd", "nested", "offset", "parent", "scope")
+
+    def __init__(
+        self, nested: Text, parent: Text, scope: Scope, cwd: Dir, command_name: str, offset: int
+    ) -> None:
+        self.nested = nested
+        self.parent = parent
+        self.scope = scope
+        self.cwd = cwd
+        self.command_name = command_name
+        self.offset = offset
 
 
-class _Call(NamedTuple):
+class _Call:
     """Read a function's body (where it is first called, or at the end when it never is)."""
 
-    name: str
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
 
 
 _Item = (
@@ -263,10 +298,10 @@ class ShellWalker:
             match item:
                 case _Visit():
                     self._visit(item.node, item.text, item.stdin)
-                case _Substitutions():
-                    self._substitutions(item.node, item.text)
                 case _SimpleCommand():
                     self._command(item.node, item.text, item.stdin)
+                case _Substitutions():
+                    self._substitutions(item.node, item.text)
                 case _Assign():
                     builtins.assign(self, item.node, item.text)
                 case _Declare():
@@ -285,13 +320,14 @@ class ShellWalker:
                     self._call(item.name)
 
     def _push_children(self, node: Node, text: Text) -> None:
+        """Walk the children of ``node`` next, in order; leaves (words, operators, comments) run nothing."""
         if node.child_count:
-            self._stack.extend(_Visit(child, text) for child in reversed(node.children))
+            self._stack.extend(_Visit(child, text) for child in reversed(node.children) if child.child_count)
 
     def _push_substitutions(self, node: Node, text: Text) -> None:
-        """Look for command substitutions in the children of ``node`` (a leaf holds none: the words of
-        most commands are leaves)."""
-        if node.child_count:
+        """Look for command substitutions in the children of ``node``. A leaf holds none (the words of most
+        commands are leaves), nor does a node whose text has no ``$(``, backquote, ``<(`` or ``>(``."""
+        if node.child_count and _SUBSTITUTION.search(text.text, node.start_byte, node.end_byte):
             self._stack.extend(
                 _Substitutions(child, text) for child in reversed(node.children) if child.child_count
             )
