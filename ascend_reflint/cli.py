@@ -522,20 +522,24 @@ def _run_refs(args: argparse.Namespace) -> int:
 
 
 def _cached_describes(inventory, cache_dir: str | None) -> dict[Pin, str]:  # type: ignore[no-untyped-def]
-    """Each commit pin's nearest tag (``git describe --tags``), from what scans verified and cached; no git,
-    no network. Pins whose commit is not in the cache, or not in its remote's history, are left out."""
+    """Each commit pin's nearest tag (``git describe --tags``), from what scans verified and cached for the
+    URL it fetches; no git, no network. Pins whose commit is not in the cache, or not in its remote's
+    history, are left out."""
     from pathlib import Path
 
     from ascend_reflint.check.refnames import pinned_commit
     from ascend_reflint.lookup.history import cached_verdicts
     from ascend_reflint.model import CommitState
+    from ascend_reflint.remote import lookup_key
 
     commits = {
-        pin: (pin.remote, commit) for pin in inventory.pins if pin.remote and (commit := pinned_commit(pin))
+        pin: (key, commit)
+        for pin in inventory.pins
+        if pin.remote and (commit := pinned_commit(pin)) and (key := lookup_key(pin.url))
     }
-    pinned: dict[str, set[str]] = {}
-    for remote, commit in commits.values():
-        pinned.setdefault(remote, set()).add(commit)
+    pinned: dict[str, tuple[str, set[str]]] = {}
+    for pin, (key, commit) in commits.items():
+        pinned.setdefault(key, (pin.remote, set()))[1].add(commit)
     verdicts = cached_verdicts(Path(cache_dir) if cache_dir else None, pinned) if pinned else {}
     return {
         pin: verdict.describe

@@ -267,8 +267,8 @@ def _verify_commits(
     from ascend_reflint.lookup.history import CommitRequest, HistoryOptions, verify_commits
 
     commit_requests = {
-        remote: CommitRequest(url=requests[key], refs=refs, commits=commits)
-        for remote, (key, commits) in pinned.items()
+        key: CommitRequest(remote=remote, url=requests[key], refs=refs, commits=commits)
+        for key, (remote, commits) in pinned.items()
         if isinstance(refs := lookups[key], RemoteRefs)
     }
     history_options = HistoryOptions(

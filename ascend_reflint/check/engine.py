@@ -84,17 +84,16 @@ def remotes_to_look_up(files: Sequence[SourceFile]) -> dict[str, str]:
 def pinned_commits(
     files: Sequence[SourceFile], lookups: Mapping[str, LookupResult]
 ) -> dict[str, tuple[str, set[str]]]:
-    """The commit ids to verify against each remote's history.
+    """The commit ids to verify, per URL that pins fetch.
 
     Args:
         files: the files read, with their pins.
         lookups: lookup key → its ref list or the lookup's failure.
 
     Returns:
-        remote → (the lookup key of its first pin whose lookup succeeded, whose URL fetches the history;
-        the commit ids its pins check out: lower-case, see
-        :func:`~ascend_reflint.check.refnames.pinned_commit`), for pins whose own lookup succeeded; ids
-        that are also branch or tag names there are left out.
+        lookup key (:func:`pin_lookup_key`) → (the normalised remote; the commit ids its pins check out:
+        lower-case, see :func:`~ascend_reflint.check.refnames.pinned_commit`), for keys whose lookup
+        succeeded; ids that are also branch or tag names there are left out.
     """
     commits: dict[str, tuple[str, set[str]]] = {}
     for source in files:
@@ -105,7 +104,7 @@ def pinned_commits(
                 continue
             commit = pinned_commit(pin, refs)
             if commit is not None:
-                commits.setdefault(pin.remote, (key, set()))[1].add(commit)
+                commits.setdefault(key, (pin.remote, set()))[1].add(commit)
     return commits
 
 
@@ -128,7 +127,7 @@ def run_checks(
             (pre-commit passes a few paths; their variants and the workflows that run them are elsewhere).
         root: the absolute project root that the packs' globs are relative to (default: globs match the
             display paths).
-        commits: (remote, commit id) → what commit verification found (see :func:`pinned_commits`);
+        commits: (lookup key, commit id) → what commit verification found (see :func:`pinned_commits`);
             None when commits were not verified.
 
     Returns:
@@ -142,7 +141,7 @@ def run_checks(
         for pin, key in zip(source.pins, keys, strict=True):
             lookup = lookups.get(key) if key is not None else None
             shared = pins_of_key.get(key, ()) if key is not None else ()
-            verdict = _verdict(pin, lookup, commits)
+            verdict = _verdict(pin, key, lookup, commits)
             for rule, info in rules:
                 context = PinContext(pin, lookup, policy, shared, info, verdict)
                 findings.extend(rule.check(context))
@@ -152,13 +151,17 @@ def run_checks(
 
 
 def _verdict(
-    pin: Pin, lookup: LookupResult | None, commits: Mapping[tuple[str, str], CommitVerdict] | None
+    pin: Pin,
+    key: str | None,
+    lookup: LookupResult | None,
+    commits: Mapping[tuple[str, str], CommitVerdict] | None,
 ) -> CommitVerdict | None:
-    """The verification verdict of the commit id ``pin`` checks out, if it pins one and it was verified."""
-    if not commits or pin.remote is None or not isinstance(lookup, RemoteRefs):
+    """The verification verdict of the commit id ``pin`` checks out (from the URL of lookup ``key``), if it
+    pins one and it was verified."""
+    if not commits or key is None or not isinstance(lookup, RemoteRefs):
         return None
     commit = pinned_commit(pin, lookup)
-    return commits.get((pin.remote, commit)) if commit is not None else None
+    return commits.get((key, commit)) if commit is not None else None
 
 
 def _project_findings(

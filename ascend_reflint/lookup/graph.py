@@ -1,6 +1,7 @@
 """One remote's commit graph in reflint's cache: a bare, treeless partial clone of its branches and tags.
 
-Layout, under the cache directory: ``history/<sha256 of the normalised remote>/`` holding
+Layout, under the cache directory: ``history/<sha256 of the lookup key>/`` (one per URL that pins fetch,
+as :func:`ascend_reflint.remote.lookup_key` normalises it) holding
 
 - ``repo.git``: a bare repository made by ``git init --bare --template=`` (no hooks, no samples) whose
   ``config`` reflint writes whole (:func:`repository_config`). Its refs are the remote's
@@ -138,15 +139,17 @@ class FetchResult(NamedTuple):
 
 
 class CommitGraph:
-    """The graph of one remote under a cache directory (see the module docstring).
+    """The graph of one URL's repository under a cache directory (see the module docstring).
 
     Args:
         cache_dir: reflint's cache directory.
-        remote: the normalised remote (``github.com/nvidia/megatron-lm``).
+        key: the lookup key of the URL it is fetched from (:func:`ascend_reflint.remote.lookup_key`): its
+            folder is named after the SHA-256 of the key, which may hold credentials and is never stored.
+        remote: the normalised remote (``github.com/nvidia/megatron-lm``), recorded in the state.
     """
 
-    def __init__(self, cache_dir: Path, remote: str) -> None:
-        digest = hashlib.sha256(remote.encode("utf-8", "surrogatepass")).hexdigest()
+    def __init__(self, cache_dir: Path, key: str, remote: str) -> None:
+        digest = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
         self.remote = remote
         self.folder = cache_dir / HISTORY / digest
         self.repo = self.folder / "repo.git"
