@@ -71,6 +71,7 @@ def test_git_work_tree_uses_tracked_and_untracked_not_ignored(tmp_path: Path) ->
     assert [f.path for f in whole.files] == [
         ".github/workflows/ci.yml",
         "Containerfile",
+        "README.md",
         "action.yml",
         "docker/Dockerfile.ascend_a2",
         "docker/build.dockerfile",
@@ -98,6 +99,7 @@ def test_exclude_globs_leave_paths_out(tmp_path: Path) -> None:
     assert [f.path for f in found.files] == [
         ".github/workflows/ci.yml",
         "Containerfile",
+        "README.md",
         "action.yml",
         "build/ignored.sh",
         "docker/Dockerfile.ascend_a2",
