@@ -52,6 +52,8 @@ _NOT_RECIPE_SUFFIXES = (
     ".lock",
 )
 _SURROGATE = re.compile("[\udc80-\udcff]")
+#: The notice on a path given on the command line whose kind reflint does not read.
+SKIPPED = "skipped: not a kind of file reflint reads"
 
 
 @dataclass
@@ -64,7 +66,12 @@ class Discovery:
 
 
 def discover(
-    paths: Sequence[str], excludes: Sequence[str] = (), cwd: str | None = None, docs: bool = True
+    paths: Sequence[str],
+    excludes: Sequence[str] = (),
+    cwd: str | None = None,
+    root_excludes: Sequence[str] = (),
+    root: str | None = None,
+    docs: bool = True,
 ) -> Discovery:
     """Find the files under ``paths`` that can pin git refs.
 
@@ -73,6 +80,9 @@ def discover(
         excludes: gitignore-style globs (``--exclude``) matched against paths relative to the working
             directory; they leave out walked and explicit paths alike.
         cwd: the working directory that display paths are relative to (default: the process's).
+        root_excludes: gitignore-style globs (the config's ``exclude`` and ``extend-exclude``) matched
+            against paths relative to ``root``; they leave out walked and explicit paths alike.
+        root: the project root (needed when ``root_excludes`` are given).
         docs: read documentation (kind ``docs``); False for ``--no-docs`` (an explicit docs path is then
             skipped with a notice).
 
@@ -81,6 +91,7 @@ def discover(
     """
     cwd = os.path.abspath(cwd or os.getcwd())
     excluded = exclusions(excludes)
+    root_excluded = root_exclusions(root_excludes, root)
     found: dict[str, SourceFile] = {}
     result = Discovery()
     for given in paths or ["."]:
@@ -106,18 +117,30 @@ def discover(
             kind = classify(path, explicit)
             if kind is None or (kind is FileKind.DOCS and not docs):
                 if explicit:
-                    why = (
-                        "documentation is not read (--no-docs)"
-                        if kind
-                        else "not a kind of file reflint reads"
-                    )
-                    result.notices.append(FileMessage(shown, f"skipped: {why}"))
+                    why = SKIPPED if kind is None else "skipped: documentation is not read (--no-docs)"
+                    result.notices.append(FileMessage(shown, why))
+                continue
+            if root_excluded(path):
                 continue
             found[shown] = SourceFile(
                 path=shown, abspath=path, kind=kind, explicit=explicit, template=is_template(path)
             )
     result.files = [found[key] for key in sorted(found)]
     return result
+
+
+def root_exclusions(excludes: Sequence[str], root: str | None) -> Callable[[str], bool]:
+    """A test of absolute paths against globs relative to ``root`` (the config's ``exclude``); a path
+    outside ``root`` is never excluded by them."""
+    if not excludes or root is None:
+        return lambda _path: False
+    matches = exclusions(excludes)
+
+    def excluded(path: str) -> bool:
+        relative = under_root(path, root)
+        return relative is not None and matches(relative)
+
+    return excluded
 
 
 def exclusions(excludes: Sequence[str]) -> Callable[[str], bool]:

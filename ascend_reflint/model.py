@@ -103,11 +103,15 @@ class Resolution(str, enum.Enum):
       the file never assigns, which the base image or the caller may set).
     - ``EMPTY``: the file itself shows the variable is empty where it is used (assigned only later, only
       in another build stage, or only on a commented-out line).
+    - ``PLACEHOLDER``: the ref or URL holds a template placeholder (``{version}``, ``{{ version }}``,
+      ``<branch>``, ``@VERSION@``, ``%(ref)s``, ``$VERSION$``) that another tool fills in before the file
+      is used: it names no ref yet (:func:`ascend_reflint.resolve.placeholder`).
     """
 
     RESOLVED = "resolved"
     UNRESOLVED = "unresolved"
     EMPTY = "empty"
+    PLACEHOLDER = "placeholder"
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,8 @@ What a scan reports, in order:
    also see the rest of the work tree when explicit file paths were given (pre-commit passes the staged
    files only), read without lookups;
 2. less the codes that ``--select``/``--ignore`` and the config's ``select``, ``ignore`` and
-   ``per-file-ignores`` turn off;
+   ``per-file-ignores`` turn off, and less a finding that a more specific one on the same token stands for
+   (:mod:`ascend_reflint.check.overlaps`);
 3. less those that a ``# reflint: ignore`` comment covers, plus, with ``--report-unused-ignores``, an RL099
    finding for each comment or code that covered nothing;
 4. less those that ``--baseline FILE`` records (``--write-baseline FILE`` records them all first).
@@ -56,6 +57,7 @@ class ScanOptions:
         lookup_memory: bytes all lookups together may hold.
         credentials_for: hosts whose https and ssh URLs are looked up with the user's git credentials.
         select: only these rule codes (None: the config's ``select``, else all); replaces the config's.
+        extend_select: these rule codes too, on top of ``select`` (or the config's).
         ignore: skip these rule codes, besides the config's ``ignore``.
         rule_packs: extra rule pack files, merged after the config.
         progress: show a progress bar on stderr.
@@ -84,6 +86,7 @@ class ScanOptions:
     lookup_memory: int = 512 * 1024 * 1024
     credentials_for: frozenset[str] = frozenset()
     select: tuple[str, ...] | None = None
+    extend_select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
     rule_packs: tuple[str, ...] = ()
     progress: bool = False
@@ -110,10 +113,13 @@ class ScanRun:
         baseline_matched: findings that the baseline dropped (None without ``--baseline``).
         baseline_stale: baseline entries that matched no finding (None without ``--baseline``).
         baseline_written: findings recorded by ``--write-baseline`` (None without it).
+        side_notices: notices about the scan rather than a file read (the cache's, the config's), which
+            are also in ``result.notices``.
     """
 
     result: ScanResult
     timings: dict[str, float]
+    side_notices: list[FileMessage] = field(default_factory=list)
     baseline_matched: int | None = None
     baseline_stale: int | None = None
     baseline_written: int | None = None
@@ -136,8 +142,11 @@ class RuleSelection:
     @classmethod
     def of(cls, options: ScanOptions, config: Config) -> RuleSelection:
         """The selection that ``options`` and ``config`` make: ``--select`` replaces the config's
-        ``select``, ``--ignore`` adds to its ``ignore``."""
+        ``select`` (its ``extend-select`` still adds), ``--extend-select`` adds, ``--ignore`` adds to its
+        ``ignore``."""
         select = options.select if options.select is not None else config.select
+        if select is not None:
+            select = (*select, *config.extend_select, *options.extend_select)
         return cls(
             select=frozenset(select) if select is not None else None,
             ignore=frozenset((*config.ignore, *options.ignore)),
@@ -183,7 +192,9 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
     context_files = _context_files(inventory, options, config, selection)
     timings["context"] = time.perf_counter() - started
 
-    requests = remotes_to_look_up(inventory.files)
+    # Rules that need no ref list (`--select RL015`) say the same without one: no remote is asked.
+    needs_lookups = any(selection.runs(rule.code) for rule in all_rules() if rule.needs_lookup)
+    requests = remotes_to_look_up(inventory.files) if needs_lookups else {}
     started = time.perf_counter()
     lookups, stats = _lookup_with_progress(requests, _lookup_options(options), options.progress)
     timings["lookup"] = time.perf_counter() - started
@@ -201,9 +212,9 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
     findings = _reported(findings, inventory.files, selection, policy, options.report_unused_ignores)
     timings["check"] = time.perf_counter() - started
 
-    notices = list(inventory.notices) + [
-        FileMessage("(cache)", notice) for notice in (*stats.notices, *history_notices)
-    ]
+    side_notices = [FileMessage("(cache)", notice) for notice in (*stats.notices, *history_notices)]
+    side_notices += _config_notices(inventory, config)
+    notices = [*inventory.notices, *side_notices]
     summary = ScanSummary(
         files=len(inventory.files),
         pins=len(inventory.pins),
@@ -212,11 +223,27 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
         cached=stats.cached,
         checked=sum(1 for result in lookups.values() if answered(result)),
         unchecked_pins=_unchecked_pins(inventory.files, lookups),
-        lookup_rules=any(selection.runs(rule.code) for rule in all_rules() if rule.needs_lookup),
+        lookup_rules=needs_lookups,
     )
-    run = ScanRun(ScanResult([], list(inventory.errors), notices, summary), timings)
+    run = ScanRun(ScanResult([], list(inventory.errors), notices, summary), timings, side_notices)
     run.result.findings = _after_baseline(findings, options, run)
     return run
+
+
+def _config_notices(inventory: Inventory, config: Config) -> list[FileMessage]:
+    """A notice for each ``per-file-ignores`` glob that matches no file scanned, when folders were scanned
+    (pre-commit passes a few files, which most globs are not meant for)."""
+    if config.path is None or not inventory.files or all(source.explicit for source in inventory.files):
+        return []
+    relpaths = [config.relpath(source.abspath) for source in inventory.files]
+    return [
+        FileMessage(
+            config.path,
+            f"per-file-ignores: {glob!r} matches no file scanned; globs are relative to the project root "
+            f"{config.root}",
+        )
+        for glob in config.unmatched_per_file_ignores(relpaths)
+    ]
 
 
 def _lookup_options(options: ScanOptions) -> LookupOptions:
@@ -319,6 +346,8 @@ def _context_files(
     tree = build_inventory(
         [display_path(config.root, str(Path.cwd()))],
         excludes=options.excludes,
+        root=config.root,
+        root_excludes=config.exclude,
         build_args=options.build_args,
         max_bytes=options.max_bytes or DEFAULT_MAX_BYTES,
         read_already={source.abspath for source in inventory.files},
@@ -336,6 +365,7 @@ def _reported(
 ) -> list[Finding]:
     """The findings that the selection keeps and no suppression comment covers, with RL099 findings."""
     from ascend_reflint.check.engine import all_rules
+    from ascend_reflint.check.overlaps import without_overlaps
     from ascend_reflint.check.rules import rl099_unused_ignore
     from ascend_reflint.suppress import apply_suppressions, find_suppressions
 
@@ -344,7 +374,7 @@ def _reported(
     def enabled(code: str, path: str) -> bool:
         return selection.reports(code, abspaths.get(path, path))
 
-    selected = [finding for finding in findings if enabled(finding.code, finding.path)]
+    selected = without_overlaps([finding for finding in findings if enabled(finding.code, finding.path)])
     suppressions = [suppression for source in files for suppression in find_suppressions(source)]
     kept = apply_suppressions(selected, suppressions)
     if report_unused_ignores:

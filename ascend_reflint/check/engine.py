@@ -18,8 +18,21 @@ from ascend_reflint.check.refnames import is_full_commit_id, pinned_commit
 from ascend_reflint.check.rules import PIN_RULES, PROJECT_RULES, RULES
 from ascend_reflint.check.variants import find_variants
 from ascend_reflint.discover import under_root
-from ascend_reflint.model import CommitVerdict, Finding, LookupResult, Pin, RemoteRefs, SourceFile, Via
+from ascend_reflint.model import (
+    CommitVerdict,
+    Finding,
+    LookupResult,
+    Pin,
+    RemoteRefs,
+    Resolution,
+    SourceFile,
+    Via,
+)
 from ascend_reflint.remote import is_local_path, lookup_key, unsafe_reason
+
+#: The rules that report a pin whose ref or URL is a template placeholder: it is no pin yet (the template
+#: is rendered before anything fetches it), so no other rule judges it.
+_PLACEHOLDER_CODES = frozenset({"RL009"})
 
 
 def rule_info(rule: RuleModule) -> RuleInfo:
@@ -143,6 +156,8 @@ def run_checks(
             shared = pins_of_key.get(key, ()) if key is not None else ()
             verdict = _verdict(pin, key, lookup, commits)
             for rule, info in rules:
+                if pin.resolution is Resolution.PLACEHOLDER and info.code not in _PLACEHOLDER_CODES:
+                    continue
                 context = PinContext(pin, lookup, policy, shared, info, verdict)
                 findings.extend(rule.check(context))
     if PROJECT_RULES:

@@ -7,11 +7,13 @@ back to the file, so that positions are always the file's own.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 from collections.abc import Mapping
 
 from ascend_reflint.extract.errors import ExtractError
-from ascend_reflint.model import FileKind, SourceFile
+from ascend_reflint.model import FileKind, Resolution, SourceFile
+from ascend_reflint.resolve import placeholder
 
 __all__ = ["ExtractError", "extract_file"]
 
@@ -30,13 +32,17 @@ def extract_file(source: SourceFile, build_args: Mapping[str, str] | None = None
         ExtractError: when the file cannot be extracted; pins found before the failure are kept.
     """
     assert source.text is not None
-    if source.template:
-        _extract_template(source, build_args)
-    else:
-        _extract(source, build_args)
+    try:
+        if source.template:
+            _extract_template(source, build_args)
+        else:
+            _extract(source, build_args)
+    finally:
+        mark_placeholders(source)
 
 
 def _extract(source: SourceFile, build_args: Mapping[str, str] | None) -> None:
+    """Run the extractor of ``source``'s kind."""
     if source.kind is FileKind.DOCKERFILE:
         from ascend_reflint.extract.dockerfile import extract_dockerfile
 
@@ -76,6 +82,21 @@ def _extract_template(source: SourceFile, build_args: Mapping[str, str] | None) 
         source.notices.append(
             f"line {masked.unterminated}: a template tag that nothing closes; masked to the end of the file"
         )
+
+
+def mark_placeholders(source: SourceFile) -> None:
+    """Mark each pin of ``source`` whose ref or URL holds a template placeholder (as written or as
+    resolved, see :func:`ascend_reflint.resolve.placeholder`) as :attr:`Resolution.PLACEHOLDER`: it is no
+    ref yet, and nothing is looked up for it."""
+    for index, pin in enumerate(source.pins):
+        if pin.resolution is Resolution.PLACEHOLDER:
+            continue
+        found = next(filter(None, map(placeholder, (pin.ref, pin.ref_text, pin.url))), None)
+        if found is not None:
+            note = f"{found} is a template placeholder, filled in when the template is rendered"
+            source.pins[index] = dataclasses.replace(
+                pin, resolution=Resolution.PLACEHOLDER, resolution_note=note
+            )
 
 
 #: The extractors of the kinds that need nothing but the file: module and function, imported on first use.

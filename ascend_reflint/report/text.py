@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TextIO
 
 from ascend_reflint.inventory import Inventory
 from ascend_reflint.model import FileMessage, Finding, Pin, ScanResult, Severity
 from ascend_reflint.output import shown
+from ascend_reflint.report import did_you_mean
 
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 
@@ -76,23 +77,77 @@ def _refs_table(inventory: Inventory, stream: TextIO, describes: Mapping[Pin, st
     Console(file=stream, soft_wrap=False, highlight=False).print(table)
 
 
-def write_findings(result: ScanResult, stream: TextIO, colour: bool) -> None:
-    """Write one line per finding, ``path:line:column: CODE [severity] message``, then a summary line.
+def write_findings(
+    result: ScanResult, stream: TextIO, colour: bool, *, quiet: bool = False, statistics: bool = False
+) -> None:
+    """Write the findings of one file after another, a blank line between files, then a summary line.
 
-    A finding with a suggestion is followed by ``  did you mean 'REF'?``.
+    Every line starts with ``path:line:column:``, as compilers write them, so that editors and terminals
+    can jump to it (Vim's and Emacs's default error formats, VS Code's problem matchers):
+
+    - ``path:line:column: CODE [severity] message`` for a finding;
+    - ``path:line:column: help: did you mean 'REF'?`` at the finding, when it has a suggestion that the
+      message does not name already;
+    - ``path:line:column: note: message`` for each related place.
+
+    Findings are sorted by path, line, column and code.
+
+    Args:
+        result: the scan's result.
+        stream: where to write.
+        colour: style the code and severity (and dim the extra lines) for a terminal.
+        quiet: write the findings only, no summary line.
+        statistics: write the count of findings per rule instead of the findings, as ruff's
+            ``--statistics`` does (see :func:`statistics_lines`).
     """
     console = None
     if colour:
         from rich.console import Console
 
-        console = Console(file=stream, soft_wrap=True, highlight=False)
-    for finding in result.findings:
-        _write_finding(finding, stream, console)
+        # The caller decided (``--color``, FORCE_COLOR, NO_COLOR): rich must not decide again from the
+        # environment or from whether the stream is a terminal.
+        console = Console(
+            file=stream,
+            soft_wrap=True,
+            highlight=False,
+            force_terminal=True,
+            no_color=False,
+            color_system="standard",
+        )
+    if statistics:
+        for line in statistics_lines(result.findings):
+            stream.write(line + "\n")
+    else:
+        previous: str | None = None
+        for finding in sorted(result.findings, key=Finding.sort_key):
+            if previous is not None and finding.path != previous:
+                stream.write("\n")
+            previous = finding.path
+            _write_finding(finding, stream, console)
+    if quiet:
+        return
     summary = summary_line(result)
+    if result.findings and not statistics:
+        stream.write("\n")
     if console is not None:
         console.print(summary, markup=False, style="bold")
     else:
         stream.write(summary + "\n")
+
+
+def statistics_lines(findings: Sequence[Finding]) -> list[str]:
+    """``COUNT<TAB>CODE<TAB>[severity] rule-name`` per rule with findings, most findings first (then by
+    code), as ruff's ``--statistics`` prints; the severity is the highest among the rule's findings."""
+    counts: dict[str, int] = {}
+    highest: dict[str, Severity] = {}
+    names: dict[str, str] = {}
+    for finding in findings:
+        counts[finding.code] = counts.get(finding.code, 0) + 1
+        highest[finding.code] = max(highest.get(finding.code, finding.severity), finding.severity)
+        names[finding.code] = finding.rule
+    width = len(str(max(counts.values(), default=0)))
+    ordered = sorted(counts, key=lambda code: (-counts[code], code))
+    return [f"{counts[code]:>{width}}\t{code}\t[{highest[code].label}] {names[code]}" for code in ordered]
 
 
 def _write_finding(finding: Finding, stream: TextIO, console: object) -> None:
@@ -100,9 +155,10 @@ def _write_finding(finding: Finding, stream: TextIO, console: object) -> None:
     location = shown(f"{finding.path}:{finding.span.line}:{finding.span.column}:")
     severity = finding.severity.label
     lines = [f"{location} {shown(f'{finding.code} [{severity}] {finding.message}')}"]
-    if finding.suggestion is not None:
-        lines.append(shown(f"  did you mean '{finding.suggestion}'?"))
-    lines.extend(shown(f"  {r.path}:{r.line}:{r.column}: {r.message}") for r in finding.related)
+    hint = did_you_mean(finding)
+    if hint is not None:
+        lines.append(f"{location} {shown(f'help: {hint}')}")
+    lines.extend(shown(f"{r.path}:{r.line}:{r.column}: note: {r.message}") for r in finding.related)
     if console is None:
         stream.write("\n".join(lines) + "\n")
         return
@@ -118,16 +174,17 @@ def _write_finding(finding: Finding, stream: TextIO, console: object) -> None:
 
 
 def summary_line(result: ScanResult) -> str:
-    """``N errors, N warnings, N info in F files (P pins, R remotes: K checked (C cached), U not
-    checked)``."""
+    """``N errors, N warnings, N info in F of T files (P pins, R remotes: K checked (C cached), U not
+    checked)``: F files have findings, of T read."""
     counts = {severity: 0 for severity in Severity}
     for finding in result.findings:
         counts[finding.severity] += 1
     s = result.summary
+    with_findings = len({finding.path for finding in result.findings})
     text = (
         f"{counts[Severity.ERROR]} error{'s' * (counts[Severity.ERROR] != 1)}, "
         f"{counts[Severity.WARNING]} warning{'s' * (counts[Severity.WARNING] != 1)}, "
-        f"{counts[Severity.INFO]} info in {s.files} file{'s' * (s.files != 1)} "
+        f"{counts[Severity.INFO]} info in {with_findings} of {s.files} file{'s' * (s.files != 1)} "
         f"({s.pins} pin{'s' * (s.pins != 1)}, {s.remotes} remote{'s' * (s.remotes != 1)}: "
         f"{s.checked} checked ({s.cached} cached), {s.unchecked} not checked)"
     )

@@ -61,7 +61,8 @@ def test_a_recipe_that_cannot_be_read_or_parsed_fails_the_scan_in_every_format(
 
     assert [run[0] for run in (text, as_json, github, sarif)] == [1, 1, 1, 1]
     assert text[1].splitlines()[-1] == (
-        "0 errors, 1 warning, 0 info in 5 files (2 pins, 1 remote: 0 checked (0 cached), 1 not checked); "
+        "0 errors, 1 warning, 0 info in 1 of 5 files (2 pins, 1 remote: 0 checked (0 cached), 1 not "
+        "checked); "
         "3 files could not be read"
     )
     # --offline with an empty cache: the one remote was not checked either, and the scan says so.
@@ -71,9 +72,11 @@ def test_a_recipe_that_cannot_be_read_or_parsed_fails_the_scan_in_every_format(
     assert json.loads(as_json[1])["errors"] == [
         {"path": path, "message": message} for path, message in ERRORS
     ]
-    assert github[1].splitlines()[1:4] == [
+    # Errors before warnings: the files that could not be read come before the RL015 warning.
+    assert github[1].splitlines()[:3] == [
         f"::error file={path},title=reflint could not read this file::{message}" for path, message in ERRORS
     ]
+    assert github[1].splitlines()[3].startswith("::warning file=")
     notifications = json.loads(sarif[1])["runs"][0]["invocations"][0]["toolExecutionNotifications"]
     assert [(n["level"], n["message"]["text"]) for n in notifications] == [
         ("error", message) for _, message in ERRORS

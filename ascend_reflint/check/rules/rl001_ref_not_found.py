@@ -62,6 +62,7 @@ from ascend_reflint.check.refnames import (
     tips_starting_with,
 )
 from ascend_reflint.check.suggest import nearest_names, ref_kind, suggest_ref
+from ascend_reflint.check.versions import parse_version
 from ascend_reflint.model import CommitState, Finding, RefType, RemoteRefs, Severity, Via
 
 CODE = "RL001"
@@ -147,7 +148,9 @@ def _message(ref: NamedRef, refs: RemoteRefs, suggestion: str | None) -> str:
     if not nearest:
         return f"{head}; it has {counts}"
     listed = ", ".join(f'"{near}"' for near in nearest)
-    return f"{head}; no ref names that version; the most similar of its {counts} are {listed}"
+    # Only a name with a version in it can miss "that version"; `hybrid_ep2` near `hybrid-ep` just differs.
+    missing = "no ref names that version; " if parse_version(name) is not None else ""
+    return f"{head}; {missing}the most similar of its {counts} are {listed}"
 
 
 def _absent_commit(context: PinContext, ref: NamedRef) -> Iterator[Finding]:

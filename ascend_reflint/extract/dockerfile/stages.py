@@ -114,6 +114,8 @@ class _Extractor:
         self.parsed = parsed
         self.escape = parsed.escape
         self.global_scope = Scope()
+        #: Global ARGs declared without a default (``ARG X`` before the first FROM).
+        self.valueless_globals: set[str] = set()
         self.stages: list[_Stage] = []
         self.by_name: dict[str, _Stage] = {}
         self.trigger_sessions: list[ShellSession] = []
@@ -202,12 +204,23 @@ class _Extractor:
     def _arg_binding(
         self, name: str, value: str | None, scope: Scope, is_global: bool, at: Origin | None
     ) -> Binding:
+        """The value that ``ARG name[=value]`` gives, as BuildKit's ``dispatchArg`` decides it
+        (frontend/dockerfile/dockerfile2llb/convert.go): the build argument given for the build, else the
+        ARG's own default, else a global ``ARG name=…``'s value; with none of them the ARG sets nothing, and
+        the stage keeps the value it has, which a stage built ``FROM parent`` copied from the parent's
+        state (``dispatchState.init``: ``ds.state = ds.base.state``; Docker's docs: "inherited from
+        parent stages")."""
+        if is_global:
+            self.valueless_globals.discard(name)
         if name in self.build_args:
             return Binding(self.build_args[name])
         if value is not None:
             return docker_value(value, scope, self.escape, at)
-        if not is_global:
-            inherited = self.global_scope.get(name)
+        if is_global:
+            self.valueless_globals.add(name)  # BuildKit's buildMetaArgs keeps no value for it
+        else:
+            inherited = None if name in self.valueless_globals else self.global_scope.get(name)
+            inherited = inherited or scope.get(name)
             if inherited is not None:
                 return inherited
         if name in _PLATFORM_ARGS:
