@@ -91,7 +91,10 @@ def mark_placeholders(source: SourceFile) -> None:
     for index, pin in enumerate(source.pins):
         if pin.resolution is Resolution.PLACEHOLDER:
             continue
-        found = next(filter(None, map(placeholder, (pin.ref, pin.ref_text, pin.url))), None)
+        # A ref that the file gives a value (Apptainer's {{ ARG }} with a %arguments default, IPython's
+        # {NAME} of a Python string) is judged by that value; one without, by what is written.
+        written = (pin.ref, pin.url) if pin.ref is not None else (pin.ref_text, pin.url)
+        found = next(filter(None, map(placeholder, written)), None)
         if found is not None:
             note = f"{found} is a template placeholder, filled in when the template is rendered"
             source.pins[index] = dataclasses.replace(

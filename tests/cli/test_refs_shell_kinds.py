@@ -88,9 +88,14 @@ def test_unresolved_pins_say_why(tree: Path) -> None:
             "$(NEVER_SET) is not set in this Makefile (make takes it from its command line or the "
             "environment)"
         ),
-        ("README.md", 5): "the documentation build fills in {{ vllm_version }} when it is rendered",
+        (
+            "README.md",
+            5,
+        ): "{{ vllm_version }} is a template placeholder, filled in when the template is rendered",
         ("docker/Apptainerfile.rocm", 13): "$SGLANG_REF is not set in this file",
-        ("docker/Dockerfile.j2", 3): "the template fills in {{ mindspeed_ref }} when it is rendered",
+        ("docker/Dockerfile.j2", 3): (
+            "{{ mindspeed_ref }} is a template placeholder, filled in when the template is rendered"
+        ),
         ("scripts/tools.sh", 4): "npm installs the highest tag in the range semver:^2.0 when it runs",
     }
 
