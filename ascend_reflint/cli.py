@@ -670,6 +670,14 @@ def _run_scan(args: argparse.Namespace) -> int:
     write_file_messages(result.errors, [] if args.quiet else _scan_notices(run), sys.stderr)
     if not args.quiet:
         _write_baseline_note(run, args.baseline, args.write_baseline)
+    if run.cache_in_tree is not None:
+        from ascend_reflint.output import shown
+
+        sys.stderr.write(
+            f"reflint: warning: answers came from the cache directory {shown(run.cache_in_tree)}, which is "
+            "inside the scanned tree: a cache committed there can vouch for refs that do not exist; keep it "
+            "outside (--cache-dir)\n"
+        )
     text_options = TextOptions(wants_colour(sys.stdout, args.colour), args.quiet, args.statistics)
     # Files first: a reader that closes standard output early (`| head`) must not cost the SARIF file.
     for output_format, path in sorted(destinations, key=lambda destination: destination[1] in (None, "-")):

@@ -19,6 +19,7 @@ What a scan reports, in order:
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -115,6 +116,8 @@ class ScanRun:
         baseline_written: findings recorded by ``--write-baseline`` (None without it).
         side_notices: notices about the scan rather than a file read (the cache's, the config's), which
             are also in ``result.notices``.
+        cache_in_tree: the cache directory, when answers came from it and it lies inside the project root
+            (a cache committed there can vouch for refs that do not exist), else None.
     """
 
     result: ScanResult
@@ -123,6 +126,7 @@ class ScanRun:
     baseline_matched: int | None = None
     baseline_stale: int | None = None
     baseline_written: int | None = None
+    cache_in_tree: str | None = None
 
 
 @dataclass(frozen=True)
@@ -226,6 +230,8 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
         lookup_rules=needs_lookups,
     )
     run = ScanRun(ScanResult([], list(inventory.errors), notices, summary), timings, side_notices)
+    if stats.cached:
+        run.cache_in_tree = _cache_in_tree(options, config)
     run.result.findings = _after_baseline(findings, options, run)
     return run
 
@@ -262,6 +268,16 @@ def _lookup_options(options: ScanOptions) -> LookupOptions:
         memory=options.lookup_memory,
         credentials_for=options.credentials_for,
     )
+
+
+def _cache_in_tree(options: ScanOptions, config: Config) -> str | None:
+    """The cache directory that the lookups used, when it is inside the project root (symbolic links
+    followed), else None."""
+    from ascend_reflint.discover import under_root
+    from ascend_reflint.lookup.cache import default_cache_dir
+
+    cache = os.path.realpath(options.cache_dir or default_cache_dir())
+    return cache if under_root(cache, os.path.realpath(config.root)) is not None else None
 
 
 def _unchecked_pins(files: Sequence[SourceFile], lookups: Mapping[str, LookupResult]) -> int:

@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ascend_reflint.check.refindex import index_of
 from ascend_reflint.model import Pin, RefType, RemoteRefs, Span, Via
 
 _FULL_COMMIT_ID = re.compile(r"[0-9a-fA-F]{40}|[0-9a-fA-F]{64}")
@@ -220,20 +221,18 @@ def gets_branch(ref: NamedRef, refs: RemoteRefs) -> bool:
     return not (tag_wins and ref.name in refs.tags)
 
 
-def tips_starting_with(commit_id: str, refs: RemoteRefs) -> list[tuple[str, str]]:
-    """Branches and tags whose tip commit starts with ``commit_id``.
+def first_tip(commit_id: str, refs: RemoteRefs) -> tuple[str, str] | None:
+    """The tag, else the branch, whose tip commit starts with ``commit_id``, first by name.
 
     Args:
         commit_id: a full or abbreviated commit id (any case).
         refs: the remote's branches and tags (tag ids are already peeled to commits).
 
     Returns:
-        ``(kind, name)`` pairs, ``kind`` being ``"tag"`` or ``"branch"``; tags first, each sorted by name.
+        ``(kind, name)``, ``kind`` being ``"tag"`` or ``"branch"``; None when no tip starts so. Found by
+        bisection in the ref list's index (:mod:`ascend_reflint.check.refindex`).
     """
-    prefix = commit_id.lower()
-    tags = sorted(name for name, commit in refs.tags.items() if commit.startswith(prefix))
-    branches = sorted(name for name, commit in refs.branches.items() if commit.startswith(prefix))
-    return [("tag", name) for name in tags] + [("branch", name) for name in branches]
+    return index_of(refs).first_tip(commit_id)
 
 
 def describe_counts(refs: RemoteRefs) -> str:
