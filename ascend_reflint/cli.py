@@ -380,6 +380,11 @@ def _add_input_options(command: argparse.ArgumentParser) -> None:
         help="skip files larger than this (default: 10 MiB)",
     )
     command.add_argument(
+        "--no-docs",
+        action="store_true",
+        help="do not read documentation (Markdown, reStructuredText, notebooks): the config's docs = false",
+    )
+    command.add_argument(
         "--debug", action="store_true", default=argparse.SUPPRESS, help="show tracebacks and debug logs"
     )
 
@@ -556,6 +561,7 @@ def _inventory(args: argparse.Namespace, config: Config):  # type: ignore[no-unt
         max_bytes=args.max_file_size or DEFAULT_MAX_BYTES,
         root=config.root,
         root_excludes=config.exclude,
+        docs=config.docs and not args.no_docs,
     )
 
 
@@ -647,6 +653,7 @@ def _run_scan(args: argparse.Namespace) -> int:
         max_bytes=args.max_file_size,
         verify_commits=args.verify_commits,
         max_history_bytes=_bytes(args.max_history_size),
+        docs=config.docs and not args.no_docs,
     )
     destinations = _destinations(args.format or ["text"], args.output)
     inventory = _inventory(args, config)

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from ascend_reflint.config import Config
 from ascend_reflint.inventory import Inventory, build_inventory
-from ascend_reflint.model import FileMessage, Finding, ScanResult, ScanSummary, SourceFile
+from ascend_reflint.model import FileKind, FileMessage, Finding, ScanResult, ScanSummary, Severity, SourceFile
 
 if TYPE_CHECKING:
     from ascend_reflint.check.policy import Policy
@@ -71,6 +71,7 @@ class ScanOptions:
         max_bytes: the largest file read, for the work tree read as context (None: the default).
         verify_commits: verify pinned commit ids against their remotes' histories (and the config's
             ``verify-commits`` allows it).
+        docs: read documentation (``--no-docs``, the config's ``docs``), for the work tree read as context.
         max_history_bytes: the largest a remote's cached history may be on disk, in bytes.
     """
 
@@ -99,6 +100,7 @@ class ScanOptions:
     max_bytes: int | None = None
     verify_commits: bool = True
     max_history_bytes: int = 256 * 1024 * 1024
+    docs: bool = True
 
 
 @dataclass
@@ -210,6 +212,7 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
 
     started = time.perf_counter()
     findings = run_checks(inventory.files, lookups, policy, context_files, config.root, commits)
+    findings = _documentation_capped(findings, inventory.files)
     findings = _reported(findings, inventory.files, selection, policy, options.report_unused_ignores)
     timings["check"] = time.perf_counter() - started
 
@@ -364,6 +367,7 @@ def _context_files(
         build_args=options.build_args,
         max_bytes=options.max_bytes or DEFAULT_MAX_BYTES,
         read_already={source.abspath for source in inventory.files},
+        docs=options.docs,
     )
     return tree.files
 
@@ -398,6 +402,22 @@ def _reported(
             if enabled(finding.code, finding.path)
         )
     return sorted(kept, key=Finding.sort_key)
+
+
+def _documentation_capped(findings: list[Finding], files: Sequence[SourceFile]) -> list[Finding]:
+    """Findings on documentation capped at warning: install steps in docs are copied by people, who see
+    the error when it happens, and a stale example must not fail CI as a broken recipe does."""
+    docs = {source.path for source in files if source.kind is FileKind.DOCS}
+    if not docs:
+        return findings
+    import dataclasses
+
+    return [
+        dataclasses.replace(finding, severity=Severity.WARNING)
+        if finding.path in docs and finding.severity > Severity.WARNING
+        else finding
+        for finding in findings
+    ]
 
 
 def _with_severity(finding: Finding, policy: Policy) -> Finding:

@@ -79,6 +79,13 @@ _FAILS = {
     Via.UV_SOURCE: "uv fails",
     Via.POETRY: "Poetry fails",
     Via.PRE_COMMIT: "pre-commit cannot install the hooks",
+    Via.FETCHCONTENT: "CMake's download step fails",
+    Via.EXTERNAL_PROJECT: "CMake's download step fails",
+    Via.CPM: "CPM's download fails",
+    Via.GITLAB_INCLUDE: "GitLab refuses the pipeline",
+    Via.ADD_GIT: "the image build fails",
+    Via.CARGO: "`cargo install` fails",
+    Via.NPM: "the install fails",
 }
 
 
