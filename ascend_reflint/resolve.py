@@ -306,6 +306,29 @@ def expand(word: str, scope: Scope, *, shell_quotes: bool = True) -> Expansion:
     return _Expander(word, scope, shell_quotes).run()
 
 
+#: Template placeholders (Jinja's and Python's formats, Go and Mustache templates, autoconf/CMake
+#: ``configure_file``, Azure/NuGet ``$NAME$`` tokens). ``${NAME}`` and GitHub's ``${{ … }}`` are expansions,
+#: not placeholders.
+_PLACEHOLDER = re.compile(
+    r"(?<!\$)\{\{-?\s*[A-Za-z_][\w.\-]*\s*-?\}\}"  # {{ name }}
+    r"|(?<![$\w{])\{[A-Za-z_][\w.\-]*\}"  # {name}
+    r"|(?<!<)<[A-Za-z_][\w.\-]*>(?!>)"  # <name>
+    r"|@[A-Za-z_][A-Za-z0-9_]*@"  # @NAME@
+    r"|%\([A-Za-z_]\w*\)[sdr]"  # %(name)s
+    r"|\$[A-Za-z_]\w*\$"  # $NAME$
+)
+
+
+def placeholder(text: str | None) -> str | None:
+    """The first template placeholder in ``text`` (``{version}``, ``{{ version }}``, ``<branch>``,
+    ``@VERSION@``, ``%(ref)s``, ``$VERSION$``), or None: text that a template engine replaces before the
+    file is used, so it names no ref or repository yet."""
+    if not text:
+        return None
+    match = _PLACEHOLDER.search(text)
+    return match.group() if match else None
+
+
 def referenced_names(text: str) -> set[str]:
     """The names of the variables that ``text`` references (``$NAME``, ``${NAME…}``), wherever they are."""
     return set(_REFERENCE.findall(text))

@@ -26,10 +26,15 @@ from ascend_reflint.model import (
     Pin,
     RefType,
     RemoteRefs,
+    Resolution,
     SourceFile,
     Via,
 )
 from ascend_reflint.remote import is_local_path, lookup_key, unsafe_reason
+
+#: The rules that report a pin whose ref or URL is a template placeholder: it is no pin yet (the template
+#: is rendered before anything fetches it), so no other rule judges it.
+_PLACEHOLDER_CODES = frozenset({"RL009"})
 
 
 def rule_info(rule: RuleModule) -> RuleInfo:
@@ -177,6 +182,8 @@ def run_checks(
             shared = pins_of_key.get(key, ()) if key is not None else ()
             verdict = _verdict(pin, key, lookup, commits)
             for rule, info in rules:
+                if pin.resolution is Resolution.PLACEHOLDER and info.code not in _PLACEHOLDER_CODES:
+                    continue
                 context = PinContext(pin, lookup, policy, shared, info, verdict, reported)
                 findings.extend(rule.check(context))
     if PROJECT_RULES:

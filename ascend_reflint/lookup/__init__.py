@@ -333,12 +333,17 @@ def _through_mirror(url: str, fetched: str, result: LookupResult) -> LookupResul
     """``result``, or, when the user's git config sent ``url`` to another URL (``fetched``: a mirror, set
     with ``url.<base>.insteadOf``) and that answered "no such repository", a
     :attr:`~ascend_reflint.model.FailureKind.NOT_IN_MIRROR` failure: the mirror lacks a copy, which says
-    nothing about the remote that the recipe names (a build in a container may not use the mirror at all).
+    nothing about the remote that the recipe names (a build in a container may not use the mirror at all);
+    :attr:`~ascend_reflint.model.FailureKind.NOT_IN_MIRROR_OR_PRIVATE` when the mirror asked for
+    credentials instead.
     """
-    missing = (FailureKind.NOT_FOUND, FailureKind.NOT_FOUND_OR_PRIVATE)
-    if fetched == url or not isinstance(result, LookupFailure) or result.kind not in missing:
+    in_mirror = {
+        FailureKind.NOT_FOUND: FailureKind.NOT_IN_MIRROR,
+        FailureKind.NOT_FOUND_OR_PRIVATE: FailureKind.NOT_IN_MIRROR_OR_PRIVATE,
+    }
+    if fetched == url or not isinstance(result, LookupFailure) or result.kind not in in_mirror:
         return result
-    return LookupFailure(result.remote, FailureKind.NOT_IN_MIRROR, clean_detail(fetched))
+    return LookupFailure(result.remote, in_mirror[result.kind], clean_detail(fetched))
 
 
 def _starter(

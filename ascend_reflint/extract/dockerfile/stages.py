@@ -14,6 +14,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, NamedTuple
 
 from ascend_reflint.extract import shell
+from ascend_reflint.extract.dockerfile.add import add_git_pins
 from ascend_reflint.extract.dockerfile.execform import json_array
 from ascend_reflint.extract.dockerfile.lines import WHITESPACE, Instruction, Parsed, parse, skip_flags
 from ascend_reflint.extract.dockerfile.runs import RunTexts
@@ -113,9 +114,13 @@ class _Extractor:
         self.parsed = parsed
         self.escape = parsed.escape
         self.global_scope = Scope()
+        #: Global ARGs declared without a default (``ARG X`` before the first FROM).
+        self.valueless_globals: set[str] = set()
         self.stages: list[_Stage] = []
         self.by_name: dict[str, _Stage] = {}
         self.trigger_sessions: list[ShellSession] = []
+        #: The pins of ``ADD`` git sources, in file order.
+        self.add_pins: list[Pin] = []
         self.runs = RunTexts(source.text or "", source.notices)
         from_lines = [instruction for instruction in parsed.instructions if instruction.keyword == "FROM"]
         self.labels = [_stage_name(instruction) or str(index) for index, instruction in enumerate(from_lines)]
@@ -126,7 +131,7 @@ class _Extractor:
             for instruction in self.parsed.instructions:
                 self._dispatch(instruction)
         finally:
-            pins: list[Pin] = []
+            pins: list[Pin] = list(self.add_pins)
             for session in [stage.session for stage in self.stages] + self.trigger_sessions:
                 pins.extend(session.finish())
                 self.source.notices.extend(session.notices)
@@ -150,6 +155,8 @@ class _Extractor:
             self._shell(instruction, stage)
         elif keyword == "RUN":
             self._run(instruction, stage, instruction.args_start, stage.session)
+        elif keyword == "ADD":
+            self._add(instruction, stage)
         elif keyword == "ONBUILD":
             self._onbuild(instruction, stage)
 
@@ -197,12 +204,23 @@ class _Extractor:
     def _arg_binding(
         self, name: str, value: str | None, scope: Scope, is_global: bool, at: Origin | None
     ) -> Binding:
+        """The value that ``ARG name[=value]`` gives, as BuildKit's ``dispatchArg`` decides it
+        (frontend/dockerfile/dockerfile2llb/convert.go): the build argument given for the build, else the
+        ARG's own default, else a global ``ARG name=…``'s value; with none of them the ARG sets nothing, and
+        the stage keeps the value it has, which a stage built ``FROM parent`` copied from the parent's
+        state (``dispatchState.init``: ``ds.state = ds.base.state``; Docker's docs: "inherited from
+        parent stages")."""
+        if is_global:
+            self.valueless_globals.discard(name)
         if name in self.build_args:
             return Binding(self.build_args[name])
         if value is not None:
             return docker_value(value, scope, self.escape, at)
-        if not is_global:
-            inherited = self.global_scope.get(name)
+        if is_global:
+            self.valueless_globals.add(name)  # BuildKit's buildMetaArgs keeps no value for it
+        else:
+            inherited = None if name in self.valueless_globals else self.global_scope.get(name)
+            inherited = inherited or scope.get(name)
             if inherited is not None:
                 return inherited
         if name in _PLATFORM_ARGS:
@@ -233,6 +251,14 @@ class _Extractor:
             raise ExtractError(f"line {instruction.line}: SHELL {error}") from None
         if argv:
             stage.shell = (argv[0], instruction.line)
+
+    def _add(self, instruction: Instruction, stage: _Stage) -> None:
+        """``ADD`` of a git repository (:mod:`.add`)."""
+        text = instruction.logical.text
+        if "git" in text or "$" in text:
+            self.add_pins.extend(
+                add_git_pins(self.source.path, instruction, stage.scope, self.escape, stage.label)
+            )
 
     # RUN
 
