@@ -67,6 +67,8 @@ def extract_docs(source: SourceFile) -> None:
         blocks = _blocks(lower, masked.text)
     docker_pins: list[Pin] = []
     for block in blocks:
+        if "git" not in block.text:
+            continue
         if block.is_script:
             session.scope = Scope()
             block_text, source_map = shell_text(block)
@@ -88,12 +90,12 @@ def _blocks(lower: str, text: str) -> list[Block]:
             return []
         from ascend_reflint.extract.docs.rst import rst_blocks
 
-        return rst_blocks(text, SourceMap.identity(text))
+        return rst_blocks(text)
     if "```" not in text and "~~~" not in text:
         return []
     from ascend_reflint.extract.docs.markdown import markdown_blocks
 
-    return markdown_blocks(text, SourceMap.identity(text))
+    return markdown_blocks(text)
 
 
 def _run(source: SourceFile, session: object, text: str, source_map: SourceMap, line: int, what: str) -> None:
