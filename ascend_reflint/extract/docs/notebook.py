@@ -20,9 +20,9 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ascend_reflint.extract.dockerfile.execform import decode_json_string
 from ascend_reflint.extract.docs.blocks import Block
 from ascend_reflint.extract.docs.markdown import markdown_blocks
+from ascend_reflint.extract.jsontext import decode_json_string
 from ascend_reflint.model import Resolution
 from ascend_reflint.resolve import Binding, Scope
 from ascend_reflint.sourcemap import LineIndex, SourceMap, SourceMapBuilder
