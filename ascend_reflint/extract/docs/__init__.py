@@ -22,6 +22,7 @@ findings are capped at warning by the scan.
 from __future__ import annotations
 
 import dataclasses
+import re
 
 from ascend_reflint.extract.docs.blocks import DOCKERFILE_LANGUAGES, Block, shell_text
 from ascend_reflint.extract.errors import ExtractError
@@ -31,6 +32,10 @@ from ascend_reflint.resolve import Scope
 from ascend_reflint.sourcemap import SourceMap
 
 _RENDERER = "the documentation build"
+#: What every pin of a block holds: the word ``git`` (a command), ``git+`` (pip), ``.git`` (a URL),
+#: ``github:``/``--git`` (npm, cargo). Most documentation mentions git only in ``github.com`` links: such a
+#: file is not looked at further.
+_GIT_WORD = re.compile(r"(?<![\w.-])git(?![\w-])|git\+|\.git\b|github:|--git\b")
 
 
 def extract_docs(source: SourceFile) -> None:
@@ -44,7 +49,7 @@ def extract_docs(source: SourceFile) -> None:
 
     text = source.text
     assert text is not None
-    if "git" not in text:  # every pin is a git command, a git+ URL or a .git repository
+    if "git" not in text or _GIT_WORD.search(text) is None:
         return
     lower = source.path.lower()
     session = ShellSession(source.path, source.kind, Scope())
