@@ -26,7 +26,6 @@ import re
 
 from ascend_reflint.extract.docs.blocks import DOCKERFILE_LANGUAGES, Block, shell_text
 from ascend_reflint.extract.errors import ExtractError
-from ascend_reflint.extract.template import mask_template, unmask_pin
 from ascend_reflint.model import FileKind, Pin, SourceFile
 from ascend_reflint.resolve import Scope
 from ascend_reflint.sourcemap import SourceMap
@@ -67,10 +66,14 @@ def extract_docs(source: SourceFile) -> None:
         for run in runs:
             session.scope = run.scope
             _run(source, session, run.text, run.source_map, run.line, "the notebook's shell command")
-    else:
+    elif "{{" in text:
+        from ascend_reflint.extract.template import mask_template
+
         masked = mask_template(text, expressions_only=True)
         expressions = masked.expressions
         blocks = _blocks(lower, masked.text)
+    else:
+        blocks = _blocks(lower, text)
     docker_pins: list[Pin] = []
     for block in blocks:
         if "git" not in block.text:
@@ -83,7 +86,10 @@ def extract_docs(source: SourceFile) -> None:
             docker_pins.extend(_dockerfile_pins(source, block))
     pins = [*session.finish(), *docker_pins]
     source.notices.extend(session.notices)
-    pins = [unmask_pin(pin, expressions, _RENDERER) if expressions else pin for pin in pins]
+    if expressions:
+        from ascend_reflint.extract.template import unmask_pin
+
+        pins = [unmask_pin(pin, expressions, _RENDERER) for pin in pins]
     if lower.endswith(".ipynb"):
         pins = [_written_in_notebook(pin, text) for pin in pins]
     pins.sort(key=lambda pin: (pin.span.line, pin.span.column))
