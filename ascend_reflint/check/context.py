@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from ascend_reflint.model import (
+    CallSite,
     CommitVerdict,
     Finding,
     LookupFailure,
@@ -144,7 +145,9 @@ class PinContext:
             span: where (default: the pin's span, the ref token or the URL token for a pin with no ref).
             ref: the ref concerned (default: the pin's ref as resolved, else as written).
             suggestion: the existing ref the user most likely meant.
-            related: other places the finding refers to (the clone that a checkout follows).
+            related: other places the finding refers to (the clone that a checkout follows); the pin's
+                call sites follow them (a finding about a pin inside a function, or inside a Dockerfile that
+                another file builds, lists the calls that give the pin its values).
 
         Raises:
             ValueError: when ``severity`` is above the rule's default (context may only lower it).
@@ -161,8 +164,13 @@ class PinContext:
             remote=self.pin.remote,
             ref=ref if ref is not None else (self.pin.ref or self.pin.ref_text),
             suggestion=suggestion,
-            related=tuple(related),
+            related=(*related, *(call_site_related(site) for site in self.pin.call_sites)),
         )
+
+
+def call_site_related(site: CallSite) -> Related:
+    """A finding's related location for a call that gives its pin its values."""
+    return Related(site.path, site.span.line, site.span.column, site.call)
 
 
 @dataclass(frozen=True, slots=True)
