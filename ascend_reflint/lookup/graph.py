@@ -9,7 +9,8 @@ as :func:`ascend_reflint.remote.lookup_key` normalises it) holding
   objects are commits and tag objects only (``--filter=tree:0``, gitrevisions(7) and
   git-rev-list(1) "--filter"), plus any commit fetched by id.
 - ``state.json``: what :class:`GraphState` holds (the digest of the ref list the graph was fetched
-  against, its size, the verdicts already found), written atomically.
+  against and when, the verdicts already found, or the cap the history was found to exceed), written
+  atomically.
 - ``lock``: a :mod:`filelock` lock that one reflint process holds while it fetches or asks the graph.
 
 The remote's URL is never stored: ``git fetch`` gets it as ``-c remote.reflint.url=URL`` (a named remote
@@ -18,7 +19,7 @@ and a URL-named remote would put the URL, credentials and all, into the config).
 
 Git runs in the graph with ``--git-dir`` (no repository discovery) and, for everything but a fetch,
 ``-c protocol.allow=never``: a partial clone fetches a missing object lazily from its promisor remote
-(gitrepository-layout(5), partial-clone docs), and a question about a commit the graph lacks must not
+(git's Documentation/technical/partial-clone.txt), and a question about a commit the graph lacks must not
 reach any transport. The questions themselves (``rev-parse --disambiguate``, ``rev-list``, ``describe``)
 read commits only, which a treeless graph has.
 
@@ -361,8 +362,8 @@ class CommitGraph:
 
         ``git rev-list --stdin --not --branches --tags`` with C… on standard input lists the commits
         reachable from C… and from no ref (git-rev-list(1)); a C that a ref reaches is not among them.
-        ``--stdin`` comes before ``--not``: the ids read from it are then positive in every git version
-        (git 2.42 made ``--stdin`` take ``--not`` from the command line into account).
+        ``--stdin`` comes before ``--not``, so that the ids read from it count as wanted whatever a git
+        version makes of a ``--not`` given before ``--stdin``.
 
         Raises:
             GraphError: git failed.

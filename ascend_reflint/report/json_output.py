@@ -34,6 +34,8 @@ def pin_record(pin: Pin, describe: str | None = None) -> dict[str, Any]:
         "url_origin": _origin(pin.url_origin),
         "call_sites": [{**_span(site.path, site.span), "call": site.call} for site in pin.call_sites],
     }
+    if pin.template:
+        record["template"] = True
     if describe is not None:
         record["describe"] = describe
     return record

@@ -169,11 +169,18 @@ class Word:
         return self if index == -1 else self.sub(0, index)
 
     def shell_text(self) -> str:
-        """The word unquoted, literal characters escaped: input for :func:`ascend_reflint.resolve.expand`."""
-        return "".join(
-            "\\" + char if is_literal and char in "\\$`\"'" else char
-            for char, is_literal in zip(self.display, self.literal, strict=True)
-        )
+        """The word unquoted, literal characters escaped: input for :func:`ascend_reflint.resolve.expand`.
+
+        A literal character right after an expansion is escaped too: the quotes that ended the expansion
+        (``"$A"B``, ``${A}"_x"``) are gone from ``display``, and ``$AB`` would name another variable.
+        """
+        pieces: list[str] = []
+        after_expansion = False
+        for char, is_literal in zip(self.display, self.literal, strict=True):
+            escape = is_literal and (after_expansion or char in "\\$`\"'")
+            pieces.append("\\" + char if escape else char)
+            after_expansion = not is_literal
+        return "".join(pieces)
 
     def bounds(self) -> tuple[int, int]:
         """The word's ``[start, end)`` in its text, quotes around the first and last character excluded."""
