@@ -201,6 +201,8 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
     requests = remotes_to_look_up(inventory.files) if needs_lookups else {}
     started = time.perf_counter()
     lookups, stats = _lookup_with_progress(requests, _lookup_options(options), options.progress)
+    if selection.runs("RL001"):
+        lookups.update(_default_branches(inventory.files, requests, lookups, options, stats))
     timings["lookup"] = time.perf_counter() - started
 
     started = time.perf_counter()
@@ -213,7 +215,9 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
     started = time.perf_counter()
     findings = run_checks(inventory.files, lookups, policy, context_files, config.root, commits)
     findings = _documentation_capped(findings, inventory.files)
-    findings = _reported(findings, inventory.files, selection, policy, options.report_unused_ignores)
+    findings = _reported(
+        findings, inventory.files, context_files, selection, policy, options.report_unused_ignores
+    )
     timings["check"] = time.perf_counter() - started
 
     side_notices = [FileMessage("(cache)", notice) for notice in (*stats.notices, *history_notices)]
@@ -250,6 +254,30 @@ def _config_notices(inventory: Inventory, config: Config) -> list[FileMessage]:
         )
         for glob in config.unmatched_per_file_ignores(relpaths)
     ]
+
+
+def _default_branches(
+    files: Sequence[SourceFile],
+    requests: Mapping[str, str],
+    lookups: Mapping[str, LookupResult],
+    options: ScanOptions,
+    stats: LookupStats,
+) -> dict[str, LookupResult]:
+    """The ref lists that RL001's suggestions need the remote's default branch of, with it (see
+    :mod:`ascend_reflint.lookup.head`); none when no pin needs one."""
+    from ascend_reflint.check import default_branch_lookups
+    from ascend_reflint.model import RemoteRefs
+
+    needed = {
+        key: (requests[key], refs)
+        for key in default_branch_lookups(files, lookups)
+        if isinstance(refs := lookups[key], RemoteRefs)
+    }
+    if not needed:
+        return {}
+    from ascend_reflint.lookup.head import default_branches
+
+    return dict(default_branches(needed, _lookup_options(options), stats))
 
 
 def _lookup_options(options: ScanOptions) -> LookupOptions:
@@ -375,11 +403,15 @@ def _context_files(
 def _reported(
     findings: list[Finding],
     files: Sequence[SourceFile],
+    context_files: Sequence[SourceFile],
     selection: RuleSelection,
     policy: Policy,
     report_unused_ignores: bool,
 ) -> list[Finding]:
-    """The findings that the selection keeps and no suppression comment covers, with RL099 findings."""
+    """The findings that the selection keeps and no suppression comment covers, with RL099 findings.
+
+    The comments of ``context_files`` count for the other end of a finding's value (a variable set in a
+    file that pre-commit did not pass); only those of ``files`` are reported when unused."""
     from ascend_reflint.check.engine import all_rules
     from ascend_reflint.check.overlaps import without_overlaps
     from ascend_reflint.check.rules import rl099_unused_ignore
@@ -392,7 +424,8 @@ def _reported(
 
     selected = without_overlaps([finding for finding in findings if enabled(finding.code, finding.path)])
     suppressions = [suppression for source in files for suppression in find_suppressions(source)]
-    kept = apply_suppressions(selected, suppressions)
+    elsewhere = [suppression for source in context_files for suppression in find_suppressions(source)]
+    kept = apply_suppressions(selected, [*suppressions, *elsewhere])
     if report_unused_ignores:
         known = {rule.code for rule in all_rules()}
         unused = rl099_unused_ignore.unused_ignore_findings(suppressions, known, enabled)

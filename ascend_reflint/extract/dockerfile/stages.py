@@ -134,7 +134,9 @@ class _Extractor:
             for session in [stage.session for stage in self.stages] + self.trigger_sessions:
                 pins.extend(session.finish())
                 self.source.notices.extend(session.notices)
+                self.source.issues.extend(session.issues)
             pins.sort(key=lambda pin: (pin.span.line, pin.span.column))
+            self.source.issues.sort(key=lambda issue: (issue.span.line, issue.span.column))
             self.source.pins.extend(self.runs.written_in_file(pin) for pin in pins)
 
     def _dispatch(self, instruction: Instruction) -> None:
