@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from ascend_reflint.check.placement import at_value, placed
 from ascend_reflint.model import (
+    CallSite,
     CommitVerdict,
     Finding,
     LookupFailure,
@@ -154,7 +155,9 @@ class PinContext:
             span: where (default: the pin's span, the ref token or the URL token for a pin with no ref).
             ref: the ref concerned (default: the pin's ref as resolved, else as written).
             suggestion: the existing ref the user most likely meant.
-            related: other places the finding refers to (the clone that a checkout follows).
+            related: other places the finding refers to (the clone that a checkout follows); the pin's
+                call sites follow them (a finding about a pin inside a function, or inside a Dockerfile that
+                another file builds, lists the calls that give the pin its values).
             at_use: keep the finding at the use even when the value is written elsewhere: the fix changes
                 the command there (RL007's ``--branch``, RL015's missing ref), not the value.
 
@@ -173,7 +176,7 @@ class PinContext:
             remote=self.pin.remote,
             ref=ref if ref is not None else (self.pin.ref or self.pin.ref_text),
             suggestion=suggestion,
-            related=tuple(related),
+            related=(*related, *(call_site_related(site) for site in self.pin.call_sites)),
         )
         if at_use:
             return finding
@@ -187,6 +190,11 @@ class PinContext:
         if span == pin.url_span:
             return pin.url_origin
         return None
+
+
+def call_site_related(site: CallSite) -> Related:
+    """A finding's related location for a call that gives its pin its values."""
+    return Related(site.path, site.span.line, site.span.column, site.call)
 
 
 @dataclass(frozen=True, slots=True)

@@ -182,11 +182,11 @@ def test_rl009_messages_of_extracted_pins_say_what_is_unresolved_and_advise_only
             "--build-arg), so it was not checked; a default on the ARG, or --build-arg on reflint's command "
             "line, lets reflint check it",
         ),
-        (
+        (  # the checkout of FETCH_HEAD is reported where the fetch names the ref
             5,
-            121,
-            131,
-            'ref "FETCH_HEAD" of github.com/o/r cannot be resolved statically ($COMMIT is empty here, so it '
+            90,
+            97,
+            'ref "$COMMIT" of github.com/o/r cannot be resolved statically ($COMMIT is empty here, so it '
             "must come from outside the file), so it was not checked",
         ),
     ]
