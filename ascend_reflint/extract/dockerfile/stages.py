@@ -14,7 +14,6 @@ from functools import cached_property
 from typing import TYPE_CHECKING, NamedTuple
 
 from ascend_reflint.extract import shell
-from ascend_reflint.extract.dockerfile.add import add_git_pins
 from ascend_reflint.extract.dockerfile.execform import json_array
 from ascend_reflint.extract.dockerfile.lines import WHITESPACE, Instruction, Parsed, parse, skip_flags
 from ascend_reflint.extract.dockerfile.runs import RunTexts
@@ -270,6 +269,8 @@ class _Extractor:
         """``ADD`` of a git repository (:mod:`.add`)."""
         text = instruction.logical.text
         if "git" in text or "$" in text:
+            from ascend_reflint.extract.dockerfile.add import add_git_pins
+
             self.add_pins.extend(
                 add_git_pins(self.source.path, instruction, stage.scope, self.escape, stage.label)
             )
