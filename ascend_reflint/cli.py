@@ -339,6 +339,16 @@ def _parser() -> argparse.ArgumentParser:
     scan.add_argument("--profile", action="store_true", help="print the time each stage took to stderr")
     scan.set_defaults(handler=_run_scan)
 
+    cache = commands.add_parser("cache", help="show or empty reflint's caches")
+    cache_commands = cache.add_subparsers(dest="cache_command", metavar="ACTION", required=True)
+    for name, help_text, handler in (
+        ("dir", "print the cache directory", _run_cache_dir),
+        ("clean", "remove every cache: extraction entries, ref lists, failed lookups, histories", _run_clean),
+    ):
+        action = cache_commands.add_parser(name, help=help_text)
+        action.add_argument("--cache-dir", metavar="DIR", help="the cache directory (default: user cache dir)")
+        action.set_defaults(handler=handler)
+
     rules = commands.add_parser(
         "rules", help="list every rule with its code, name, severity and documentation"
     )
@@ -371,6 +381,11 @@ def _add_input_options(command: argparse.ArgumentParser) -> None:
         metavar="NAME=VALUE",
         type=_build_arg,
         help="a Dockerfile ARG value, as docker build --build-arg takes it (repeatable)",
+    )
+    command.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="read and extract every file afresh, without the extraction cache (ref lists: see --refresh)",
     )
     command.add_argument(
         "--max-file-size",
@@ -556,10 +571,18 @@ def _inventory(args: argparse.Namespace, config: Config):  # type: ignore[no-unt
         max_bytes=args.max_file_size or DEFAULT_MAX_BYTES,
         root=config.root,
         root_excludes=config.exclude,
+        cache=None if args.no_cache else _extraction_cache(args.cache_dir, config),
     )
 
 
+def _extraction_cache(cache_dir: str | None, config: Config):  # type: ignore[no-untyped-def]
+    from ascend_reflint.extraction_cache import for_project
+
+    return for_project(cache_dir, config)
+
+
 def _run_refs(args: argparse.Namespace) -> int:
+    from ascend_reflint.model import FileMessage
     from ascend_reflint.report.text import write_file_messages
 
     _check_paths(args.paths)
@@ -576,7 +599,8 @@ def _run_refs(args: argparse.Namespace) -> int:
             from ascend_reflint.report.text import write_refs
 
             write_refs(inventory, stream, rich_output=wants_colour(stream, args.colour), describes=describes)
-            write_file_messages(inventory.errors, inventory.notices, sys.stderr)
+            cache_notices = [FileMessage("(cache)", notice) for notice in inventory.cache_notices]
+            write_file_messages(inventory.errors, [*inventory.notices, *cache_notices], sys.stderr)
 
     _emit(args.output, render)
     return EXIT_CLEAN
@@ -647,6 +671,7 @@ def _run_scan(args: argparse.Namespace) -> int:
         max_bytes=args.max_file_size,
         verify_commits=args.verify_commits,
         max_history_bytes=_bytes(args.max_history_size),
+        extraction_cache=not args.no_cache,
     )
     destinations = _destinations(args.format or ["text"], args.output)
     inventory = _inventory(args, config)
@@ -791,6 +816,39 @@ def _repository_root() -> str:
     from ascend_reflint.report.github import repository_root
 
     return repository_root(os.environ)
+
+
+def _cache_directory(args: argparse.Namespace) -> str:
+    from ascend_reflint.cachedir import default_cache_dir
+
+    return args.cache_dir or str(default_cache_dir())
+
+
+def _run_cache_dir(args: argparse.Namespace) -> int:
+    from ascend_reflint.output import shown
+
+    sys.stdout.write(f"{shown(_cache_directory(args))}\n")
+    return EXIT_CLEAN
+
+
+def _run_clean(args: argparse.Namespace) -> int:
+    """``reflint cache clean``: remove the caches and say what went, e.g. "removed 272 extraction entries,
+    41 ref lists, 0 failed lookups and 5 commit histories (1.4 MiB) from DIR"."""
+    from pathlib import Path
+
+    from ascend_reflint.cachedir import clean
+    from ascend_reflint.output import shown
+
+    directory = _cache_directory(args)
+    try:
+        cleaned = clean(Path(directory))
+    except OSError as error:
+        raise UsageError(f"cannot clean the cache {directory}: {error.strerror or error}") from None
+    parts = [f"{entry.entries} {entry.label}" for entry in cleaned]
+    size = sum(entry.size for entry in cleaned) / (1024 * 1024)
+    listed = f"{', '.join(parts[:-1])} and {parts[-1]}"
+    sys.stdout.write(f"removed {listed} ({size:.1f} MiB) from {shown(directory)}\n")
+    return EXIT_CLEAN
 
 
 def _run_rules(args: argparse.Namespace) -> int:

@@ -71,6 +71,8 @@ class ScanOptions:
         verify_commits: verify pinned commit ids against their remotes' histories (and the config's
             ``verify-commits`` allows it).
         max_history_bytes: the largest a remote's cached history may be on disk, in bytes.
+        extraction_cache: read and fill the extraction cache (in ``cache_dir``) for the work tree read as
+            context (``--no-cache``: False).
     """
 
     offline: bool = False
@@ -98,6 +100,7 @@ class ScanOptions:
     max_bytes: int | None = None
     verify_commits: bool = True
     max_history_bytes: int = 256 * 1024 * 1024
+    extraction_cache: bool = True
 
 
 @dataclass
@@ -209,7 +212,8 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
     findings = _reported(findings, inventory.files, selection, policy, options.report_unused_ignores)
     timings["check"] = time.perf_counter() - started
 
-    side_notices = [FileMessage("(cache)", notice) for notice in (*stats.notices, *history_notices)]
+    cache_notices = (*inventory.cache_notices, *stats.notices, *history_notices)
+    side_notices = [FileMessage("(cache)", notice) for notice in cache_notices]
     side_notices += _config_notices(inventory, config)
     notices = [*inventory.notices, *side_notices]
     summary = ScanSummary(
@@ -338,6 +342,7 @@ def _context_files(
     if not any(selection.runs(code) for code in CROSS_FILE_CODES):
         return []
     from ascend_reflint.discover import display_path
+    from ascend_reflint.extraction_cache import for_project
     from ascend_reflint.textfile import DEFAULT_MAX_BYTES
 
     tree = build_inventory(
@@ -348,6 +353,7 @@ def _context_files(
         build_args=options.build_args,
         max_bytes=options.max_bytes or DEFAULT_MAX_BYTES,
         read_already={source.abspath for source in inventory.files},
+        cache=for_project(options.cache_dir, config) if options.extraction_cache else None,
     )
     return tree.files
 

@@ -29,7 +29,8 @@ from ascend_reflint.remote import redact
 
 #: The entry format; an entry of another format is ignored (and rewritten).
 FORMAT = 2
-_ENTRIES = "remotes"
+#: The folder of the ref lists inside the cache directory.
+FOLDER = "remotes"
 
 
 def default_cache_dir() -> Path:
@@ -53,7 +54,7 @@ class RefCache:
     def entry_path(self, key: str) -> Path:
         """The file that holds the entry of cache key ``key`` (whether it exists or not)."""
         digest = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
-        return self.directory / _ENTRIES / f"{digest}.json"
+        return self.directory / FOLDER / f"{digest}.json"
 
     def load(self, key: str, max_age: float | None, now: float | None = None) -> RemoteRefs | None:
         """The cached refs filed under ``key``, or None when there is no usable entry.

@@ -263,7 +263,7 @@ def test_two_scans_at_once_share_one_cache(project: Path, tmp_path: Path, remote
     first, second = (json.loads(output) for output in outputs)
     assert brief(first) == brief(second) == FINDINGS
     # One whole entry per URL, holding what the remote holds.
-    assert sorted(Path(cache).rglob("*.json")) == sorted(
+    assert sorted((Path(cache) / "remotes").glob("*.json")) == sorted(
         RefCache(Path(cache)).entry_path(remote) for remote in CACHED_REMOTES
     )
     for remote, repository in CACHED_REMOTES.items():
