@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ascend_reflint.discover import discover, display_path, exclusions, root_exclusions
-from ascend_reflint.model import FileMessage, Pin, SourceFile
+from ascend_reflint.model import FileKind, FileMessage, Pin, SourceFile
 from ascend_reflint.sidefile import inside_root
 from ascend_reflint.textfile import DEFAULT_MAX_BYTES, FileReadError, read_recipe_bytes, text_of
 
@@ -58,6 +58,7 @@ def build_inventory(
     root: str | None = None,
     root_excludes: Sequence[str] = (),
     cache: ExtractionCache | None = None,
+    docs: bool = True,
 ) -> Inventory:
     """Discover, read and extract the files under ``paths``, and the files they name (pip's ``-r``/``-c``).
 
@@ -73,12 +74,13 @@ def build_inventory(
         root_excludes: gitignore-style globs relative to ``root`` (the config's ``exclude``) that leave
             paths out, as ``excludes`` does; ``root`` must be given with them.
         cache: the extraction cache to answer from and fill (None: extract every file).
+        docs: read documentation (``--no-docs`` and the config's ``docs: false`` turn it off).
 
     Returns:
         The :class:`Inventory`, its files in display path order. Never raises for a file's content.
     """
     started = time.perf_counter()
-    found = discover(paths, excludes, root_excludes=root_excludes, root=root)
+    found = discover(paths, excludes, root_excludes=root_excludes, root=root, docs=docs)
     files = [source for source in found.files if source.abspath not in read_already]
     inventory = Inventory(files=files, errors=list(found.errors), notices=list(found.notices))
     inventory.timings["discover"] = time.perf_counter() - started
@@ -89,7 +91,7 @@ def build_inventory(
     build_args = build_args or {}
     # Every parameter that changes what extraction gives belongs in the settings: they are in each key.
     if cache is not None:
-        cache = cache.with_settings(build_args=dict(build_args), max_bytes=max_bytes)
+        cache = cache.with_settings(build_args=dict(build_args), max_bytes=max_bytes, docs=docs)
     while queue:
         source = queue.popleft()
         _read_and_extract(source, build_args, max_bytes, cache)
@@ -107,6 +109,10 @@ def build_inventory(
     if cache is not None:
         inventory.cache_notices = cache.notices
     return inventory
+
+
+#: How a file names the files of each kind that it has its tool read, for notices.
+_NAMED_BY = {FileKind.REQUIREMENTS: "named by -r/-c", FileKind.GITLAB_CI: "named by include: local"}
 
 
 class _NamedFiles:
@@ -140,11 +146,12 @@ class _NamedFiles:
             shown = display_path(path, os.getcwd())
             if self._excluded(shown) or self._root_excluded(path):
                 continue
+            how = _NAMED_BY.get(kind, "named")
             if inside_root(self.root, path) is None:
-                source.notices.append(f"{name!r} (named by -r/-c) is outside the project root: not read")
+                source.notices.append(f"{name!r} ({how}) is outside the project root: not read")
                 continue
             if not os.path.lexists(path):
-                source.notices.append(f"{name!r} (named by -r/-c) does not exist")
+                source.notices.append(f"{name!r} ({how}) does not exist")
                 continue
             self._known.add(path)
             found.append(SourceFile(path=shown, abspath=path, kind=kind))

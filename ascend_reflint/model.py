@@ -49,6 +49,11 @@ class FileKind(str, enum.Enum):
     CONDA = "conda"
     SUBMODULE = "submodule"
     PRE_COMMIT = "pre-commit"
+    CMAKE = "cmake"
+    MAKEFILE = "makefile"
+    GITLAB_CI = "gitlab-ci"
+    APPTAINER = "apptainer"
+    DOCS = "docs"
 
 
 class Via(str, enum.Enum):
@@ -63,6 +68,13 @@ class Via(str, enum.Enum):
     - ``UV_SOURCE``: a ``git`` source of ``[tool.uv.sources]`` in ``pyproject.toml``.
     - ``POETRY``: a ``git`` dependency of Poetry (``[tool.poetry.dependencies]`` and its groups).
     - ``PRE_COMMIT``: a ``repo:`` and its ``rev:`` in ``.pre-commit-config.yaml``.
+    - ``FETCHCONTENT``: CMake's ``FetchContent_Declare`` with ``GIT_REPOSITORY`` and ``GIT_TAG``.
+    - ``EXTERNAL_PROJECT``: CMake's ``ExternalProject_Add`` with ``GIT_REPOSITORY`` and ``GIT_TAG``.
+    - ``CPM``: ``CPMAddPackage``/``CPMFindPackage`` of CPM.cmake (named arguments or ``gh:owner/repo@1.2.3``).
+    - ``GITLAB_INCLUDE``: GitLab CI's ``include: project: … ref: …``.
+    - ``ADD_GIT``: a Dockerfile ``ADD`` of a git repository (BuildKit's git source, ``URL.git#REF``).
+    - ``CARGO``: ``cargo install --git URL [--tag|--branch|--rev REF]``.
+    - ``NPM``: a git dependency given to ``npm``/``yarn``/``pnpm`` (``github:owner/repo#REF``).
     """
 
     CLONE = "clone"
@@ -74,6 +86,13 @@ class Via(str, enum.Enum):
     UV_SOURCE = "uv-source"
     POETRY = "poetry"
     PRE_COMMIT = "pre-commit"
+    FETCHCONTENT = "fetchcontent"
+    EXTERNAL_PROJECT = "external-project"
+    CPM = "cpm"
+    GITLAB_INCLUDE = "gitlab-include"
+    ADD_GIT = "add-git"
+    CARGO = "cargo"
+    NPM = "npm"
 
 
 class Resolution(str, enum.Enum):
@@ -166,6 +185,8 @@ class Pin:
             itself, or comes from several places or partly from the use (``v$VER``, ``${A}${B}``), or from
             reflint's own ``--build-arg``.
         url_origin: the same for the URL (for ``url_span``).
+        template: the pin comes from a template of a recipe (``Dockerfile.j2``), whose template
+            expressions are filled in when it is rendered.
     """
 
     path: str
@@ -192,6 +213,7 @@ class Pin:
     version_comment: str | None = None
     ref_origin: Origin | None = None
     url_origin: Origin | None = None
+    template: bool = False
 
     @property
     def resolved(self) -> bool:
@@ -240,7 +262,10 @@ class SourceFile:
         notices: caveats about this file (lenient decoding, a skipped ``shell: pwsh`` step …).
         error: why the file could not be read or parsed, or None.
         named_files: files that this file has its tool read, as written (relative to this file's folder),
-            with the kind to read them as: pip's ``-r``/``-c`` files. The inventory reads them too.
+            with the kind to read them as: pip's ``-r``/``-c`` files, GitLab CI's ``include: local``. The
+            inventory reads them too.
+        template: the file is a template of a recipe (``Dockerfile.j2``), read as its kind with its
+            template expressions masked.
     """
 
     path: str
@@ -253,6 +278,7 @@ class SourceFile:
     notices: list[str] = field(default_factory=list)
     error: str | None = None
     named_files: list[tuple[str, FileKind]] = field(default_factory=list)
+    template: bool = False
 
 
 class RefType(str, enum.Enum):

@@ -19,6 +19,7 @@ What a scan reports, in order:
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -27,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from ascend_reflint.config import Config
 from ascend_reflint.inventory import Inventory, build_inventory
-from ascend_reflint.model import FileMessage, Finding, ScanResult, ScanSummary, SourceFile
+from ascend_reflint.model import FileKind, FileMessage, Finding, ScanResult, ScanSummary, Severity, SourceFile
 
 if TYPE_CHECKING:
     from ascend_reflint.check.policy import Policy
@@ -70,6 +71,7 @@ class ScanOptions:
         max_bytes: the largest file read, for the work tree read as context (None: the default).
         verify_commits: verify pinned commit ids against their remotes' histories (and the config's
             ``verify-commits`` allows it).
+        docs: read documentation (``--no-docs``, the config's ``docs``), for the work tree read as context.
         max_history_bytes: the largest a remote's cached history may be on disk, in bytes.
         extraction_cache: read and fill the extraction cache (in ``cache_dir``) for the work tree read as
             context (``--no-cache``: False).
@@ -100,6 +102,7 @@ class ScanOptions:
     max_bytes: int | None = None
     verify_commits: bool = True
     max_history_bytes: int = 256 * 1024 * 1024
+    docs: bool = True
     extraction_cache: bool = True
 
 
@@ -116,6 +119,8 @@ class ScanRun:
         baseline_written: findings recorded by ``--write-baseline`` (None without it).
         side_notices: notices about the scan rather than a file read (the cache's, the config's), which
             are also in ``result.notices``.
+        cache_in_tree: the cache directory, when answers came from it and it lies inside the project root
+            (a cache committed there can vouch for refs that do not exist), else None.
     """
 
     result: ScanResult
@@ -124,6 +129,7 @@ class ScanRun:
     baseline_matched: int | None = None
     baseline_stale: int | None = None
     baseline_written: int | None = None
+    cache_in_tree: str | None = None
 
 
 @dataclass(frozen=True)
@@ -209,6 +215,7 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
 
     started = time.perf_counter()
     findings = run_checks(inventory.files, lookups, policy, context_files, config.root, commits)
+    findings = _documentation_capped(findings, inventory.files)
     findings = _reported(findings, inventory.files, selection, policy, options.report_unused_ignores)
     timings["check"] = time.perf_counter() - started
 
@@ -227,6 +234,8 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
         lookup_rules=needs_lookups,
     )
     run = ScanRun(ScanResult([], list(inventory.errors), notices, summary), timings, side_notices)
+    if stats.cached:
+        run.cache_in_tree = _cache_in_tree(options, config)
     run.result.findings = _after_baseline(findings, options, run)
     return run
 
@@ -263,6 +272,16 @@ def _lookup_options(options: ScanOptions) -> LookupOptions:
         memory=options.lookup_memory,
         credentials_for=options.credentials_for,
     )
+
+
+def _cache_in_tree(options: ScanOptions, config: Config) -> str | None:
+    """The cache directory that the lookups used, when it is inside the project root (symbolic links
+    followed), else None."""
+    from ascend_reflint.discover import under_root
+    from ascend_reflint.lookup.cache import default_cache_dir
+
+    cache = os.path.realpath(options.cache_dir or default_cache_dir())
+    return cache if under_root(cache, os.path.realpath(config.root)) is not None else None
 
 
 def _unchecked_pins(files: Sequence[SourceFile], lookups: Mapping[str, LookupResult]) -> int:
@@ -353,6 +372,7 @@ def _context_files(
         build_args=options.build_args,
         max_bytes=options.max_bytes or DEFAULT_MAX_BYTES,
         read_already={source.abspath for source in inventory.files},
+        docs=options.docs,
         cache=for_project(options.cache_dir, config) if options.extraction_cache else None,
     )
     return tree.files
@@ -388,6 +408,22 @@ def _reported(
             if enabled(finding.code, finding.path)
         )
     return sorted(kept, key=Finding.sort_key)
+
+
+def _documentation_capped(findings: list[Finding], files: Sequence[SourceFile]) -> list[Finding]:
+    """Findings on documentation capped at warning: install steps in docs are copied by people, who see
+    the error when it happens, and a stale example must not fail CI as a broken recipe does."""
+    docs = {source.path for source in files if source.kind is FileKind.DOCS}
+    if not docs:
+        return findings
+    import dataclasses
+
+    return [
+        dataclasses.replace(finding, severity=Severity.WARNING)
+        if finding.path in docs and finding.severity > Severity.WARNING
+        else finding
+        for finding in findings
+    ]
 
 
 def _with_severity(finding: Finding, policy: Policy) -> Finding:

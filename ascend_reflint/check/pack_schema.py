@@ -158,6 +158,7 @@ class UserConfig(PackSettings):
             ``exclude`` list for it to extend, so the two add up alike).
         rule_packs: rule pack files to merge after the default ones and before this config's own settings,
             relative to the config file's folder.
+        docs: read the install steps of documentation (False: as ``--no-docs``).
         verify_commits: verify pinned commit ids against their remotes' histories (False: as
             ``--no-verify-commits``).
         (and every key of :class:`PackSettings`)
@@ -171,3 +172,4 @@ class UserConfig(PackSettings):
     extend_exclude: tuple[Glob, ...] = ()
     rule_packs: tuple[str, ...] = ()
     verify_commits: StrictBool = True
+    docs: StrictBool = True

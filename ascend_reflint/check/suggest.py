@@ -26,9 +26,9 @@ from __future__ import annotations
 import difflib
 import functools
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from ascend_reflint.check.refindex import Candidate, index_of
 from ascend_reflint.check.versions import RefVersion, parse_version
 from ascend_reflint.model import RemoteRefs
 
@@ -40,21 +40,7 @@ NAME_CUTOFF = 0.75
 BRANCH_LETTERS_CUTOFF = 0.5
 #: The least ratio for the looser "nearest names" list in messages.
 NEAREST_CUTOFF = 0.6
-#: How many remotes' results are remembered (a scan looks up a few dozen remotes; more just start afresh).
-_MEMO_REMOTES = 256
-
 _T = TypeVar("_T")
-#: ``id(refs)`` → ``(refs, results)``: results computed from one ref list, kept with the list itself so that
-#: its id cannot be reused while it is remembered. A lookup's :class:`RemoteRefs` is never changed after it
-#: is made, so a result stays true.
-_MEMO: dict[int, tuple[RemoteRefs, dict[tuple[Any, ...], Any]]] = {}
-
-
-@dataclass(frozen=True, slots=True)
-class _Candidate:
-    name: str
-    is_tag: bool
-    version: RefVersion | None
 
 
 def ref_kind(name: str, refs: RemoteRefs) -> str:
@@ -80,11 +66,7 @@ def _same_version_tags(name: str, refs: RemoteRefs) -> list[str]:
     wanted = parse_version(name)
     if wanted is None:
         return []
-    matches = [
-        _Candidate(tag, True, version)
-        for tag in refs.tags
-        if tag != name and (version := parse_version(tag)) is not None and version.same_version(wanted)
-    ]
+    matches = [c for c in index_of(refs).same_version(wanted) if c.is_tag and c.name != name]
     return [candidate.name for candidate in sorted(matches, key=lambda c: _tie_break(wanted, c))]
 
 
@@ -102,18 +84,17 @@ def suggest_ref(name: str, refs: RemoteRefs) -> str | None:
 
 
 def _suggest_ref(name: str, refs: RemoteRefs) -> str | None:
-    candidates = [c for c in _candidates(refs) if c.name != name]
+    index = index_of(refs)
     wanted = parse_version(name)
     if wanted is None:
-        return _closest_spelling(name, [c for c in candidates if c.version is None], NAME_CUTOFF)
-    same_release = [c for c in candidates if c.version is not None and c.version.same_release(wanted)]
+        return _closest_spelling(name, _other(index.plain_near_in_length(name), name), NAME_CUTOFF)
+    same_release = _other(index.same_release(wanted), name)
     tags = [c for c in same_release if c.is_tag]
     branches = [c for c in same_release if not c.is_tag and _letters_close(wanted, c)]
     for group in (tags, branches):
         if group:
             return _best_of_release(wanted, group)
-    same_numbers = [c for c in candidates if c.version is not None and c.version.numbers == wanted.numbers]
-    return _closest_spelling(name, same_numbers, NAME_CUTOFF)
+    return _closest_spelling(name, _other(index.same_numbers(wanted), name), NAME_CUTOFF)
 
 
 def nearest_names(name: str, refs: RemoteRefs, limit: int = 3) -> list[str]:
@@ -135,17 +116,13 @@ def nearest_names(name: str, refs: RemoteRefs, limit: int = 3) -> list[str]:
 
 
 def _nearest_names(name: str, refs: RemoteRefs, limit: int) -> list[str]:
-    candidates = [c for c in _candidates(refs) if c.name != name]
+    index = index_of(refs)
     wanted = parse_version(name)
     if wanted is None:
-        close = _by_spelling(name, candidates, NEAREST_CUTOFF)
+        close = _by_spelling(name, _other(index.near_in_length(name), name), NEAREST_CUTOFF)
         return [candidate.name for candidate in close[:limit]]
     comparable = [
-        c
-        for c in candidates
-        if c.version is not None
-        and len(c.version.parts) == len(wanted.parts)
-        and (c.is_tag or _letters_close(wanted, c))
+        c for c in _other(index.near_in_numbers(wanted), name) if c.is_tag or _letters_close(wanted, c)
     ]
     comparable.sort(key=lambda c: (*_number_distance(wanted, c.version), *_tie_break(wanted, c)))  # type: ignore[arg-type]
     return [candidate.name for candidate in comparable[:limit]]
@@ -169,10 +146,10 @@ def newest_release_tag(refs: RemoteRefs) -> str | None:
 
 def _newest_release_tag(refs: RemoteRefs) -> str | None:
     families: dict[str, list[tuple[tuple[tuple[int, ...], ...], str]]] = {}
-    for tag in refs.tags:
-        version = parse_version(tag)
-        if version is not None and version.is_release:
-            families.setdefault(version.skeleton, []).append((version.numbers, tag))
+    for candidate in index_of(refs).versioned():
+        version = candidate.version
+        if candidate.is_tag and version is not None and version.is_release:
+            families.setdefault(version.skeleton, []).append((version.numbers, candidate.name))
     if not families:
         return None
     release_line = max(families.values(), key=lambda family: (len(family), max(family)))
@@ -180,33 +157,20 @@ def _newest_release_tag(refs: RemoteRefs) -> str | None:
 
 
 def _remembered(refs: RemoteRefs, key: tuple[Any, ...], compute: Callable[[], _T]) -> _T:
-    """``compute()``, remembered per ref list (by identity) and ``key``: the rules ask the same questions
-    of a remote for every pin that names the same ref, and each answer compares the name with every ref."""
-    entry = _MEMO.get(id(refs))
-    if entry is None or entry[0] is not refs:
-        if len(_MEMO) >= _MEMO_REMOTES:
-            _MEMO.clear()
-        entry = _MEMO[id(refs)] = (refs, {})
-    results = entry[1]
-    if key not in results:
-        results[key] = compute()
-    result: _T = results[key]
-    return result
+    """``compute()``, remembered with the ref list's index (:func:`~ascend_reflint.check.refindex.index_of`)
+    under ``key``: the rules ask the same questions of a remote for every pin that names the same ref."""
+    return index_of(refs).remembered(key, compute)
 
 
-def _candidates(refs: RemoteRefs) -> list[_Candidate]:
-    return _remembered(refs, ("candidates",), lambda: _all_candidates(refs))
+def _other(candidates: Sequence[Candidate], name: str) -> list[Candidate]:
+    """``candidates`` but ``name`` itself."""
+    return [candidate for candidate in candidates if candidate.name != name]
 
 
-def _all_candidates(refs: RemoteRefs) -> list[_Candidate]:
-    names = sorted(set(refs.branches) | set(refs.tags))
-    return [_Candidate(name, name in refs.tags, parse_version(name)) for name in names]
-
-
-def _best_of_release(wanted: RefVersion, candidates: Sequence[_Candidate]) -> str:
+def _best_of_release(wanted: RefVersion, candidates: Sequence[Candidate]) -> str:
     asked = wanted.parts[-1].qualifier_key
 
-    def qualifier(candidate: _Candidate) -> tuple[tuple[int, int], ...]:
+    def qualifier(candidate: Candidate) -> tuple[tuple[int, int], ...]:
         assert candidate.version is not None
         return candidate.version.parts[-1].qualifier_key
 
@@ -216,7 +180,7 @@ def _best_of_release(wanted: RefVersion, candidates: Sequence[_Candidate]) -> st
     return min(group, key=lambda c: _tie_break(wanted, c)).name
 
 
-def _letters_close(wanted: RefVersion, candidate: _Candidate) -> bool:
+def _letters_close(wanted: RefVersion, candidate: Candidate) -> bool:
     assert candidate.version is not None
     ours, theirs = wanted.skeleton, candidate.version.skeleton
     if _skeleton_ratio(ours, theirs) >= BRANCH_LETTERS_CUTOFF:
@@ -225,7 +189,7 @@ def _letters_close(wanted: RefVersion, candidate: _Candidate) -> bool:
     return any(ch.isalpha() for ch in shorter) and longer.endswith(shorter)
 
 
-def _tie_break(wanted: RefVersion, candidate: _Candidate) -> tuple[bool, float, int, str]:
+def _tie_break(wanted: RefVersion, candidate: Candidate) -> tuple[bool, float, int, str]:
     assert candidate.version is not None
     letters = _skeleton_ratio(wanted.skeleton, candidate.version.skeleton)
     return (not candidate.is_tag, -letters, len(candidate.name), candidate.name)
@@ -237,16 +201,16 @@ def _skeleton_ratio(ours: str, theirs: str) -> float:
     return difflib.SequenceMatcher(None, ours, theirs).ratio()
 
 
-def _closest_spelling(name: str, candidates: Sequence[_Candidate], cutoff: float) -> str | None:
+def _closest_spelling(name: str, candidates: Sequence[Candidate], cutoff: float) -> str | None:
     close = _by_spelling(name, candidates, cutoff)
     return close[0].name if close else None
 
 
-def _by_spelling(name: str, candidates: Sequence[_Candidate], cutoff: float) -> list[_Candidate]:
+def _by_spelling(name: str, candidates: Sequence[Candidate], cutoff: float) -> list[Candidate]:
     """Candidates whose spelling is at least ``cutoff`` close to ``name`` (case ignored), closest first."""
     matcher = difflib.SequenceMatcher()
     matcher.set_seq2(name.lower())
-    scored: list[tuple[float, bool, str, _Candidate]] = []
+    scored: list[tuple[float, bool, str, Candidate]] = []
     for candidate in candidates:
         matcher.set_seq1(candidate.name.lower())
         if matcher.real_quick_ratio() >= cutoff and matcher.quick_ratio() >= cutoff:

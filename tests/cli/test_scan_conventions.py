@@ -65,7 +65,7 @@ def project(tmp_path: Path, remotes: FakeRemotes, monkeypatch: pytest.MonkeyPatc
     (root / "Dockerfile").write_text(DOCKERFILE, encoding="utf-8")
     (root / "scripts").mkdir()
     (root / "scripts" / "install.sh").write_text(SCRIPT, encoding="utf-8")
-    (root / "README.md").write_text("# not a recipe\n", encoding="utf-8")
+    (root / "notes.txt").write_text("# not a recipe\n", encoding="utf-8")
     monkeypatch.chdir(root)
     return root
 
@@ -161,7 +161,7 @@ def test_statistics_count_findings_per_rule_as_ruff_does(
 
 
 def test_quiet_prints_the_findings_only(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert scan(capsys, "--quiet", "--select", "RL002", "scripts/install.sh", "README.md") == (
+    assert scan(capsys, "--quiet", "--select", "RL002", "scripts/install.sh", "notes.txt") == (
         1,
         [RELEASE_BRANCH],
         [],
@@ -174,7 +174,7 @@ def test_quiet_prints_the_findings_only(project: Path, capsys: pytest.CaptureFix
 
 
 def test_explicit_paths_that_scan_skips_are_named(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert scan(capsys, "scripts/install.sh", "README.md") == (
+    assert scan(capsys, "scripts/install.sh", "notes.txt") == (
         1,
         [
             RELEASE_BRANCH,
@@ -182,7 +182,7 @@ def test_explicit_paths_that_scan_skips_are_named(project: Path, capsys: pytest.
             "1 error, 0 warnings, 0 info in 1 of 1 file (1 pin, 1 remote: 1 checked (0 cached), 0 not "
             "checked)",
         ],
-        ["README.md: notice: skipped: not a kind of file reflint reads"],
+        ["notes.txt: notice: skipped: not a kind of file reflint reads"],
     )
 
 

@@ -56,10 +56,10 @@ from ascend_reflint.check.refnames import (
     NamedRef,
     describe_counts,
     exists,
+    first_tip,
     is_abbreviated_commit_id,
     is_full_commit_id,
     named_refs,
-    tips_starting_with,
 )
 from ascend_reflint.check.suggest import nearest_names, ref_kind, suggest_ref
 from ascend_reflint.check.versions import parse_version
@@ -79,6 +79,13 @@ _FAILS = {
     Via.UV_SOURCE: "uv fails",
     Via.POETRY: "Poetry fails",
     Via.PRE_COMMIT: "pre-commit cannot install the hooks",
+    Via.FETCHCONTENT: "CMake's download step fails",
+    Via.EXTERNAL_PROJECT: "CMake's download step fails",
+    Via.CPM: "CPM's download fails",
+    Via.GITLAB_INCLUDE: "GitLab refuses the pipeline",
+    Via.ADD_GIT: "the image build fails",
+    Via.CARGO: "`cargo install` fails",
+    Via.NPM: "the install fails",
 }
 
 
@@ -164,10 +171,10 @@ def _short_action_id(context: PinContext, ref: NamedRef, refs: RemoteRefs) -> Fi
         f'"{name}" is not a branch or tag of {refs.remote}, and GitHub Actions takes only full '
         "40-character commit ids, so the workflow fails"
     )
-    tips = tips_starting_with(name, refs)
-    if not tips:
+    tip = first_tip(name, refs)
+    if tip is None:
         return context.finding(f"{head}: write the commit's full id", span=span, ref=name)
-    kind, tip_name = tips[0]
+    kind, tip_name = tip
     full_id = (refs.tags if kind == "tag" else refs.branches)[tip_name]
     return context.finding(
         f'{head}: write "{full_id}" (the tip of {kind} "{tip_name}")', span=span, ref=name, suggestion=full_id

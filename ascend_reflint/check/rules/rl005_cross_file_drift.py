@@ -72,6 +72,11 @@ _KIND_NAMES = {
     FileKind.CONDA: "the conda environment",
     FileKind.SUBMODULE: "the submodule file",
     FileKind.PRE_COMMIT: "the pre-commit config",
+    FileKind.CMAKE: "the CMake file",
+    FileKind.MAKEFILE: "the Makefile",
+    FileKind.GITLAB_CI: "the GitLab CI file",
+    FileKind.APPTAINER: "the Apptainer definition",
+    FileKind.DOCS: "the documentation",
 }
 
 

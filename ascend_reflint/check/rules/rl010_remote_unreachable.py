@@ -6,7 +6,7 @@ Reports, once per file and remote (at the first pin that needed the remote, with
 in the message and the other pins as related places), a `git ls-remote` that gave no answer: the remote
 was unreachable (DNS, connection, TLS), did not answer within `--timeout`, asked for credentials, was not
 in the cache under `--offline`, advertised a ref list larger than reflint reads (`--max-refs`,
-`--max-ref-bytes`, `--lookup-memory`: "ref list too large"), or was not looked up before the lookups'
+`--max-ref-list-size`, `--lookup-memory`: "ref list too large"), or was not looked up before the lookups'
 deadline (`--lookup-deadline`: "not looked up: deadline"). The message quotes git's first error line.
 A remote listed under `private-remotes` is not reported for asking for credentials. Each URL is looked up
 on its own (scheme, user, host, port and path): a pin over `git://` that fails does not stand for one

@@ -61,6 +61,21 @@ _UNPINNED = {
     ),
     Via.UV_SOURCE: ("the uv git source of {target}", _LOCK_MOVES, _TOML_ADVICE),
     Via.POETRY: ("the Poetry git dependency on {target}", _LOCK_MOVES, _TOML_ADVICE),
+    Via.ADD_GIT: (
+        "the `ADD` of {target}",
+        _BUILD_MOVES,
+        'end the URL with "#<tag>"{release} or "#<commit id>"',
+    ),
+    Via.CARGO: (
+        "`cargo install --git` of {target}",
+        _BUILD_MOVES,
+        "add `--tag <tag>`{release} or `--rev <commit id>`",
+    ),
+    Via.NPM: (
+        "the npm git dependency on {target}",
+        _BUILD_MOVES,
+        'end it with "#<tag>"{release} or "#<commit id>"',
+    ),
 }
 
 
