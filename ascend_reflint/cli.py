@@ -226,9 +226,10 @@ def _parser() -> argparse.ArgumentParser:
         "--jobs",
         "-j",
         type=_positive_int,
-        default=32,
+        default=None,
         metavar="N",
-        help="remotes looked up at once (default: 32; lookups wait on the network, not the CPU)",
+        help="remotes looked up at once (default: every remote at once, up to 64, within --lookup-memory; "
+        "lookups wait on the network, not the CPU)",
     )
     scan.add_argument(
         "--lookup-deadline",
@@ -346,7 +347,9 @@ def _parser() -> argparse.ArgumentParser:
         ("clean", "remove every cache: extraction entries, ref lists, failed lookups, histories", _run_clean),
     ):
         action = cache_commands.add_parser(name, help=help_text)
-        action.add_argument("--cache-dir", metavar="DIR", help="the cache directory (default: user cache dir)")
+        action.add_argument(
+            "--cache-dir", metavar="DIR", help="the cache directory (default: user cache dir)"
+        )
         action.set_defaults(handler=handler)
 
     rules = commands.add_parser(

@@ -175,7 +175,9 @@ class CacheEntry:
             write_file(str(self.path), json_text(document, indent=None))
             self.cache.written += 1
         except OSError as error:
-            self.cache._notice(f"cannot write the extraction cache in {self.cache.directory}: {error.strerror}")
+            self.cache._notice(
+                f"cannot write the extraction cache in {self.cache.directory}: {error.strerror}"
+            )
         except OutputFileError as error:
             self.cache._notice(f"cannot write the extraction cache in {self.cache.directory}: {error.reason}")
 

@@ -451,7 +451,9 @@ class ScanSummary:
         pins: pins found.
         remotes: distinct lookups needed (one per URL that pins fetch, normalised).
         lookups: of those, how many were asked over the network in this run.
-        cached: of those, how many were answered from the cache.
+        cached: of those, how many were answered with a ref list from the cache.
+        cached_failures: of those, how many were answered with a failure that the cache keeps for minutes
+            (no such repository, credentials asked for, unreachable, timed out); ``--refresh`` asks again.
         checked: of those, how many answered: a ref list, or "no such repository" (from the network or
             the cache).
         unchecked_pins: pins whose lookup did not answer (unreachable, timed out, too large, deadline,
@@ -465,6 +467,7 @@ class ScanSummary:
     remotes: int
     lookups: int
     cached: int
+    cached_failures: int = 0
     checked: int = 0
     unchecked_pins: int = 0
     lookup_rules: bool = True

@@ -19,6 +19,7 @@ What a scan reports, in order:
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import time
 from collections.abc import Mapping, Sequence
@@ -51,7 +52,8 @@ class ScanOptions:
         cache_dir: where ref lists are cached (None: the user cache dir).
         cache_ttl: how long a cached answer stays fresh, in seconds.
         timeout: time limit of one remote's lookup, in seconds.
-        jobs: remotes looked up at once.
+        jobs: remotes looked up at once (None: all at once, up to
+            :data:`~ascend_reflint.lookup.MAX_JOBS`).
         deadline: time limit of all lookups together, in seconds.
         max_refs: refs one lookup may read.
         max_ref_bytes: bytes one lookup may read.
@@ -82,7 +84,7 @@ class ScanOptions:
     cache_dir: str | None = None
     cache_ttl: float = 3600.0
     timeout: float = 20.0
-    jobs: int = 16
+    jobs: int | None = None
     deadline: float = 120.0
     max_refs: int = 250_000
     max_ref_bytes: int = 32 * 1024 * 1024
@@ -187,7 +189,7 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
         PolicyError: a rule pack (default, ``rule-packs`` or ``--rule-pack``) cannot be read or is not valid.
         BaselineError: the baseline cannot be read or written.
     """
-    from ascend_reflint.check import all_rules, remotes_to_look_up, run_checks
+    from ascend_reflint.check import all_rules, remotes_to_look_up
     from ascend_reflint.lookup import answered
 
     config = options.config or Config(root=str(Path.cwd()))
@@ -206,18 +208,21 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
     lookups, stats = _lookup_with_progress(requests, _lookup_options(options), options.progress)
     timings["lookup"] = time.perf_counter() - started
 
-    started = time.perf_counter()
-    time_left = options.deadline - timings["lookup"]
-    commits, history_notices = _verify_commits(
-        inventory.files, requests, lookups, options, selection, time_left
-    )
-    timings["history"] = time.perf_counter() - started
-
-    started = time.perf_counter()
-    findings = run_checks(inventory.files, lookups, policy, context_files, config.root, commits)
-    findings = _documentation_capped(findings, inventory.files)
-    findings = _reported(findings, inventory.files, selection, policy, options.report_unused_ignores)
-    timings["check"] = time.perf_counter() - started
+    checks = _Checks(inventory, context_files, requests, options, selection, policy, config.root, timings)
+    findings, history_notices = checks.run(lookups)
+    stale = {} if options.offline else _stale_answers(findings, requests, lookups, time.time())
+    if stale:
+        # No finding from a stale answer: the ref lists that would yield "not found" (or "ambiguous") are
+        # asked for again, and the checks run again on what the remotes hold now.
+        started = time.perf_counter()
+        lookup_options = dataclasses.replace(_lookup_options(options), refresh=True)
+        fresh, again = _lookup_with_progress(stale, lookup_options, options.progress)
+        timings["lookup"] += time.perf_counter() - started
+        lookups.update(fresh)
+        stats.lookups += again.lookups
+        stats.cached -= len(stale)
+        stats.notices += [notice for notice in again.notices if notice not in stats.notices]
+        findings, history_notices = checks.run(lookups)
 
     cache_notices = (*inventory.cache_notices, *stats.notices, *history_notices)
     side_notices = [FileMessage("(cache)", notice) for notice in cache_notices]
@@ -229,15 +234,78 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
         remotes=len(requests),
         lookups=stats.lookups,
         cached=stats.cached,
+        cached_failures=stats.cached_failures,
         checked=sum(1 for result in lookups.values() if answered(result)),
         unchecked_pins=_unchecked_pins(inventory.files, lookups),
         lookup_rules=needs_lookups,
     )
     run = ScanRun(ScanResult([], list(inventory.errors), notices, summary), timings, side_notices)
-    if stats.cached:
+    if stats.cached or stats.cached_failures:
         run.cache_in_tree = _cache_in_tree(options, config)
     run.result.findings = _after_baseline(findings, options, run)
     return run
+
+
+#: The findings that a stale cached ref list must not give: "not found" and "ambiguous".
+STALE_CODES = frozenset({"RL001", "RL013", "RL014"})
+#: How old a cached ref list may be, in seconds, and still give one of :data:`STALE_CODES`.
+STALE_AFTER = 300.0
+
+
+def _stale_answers(
+    findings: Sequence[Finding], requests: Mapping[str, str], lookups: Mapping[str, LookupResult], now: float
+) -> dict[str, str]:
+    """The lookups (key → URL, as ``requests`` has them) whose cached ref list is older than
+    :data:`STALE_AFTER` and gives one of :data:`STALE_CODES` to some pin: a tag released since the list was
+    cached must not be "not found"."""
+    from ascend_reflint.model import RemoteRefs
+
+    remotes = {finding.remote for finding in findings if finding.code in STALE_CODES}
+    return {
+        key: requests[key]
+        for key, result in lookups.items()
+        if isinstance(result, RemoteRefs)
+        and result.remote in remotes
+        and now - result.fetched_at > STALE_AFTER
+    }
+
+
+class _Checks:
+    """Commit verification and the rules, which a scan runs once, and again when stale answers were asked
+    for again (:func:`_stale_answers`); each run adds its time to the ``history`` and ``check`` stages."""
+
+    def __init__(
+        self,
+        inventory: Inventory,
+        context_files: list[SourceFile],
+        requests: Mapping[str, str],
+        options: ScanOptions,
+        selection: RuleSelection,
+        policy: Policy,
+        root: str,
+        timings: dict[str, float],
+    ) -> None:
+        self.inventory, self.context_files, self.requests = inventory, context_files, requests
+        self.options, self.selection, self.policy, self.root = options, selection, policy, root
+        self.timings = timings
+
+    def run(self, lookups: Mapping[str, LookupResult]) -> tuple[list[Finding], list[str]]:
+        """The findings to report (before the baseline), and commit verification's notices."""
+        from ascend_reflint.check import run_checks
+
+        files, timings = self.inventory.files, self.timings
+        started = time.perf_counter()
+        time_left = self.options.deadline - timings["lookup"] - timings.get("history", 0.0)
+        commits, notices = _verify_commits(
+            files, self.requests, lookups, self.options, self.selection, time_left
+        )
+        timings["history"] = timings.get("history", 0.0) + time.perf_counter() - started
+        started = time.perf_counter()
+        findings = run_checks(files, lookups, self.policy, self.context_files, self.root, commits)
+        findings = _documentation_capped(findings, files)
+        findings = _reported(findings, files, self.selection, self.policy, self.options.report_unused_ignores)
+        timings["check"] = timings.get("check", 0.0) + time.perf_counter() - started
+        return findings, notices
 
 
 def _config_notices(inventory: Inventory, config: Config) -> list[FileMessage]:
@@ -427,8 +495,6 @@ def _documentation_capped(findings: list[Finding], files: Sequence[SourceFile]) 
 
 
 def _with_severity(finding: Finding, policy: Policy) -> Finding:
-    import dataclasses
-
     return dataclasses.replace(finding, severity=policy.severity_for(finding.code, finding.severity))
 
 

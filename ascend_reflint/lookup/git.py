@@ -76,6 +76,13 @@ def git_executable() -> str:
     return str(git.Git.GIT_PYTHON_GIT_EXECUTABLE or "git")
 
 
+def git_program() -> str:
+    """The git program that GitPython would choose (``GIT_PYTHON_GIT_EXECUTABLE``, else ``git`` on
+    ``PATH``), found without importing GitPython, for a local git command (``git config --list``) of a run
+    that asks no remote."""
+    return os.environ.get("GIT_PYTHON_GIT_EXECUTABLE") or shutil.which("git") or "git"
+
+
 @contextlib.contextmanager
 def git_directory() -> Iterator[str]:
     """An empty directory for git to run in, outside any repository; removed afterwards.

@@ -48,17 +48,23 @@ TREE = {
         "      - uses: actions/checkout@v4\n"
         "      - run: pip install git+https://github.com/NVIDIA/TransformerEngine.git@${TE_TAG}\n"
     ),
-    ".github/workflows/broken.yml": "jobs:\n  a:\n    steps:\n      - uses: actions/checkout@v4\n      - run: [\n",
+    ".github/workflows/broken.yml": (
+        "jobs:\n  a:\n    steps:\n      - uses: actions/checkout@v4\n      - run: [\n"
+    ),
     "requirements.txt": "-r deps/base.txt\ngit+https://github.com/o/direct.git@v2\n",
     "deps/base.txt": "git+https://github.com/o/named.git@main\n",
     "pyproject.toml": (
-        '[project]\nname = "x"\n[tool.uv.sources]\nlib = { git = "https://github.com/o/uv.git", tag = "v3" }\n'
+        '[project]\nname = "x"\n[tool.uv.sources]\n'
+        'lib = { git = "https://github.com/o/uv.git", tag = "v3" }\n'
     ),
     ".pre-commit-config.yaml": "repos:\n  - repo: https://github.com/o/hooks\n    rev: v4.0.0\n",
     "environment.yml": "dependencies:\n  - pip:\n      - git+https://github.com/o/conda.git@v5\n",
 }
 #: A script in Latin-1: read leniently, with a notice that the cache must keep.
-LATIN_1 = ("scripts/latin1.sh", "#!/bin/sh\n# caf\xe9\ngit clone --branch v6 https://github.com/o/latin.git\n")
+LATIN_1 = (
+    "scripts/latin1.sh",
+    "#!/bin/sh\n# caf\xe9\ngit clone --branch v6 https://github.com/o/latin.git\n",
+)
 EVERY_FILE = sorted([*TREE, LATIN_1[0]])
 
 
@@ -155,13 +161,23 @@ def test_a_warm_scan_imports_no_extractor(tree: Path, tmp_path: Path) -> None:
     env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
     runs = [subprocess.run(command, capture_output=True, text=True, env=env, check=False) for _ in range(2)]
     imported = [
-        {line.rsplit("|", 1)[1].strip() for line in run.stderr.splitlines() if line.startswith("import time:")}
+        {
+            line.rsplit("|", 1)[1].strip()
+            for line in run.stderr.splitlines()
+            if line.startswith("import time:")
+        }
         for run in runs
     ]
-    parsers = [sorted(name for name in names if name.startswith(("tree_sitter", "ruamel"))) for names in imported]
-    extractors = [sorted(name for name in names if name.startswith("ascend_reflint.extract.")) for names in imported]
+    parsers = [
+        sorted(name for name in names if name.startswith(("tree_sitter", "ruamel"))) for names in imported
+    ]
+    extractors = [
+        sorted(name for name in names if name.startswith("ascend_reflint.extract.")) for names in imported
+    ]
     assert runs[0].stdout == runs[1].stdout
-    assert "tree_sitter" in parsers[0] and "ascend_reflint.extract.workflow" in extractors[0]  # the test can fail
+    assert (
+        "tree_sitter" in parsers[0] and "ascend_reflint.extract.workflow" in extractors[0]
+    )  # the test can fail
     assert (parsers[1], extractors[1]) == ([], [])
 
 
@@ -172,7 +188,9 @@ def test_an_edited_file_alone_is_extracted_again(
     run(capsys, cache, *REFS)
     extracted.clear()
     script = tree / "scripts/install.sh"
-    script.write_text(script.read_text(encoding="utf-8").replace("TAG=v1.2.0", "TAG=v1.3.0"), encoding="utf-8")
+    script.write_text(
+        script.read_text(encoding="utf-8").replace("TAG=v1.2.0", "TAG=v1.3.0"), encoding="utf-8"
+    )
     _, out, _ = run(capsys, cache, *REFS)
     assert extracted == {"scripts/install.sh": 1}
     assert [pin["ref"] for pin in json.loads(out)["pins"] if pin["path"] == "scripts/install.sh"] == [
@@ -409,7 +427,10 @@ def test_cache_clean_removes_every_cache_and_says_what_went(
 
 
 def test_a_warm_pre_commit_run_still_compares_the_whole_tree(
-    tmp_path: Path, extracted: Counter[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
+    extracted: Counter[str],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Cross-file rules see every file when the files come from the cache: RL004 compares the staged
     variant with the one that pre-commit did not pass."""

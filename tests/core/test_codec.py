@@ -104,7 +104,9 @@ def test_the_model_classes_are_found() -> None:
 
 
 def test_fields_at_their_defaults_are_left_out() -> None:
-    pin = Pin("Dockerfile", FileKind.DOCKERFILE, Via.CLONE, Span(1, 2, 1, 5), "https://h/o/r", None, None, None)
+    pin = Pin(
+        "Dockerfile", FileKind.DOCKERFILE, Via.CLONE, Span(1, 2, 1, 5), "https://h/o/r", None, None, None
+    )
     assert encode(pin) == {
         "path": "Dockerfile",
         "kind": "dockerfile",
@@ -139,17 +141,30 @@ SPAN = {"line": 1, "column": 2, "end_line": 1, "end_column": 5}
         (Span, {**SPAN, "line": True}, "Span.line: expected int, found bool"),
         (Span, {**SPAN, "line": 1.0}, "Span.line: expected int, found float"),
         (Span, {**SPAN, "width": 3}, "Span has no field 'width'"),
-        (Span, {"line": 1}, "Span: Span.__init__() missing 3 required positional arguments: 'column', "
-         "'end_line', and 'end_column'"),
+        (
+            Span,
+            {"line": 1},
+            "Span: Span.__init__() missing 3 required positional arguments: 'column', "
+            "'end_line', and 'end_column'",
+        ),
         (Resolution, "guessed", "not a Resolution: 'guessed'"),
         (Resolution, ["resolved"], "not a Resolution: ['resolved']"),
-        (SourceFile, {"path": "a", "abspath": "/a", "kind": "shell", "pins": {}}, "SourceFile.pins: expected a "
-         "list, found dict"),
-        (SourceFile, {"path": "a", "abspath": "/a", "kind": "shell", "named_files": [["r.txt"]]},
-         "SourceFile.named_files: expected a list of 2, found list"),
-        (SourceFile, {"path": "a", "abspath": "/a", "kind": "shell", "pins": [{"span": SPAN}]},
-         "SourceFile.pins: Pin: Pin.__init__() missing 7 required positional arguments: 'path', 'kind', "
-         "'via', 'url', 'remote', 'ref', and 'ref_text'"),
+        (
+            SourceFile,
+            {"path": "a", "abspath": "/a", "kind": "shell", "pins": {}},
+            "SourceFile.pins: expected a list, found dict",
+        ),
+        (
+            SourceFile,
+            {"path": "a", "abspath": "/a", "kind": "shell", "named_files": [["r.txt"]]},
+            "SourceFile.named_files: expected a list of 2, found list",
+        ),
+        (
+            SourceFile,
+            {"path": "a", "abspath": "/a", "kind": "shell", "pins": [{"span": SPAN}]},
+            "SourceFile.pins: Pin: Pin.__init__() missing 7 required positional arguments: 'path', 'kind', "
+            "'via', 'url', 'remote', 'ref', and 'ref_text'",
+        ),
         (dict[str, int], {"a": None}, "expected int, found NoneType"),
         (dict[str, int], [], "expected an object, found list"),
         (tuple[int, ...], {"0": 1}, "expected a list, found dict"),
