@@ -22,6 +22,7 @@ CACHES = (
     ("remotes", "ref lists"),
     ("lookup-failures", "failed lookups"),
     ("history", "commit histories"),
+    ("packs", "read rule packs"),
 )
 
 

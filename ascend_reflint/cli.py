@@ -11,7 +11,6 @@ import argparse
 import contextlib
 import functools
 import io
-import logging
 import math
 import os
 import signal
@@ -41,7 +40,6 @@ exit codes:
   2  usage or internal error
 """
 FORMATS = ("text", "json", "github", "sarif")
-log = logging.getLogger("reflint")
 
 
 class UsageError(Exception):
@@ -87,7 +85,9 @@ def _main(argv: Sequence[str] | None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_FINDINGS
     except Exception as exc:
-        log.debug("internal error", exc_info=True)  # the traceback, through the safe log formatter
+        import logging
+
+        logging.getLogger("reflint").debug("internal error", exc_info=True)  # through the safe formatter
         detail = shown(f"{type(exc).__name__}: {exc}")
         sys.stderr.write(f"reflint: internal error: {detail} (run with --debug for details)\n")
         return EXIT_ERROR
@@ -443,6 +443,8 @@ def _hosts(text: str) -> list[str]:
 
 def _credential_hosts(option_hosts: Sequence[str]) -> frozenset[str]:
     """The hosts of ``--credentials-for`` and of the environment variable, together."""
+    if not option_hosts and not os.environ.get("REFLINT_CREDENTIALS_FOR", "").strip():
+        return frozenset()  # the usual case, without loading the lookup stage
     from ascend_reflint.lookup.credentials import CREDENTIALS_ENV, parse_credential_hosts
 
     try:
@@ -501,6 +503,8 @@ def _check_selectors(option: str, selectors: Sequence[str] | None) -> tuple[str,
     error: a typo in ``--select`` must not silently turn every rule off."""
     if selectors is None:
         return None
+    if not selectors:
+        return ()
     from ascend_reflint.check.rules import selected_codes
 
     try:

@@ -14,9 +14,11 @@ Forms, by type:
 - ``X | None``: None or the form of ``X``;
 - ``list[T]``, ``tuple[T, ...]``, ``frozenset[T]``: a list (a frozenset's in sorted form order);
   ``tuple[A, B]``: a list of exactly that length;
-- ``dict[str, T]``: an object;
-- a dataclass or a :class:`typing.NamedTuple`: an object of its fields by name, a field equal to its
-  default left out (unknown names are an error; a field without a default must be there).
+- ``dict[str, T]`` and ``Mapping[str, T]``: an object (read back as a dict);
+- a dataclass, a :class:`typing.NamedTuple`, or a class that declares its fields as a NamedTuple does
+  (``_fields``, ``_field_defaults``, a constructor taking them by name: the model's mutable records): an
+  object of its fields by name, a field equal to its default left out (unknown names are an error; a field
+  without a default must be there).
 
 Any other type (``Any``, a plain class, a union of two classes) is refused when its codec is built, with
 :class:`TypeError`: a field of such a type must get a form here before a cache can hold it.
@@ -24,6 +26,7 @@ Any other type (``Any``, a plain class, a union of two classes) is refused when 
 
 from __future__ import annotations
 
+import collections.abc
 import dataclasses
 import enum
 import types
@@ -80,7 +83,7 @@ def _build(kind: Any) -> tuple[Encoder, Decoder]:
         return _enum_codec(kind)
     if dataclasses.is_dataclass(kind) and isinstance(kind, type):
         return _record_codec(kind, [(f.name, _field_default(f)) for f in dataclasses.fields(kind)])
-    if isinstance(kind, type) and issubclass(kind, tuple) and hasattr(kind, "_fields"):
+    if isinstance(kind, type) and hasattr(kind, "_fields") and hasattr(kind, "_field_defaults"):
         defaults: dict[str, Any] = getattr(kind, "_field_defaults", {})
         names: tuple[str, ...] = getattr(kind, "_fields", ())
         return _record_codec(kind, [(name, defaults.get(name, _REQUIRED)) for name in names])
@@ -91,7 +94,7 @@ def _build(kind: Any) -> tuple[Encoder, Decoder]:
         return _sequence_codec(origin, args[0])
     if origin is tuple:
         return _tuple_codec(args)
-    if origin is dict and len(args) == 2 and args[0] is str:
+    if origin in (dict, collections.abc.Mapping) and len(args) == 2 and args[0] is str:
         return _dict_codec(args[1])
     raise TypeError(f"no cache form for the type {kind!r}")
 

@@ -296,9 +296,14 @@ def parse_toml_config(text: str, source: str, root: str | None = None) -> UserCo
 def reflint_table(text: str, source: str) -> dict[str, Any] | None:
     """The ``[tool.reflint]`` table of the TOML ``text``, or None when it has none.
 
+    A text that does not name reflint (not even through a ``\\u`` escape in a quoted key) has no such table,
+    and is not parsed: most projects' ``pyproject.toml`` is another tool's business.
+
     Raises:
         ConfigError: the text is not TOML, or ``tool.reflint`` is not a table.
     """
+    if "reflint" not in text and "\\u" not in text and "\\U" not in text:
+        return None
     if sys.version_info >= (3, 11):
         import tomllib
     else:  # pragma: no cover - Python 3.10

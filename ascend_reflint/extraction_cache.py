@@ -30,7 +30,6 @@ a credential (a token in a URL) is never written: the cache never stores a secre
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 import os
@@ -38,7 +37,7 @@ import re
 import stat
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ascend_reflint.model import FileKind, SourceFile
 
@@ -62,7 +61,8 @@ class ExtractionCache:
     """The extraction cache of one project.
 
     Args:
-        directory: reflint's cache directory (the entries go to ``directory/extract/<project>/``).
+        directory: reflint's cache directory (the entries go to ``directory/extract/<project>/``); None for
+            the user cache dir.
         root: the project root (entries are kept per project).
         settings: what changes extraction (see :meth:`with_settings`); JSON-ready values.
 
@@ -72,10 +72,10 @@ class ExtractionCache:
         notices: why entries could not be written (each distinct one once).
     """
 
-    def __init__(self, directory: Path, root: str, settings: Mapping[str, Any] | None = None) -> None:
-        self.directory = directory
+    def __init__(self, directory: Path | None, root: str, settings: Mapping[str, Any] | None = None) -> None:
+        self._directory = directory
         self.root = root
-        self.folder = directory / FOLDER / _project_folder(root)
+        self._folder: Path | None = None
         self._settings = dict(settings or {})
         self._base: str | None = None
         self._folder_made = False
@@ -83,19 +83,33 @@ class ExtractionCache:
         self.written = 0
         self.notices: list[str] = []
 
+    @property
+    def directory(self) -> Path:
+        """reflint's cache directory (the user cache dir, found when first needed, when none was given)."""
+        if self._directory is None:
+            from ascend_reflint.lookup.cache import default_cache_dir
+
+            self._directory = default_cache_dir()
+        return self._directory
+
+    @property
+    def folder(self) -> Path:
+        """The folder of this project's entries."""
+        if self._folder is None:
+            self._folder = self.directory / FOLDER / _project_folder(self.root)
+        return self._folder
+
     def with_settings(self, **settings: Any) -> ExtractionCache:
         """A cache of the same project whose keys also hold ``settings`` (JSON-ready values that change
         extraction: ``build_args={…}``, ``max_bytes=N``); its counts start at zero."""
-        return ExtractionCache(self.directory, self.root, {**self._settings, **settings})
+        return ExtractionCache(self._directory, self.root, {**self._settings, **settings})
 
     def entry(self, source: SourceFile, data: bytes) -> CacheEntry | None:
         """The entry of ``source`` as discovery handed it over (before extraction) with the bytes
         ``data``; None for a kind that is never cached."""
         if source.kind in UNCACHED_KINDS:
             return None
-        from ascend_reflint.codec import encode
-
-        identity = _canonical(encode(dataclasses.replace(source, text=None)))
+        identity = _canonical(_form(source))
         name = hashlib.sha256(identity.encode("utf-8", "surrogatepass")).hexdigest()
         key = hashlib.sha256(
             f"{self._key_base()}\0{identity}\0{hashlib.sha256(data).hexdigest()}".encode(
@@ -120,8 +134,7 @@ class ExtractionCache:
             self.notices.append(message)
 
 
-@dataclasses.dataclass(frozen=True)
-class CacheEntry:
+class CacheEntry(NamedTuple):
     """The entry of one file: where it is stored and the key it must hold.
 
     Attributes:
@@ -152,9 +165,9 @@ class CacheEntry:
             # ValueError: not JSON, or not the form of a SourceFile (CodecError); RecursionError: garbage
             # nested deeper than the JSON decoder's stack ("[[[[…").
             return False
-        for field in dataclasses.fields(SourceFile):
-            if field.name != _TEXT_FIELD:
-                setattr(source, field.name, getattr(found, field.name))
+        for name in SourceFile._fields:
+            if name != _TEXT_FIELD:
+                setattr(source, name, getattr(found, name))
         self.cache.hits += 1
         return True
 
@@ -162,10 +175,9 @@ class CacheEntry:
         """Write what extraction found in ``source`` as the entry, replacing any older one atomically.
         Never raises for a file-system error (a notice on the cache says why); writes nothing when the
         extraction holds a credential."""
-        from ascend_reflint.codec import encode
         from ascend_reflint.output import OutputFileError, json_text, write_file
 
-        form = encode(dataclasses.replace(source, text=None))
+        form = _form(source)
         if _holds_secret(form):
             return
         document = {"format": FORMAT, "key": self.key, "file": form}
@@ -191,12 +203,7 @@ def for_project(cache_dir: str | os.PathLike[str] | None, config: Config) -> Ext
         config: the config in force; its root names the project, and its settings are in every key (a
             config setting may change what extraction gives).
     """
-    if cache_dir is None:
-        from ascend_reflint.lookup.cache import default_cache_dir
-
-        directory = default_cache_dir()
-    else:
-        directory = Path(cache_dir)
+    directory = None if cache_dir is None else Path(cache_dir)
     settings = None if config.settings is None else config.settings.model_dump(mode="json")
     return ExtractionCache(directory, config.root, {"config": settings})
 
@@ -242,6 +249,15 @@ def _remove_special_file(path: Path) -> None:
         return
     if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode) or stat.S_ISDIR(mode)):
         os.unlink(path)
+
+
+def _form(source: SourceFile) -> dict[str, Any]:
+    """The cache form of ``source`` without its text."""
+    from ascend_reflint.codec import encode
+
+    form: dict[str, Any] = encode(source)
+    form.pop(_TEXT_FIELD, None)
+    return form
 
 
 def _project_folder(root: str) -> str:

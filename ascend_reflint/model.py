@@ -1,7 +1,11 @@
 """The values that move down reflint's pipeline (discover → extract → resolve → lookup → check → report).
 
 Every stage depends on this module and on the stage before it, never on a stage after it. The values are
-plain, typed and immutable where they can be, so that a stage cannot change what an earlier stage saw.
+plain, typed and immutable where they can be, so that a stage cannot change what an earlier stage saw:
+:class:`typing.NamedTuple` s (``value._replace(field=…)`` makes a changed copy), and two mutable records
+that stages fill in (:class:`SourceFile`, :class:`ScanResult`). No dataclass: this module is imported by
+every command, and a dataclass costs about three times a NamedTuple to define (``dataclasses`` itself
+imports ``inspect``); ``benchmarks/README.md`` has the figures.
 
 Positions everywhere are the file's own: 1-based lines, 1-based columns counted in characters (not bytes),
 ``end_column`` exclusive.
@@ -10,7 +14,7 @@ Positions everywhere are the file's own: 1-based lines, 1-based columns counted 
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from typing import Any, ClassVar, NamedTuple
 
 
 class Severity(enum.IntEnum):
@@ -114,8 +118,7 @@ class Resolution(str, enum.Enum):
     PLACEHOLDER = "placeholder"
 
 
-@dataclass(frozen=True, slots=True)
-class Span:
+class Span(NamedTuple):
     """A range of characters in a file: 1-based ``line``/``column``, ``end_column`` exclusive."""
 
     line: int
@@ -124,8 +127,7 @@ class Span:
     end_column: int
 
 
-@dataclass(frozen=True, slots=True)
-class Origin:
+class Origin(NamedTuple):
     """Where a value that reaches a pin through a variable is written: the definition, not the use.
 
     ``span`` covers the value as written there, quotes around it excluded: the ``v0.27.0`` of
@@ -142,8 +144,7 @@ class Origin:
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class Pin:
+class Pin(NamedTuple):
     """One dependency fetched from a git remote, as a build recipe pins it.
 
     Attributes:
@@ -221,8 +222,7 @@ class Pin:
         return self.resolution is Resolution.RESOLVED
 
 
-@dataclass(frozen=True, slots=True)
-class EnvSetting:
+class EnvSetting(NamedTuple):
     """One environment variable that a file sets for what it builds or runs.
 
     Attributes:
@@ -239,16 +239,35 @@ class EnvSetting:
     scope: str
 
 
-@dataclass(frozen=True, slots=True)
-class FileMessage:
+class FileMessage(NamedTuple):
     """A file that could not be read as a whole (``errors``) or that was read with a caveat (``notices``)."""
 
     path: str
     message: str
 
 
-@dataclass(slots=True)
-class SourceFile:
+class _Record:
+    """The base of the model's mutable records: the fields named in ``_fields`` (in order, each in
+    ``__slots__``), compared and shown field by field; ``_field_defaults`` gives the defaults, as a
+    NamedTuple's does (:mod:`ascend_reflint.codec` reads both)."""
+
+    __slots__ = ()
+    _fields: ClassVar[tuple[str, ...]] = ()
+    _field_defaults: ClassVar[dict[str, Any]] = {}
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and all(
+            getattr(self, name) == getattr(other, name) for name in self._fields
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._fields)
+        return f"{type(self).__name__}({fields})"
+
+
+class SourceFile(_Record):
     """A discovered file and what extraction found in it.
 
     Attributes:
@@ -268,17 +287,66 @@ class SourceFile:
             template expressions masked.
     """
 
+    __slots__ = _fields = (
+        "path",
+        "abspath",
+        "kind",
+        "explicit",
+        "text",
+        "pins",
+        "env",
+        "notices",
+        "error",
+        "named_files",
+        "template",
+    )
+    _field_defaults: ClassVar[dict[str, Any]] = {
+        "explicit": False,
+        "text": None,
+        "pins": [],
+        "env": [],
+        "notices": [],
+        "error": None,
+        "named_files": [],
+        "template": False,
+    }
     path: str
     abspath: str
     kind: FileKind
-    explicit: bool = False
-    text: str | None = None
-    pins: list[Pin] = field(default_factory=list)
-    env: list[EnvSetting] = field(default_factory=list)
-    notices: list[str] = field(default_factory=list)
-    error: str | None = None
-    named_files: list[tuple[str, FileKind]] = field(default_factory=list)
-    template: bool = False
+    explicit: bool
+    text: str | None
+    pins: list[Pin]
+    env: list[EnvSetting]
+    notices: list[str]
+    error: str | None
+    named_files: list[tuple[str, FileKind]]
+    template: bool
+
+    def __init__(
+        self,
+        path: str,
+        abspath: str,
+        kind: FileKind,
+        explicit: bool = False,
+        text: str | None = None,
+        pins: list[Pin] | None = None,
+        env: list[EnvSetting] | None = None,
+        notices: list[str] | None = None,
+        error: str | None = None,
+        named_files: list[tuple[str, FileKind]] | None = None,
+        template: bool = False,
+    ) -> None:
+        self.path = path
+        self.abspath = abspath
+        self.kind = kind
+        self.explicit = explicit
+        self.text = text
+        self.pins = [] if pins is None else pins
+        self.env = [] if env is None else env
+        self.notices = [] if notices is None else notices
+        self.error = error
+        self.named_files = [] if named_files is None else named_files
+        self.template = template
 
 
 class RefType(str, enum.Enum):
@@ -288,8 +356,7 @@ class RefType(str, enum.Enum):
     TAG = "tag"
 
 
-@dataclass(frozen=True, slots=True)
-class RemoteRefs:
+class RemoteRefs(NamedTuple):
     """What ``git ls-remote --heads --tags`` said about one remote.
 
     Attributes:
@@ -327,8 +394,7 @@ class FailureKind(str, enum.Enum):
     OTHER = "other"
 
 
-@dataclass(frozen=True, slots=True)
-class LookupFailure:
+class LookupFailure(NamedTuple):
     """A lookup that gave no ref list: a fact about the remote, never "ref not found".
 
     Attributes:
@@ -364,8 +430,7 @@ class CommitState(str, enum.Enum):
     UNVERIFIED = "unverified"
 
 
-@dataclass(frozen=True, slots=True)
-class CommitVerdict:
+class CommitVerdict(NamedTuple):
     """What commit verification found for one commit id pinned to one remote.
 
     Attributes:
@@ -388,8 +453,7 @@ class CommitVerdict:
     detail: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class Related:
+class Related(NamedTuple):
     """Another place that a finding refers to (the other variant, the other file's pin)."""
 
     path: str
@@ -398,8 +462,7 @@ class Related:
     message: str
 
 
-@dataclass(frozen=True, slots=True)
-class Finding:
+class Finding(NamedTuple):
     """One problem that a rule reports.
 
     Attributes:
@@ -442,8 +505,7 @@ class Finding:
         return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
-@dataclass(frozen=True, slots=True)
-class ScanSummary:
+class ScanSummary(NamedTuple):
     """Counts for the end of a scan.
 
     Attributes:
@@ -484,11 +546,23 @@ class ScanSummary:
         return self.lookup_rules and self.remotes > 0 and self.checked == 0
 
 
-@dataclass(slots=True)
-class ScanResult:
+class ScanResult(_Record):
     """Everything a formatter needs to report a scan."""
 
+    __slots__ = _fields = ("findings", "errors", "notices", "summary")
     findings: list[Finding]
     errors: list[FileMessage]
     notices: list[FileMessage]
     summary: ScanSummary
+
+    def __init__(
+        self,
+        findings: list[Finding],
+        errors: list[FileMessage],
+        notices: list[FileMessage],
+        summary: ScanSummary,
+    ) -> None:
+        self.findings = findings
+        self.errors = errors
+        self.notices = notices
+        self.summary = summary

@@ -189,13 +189,16 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
         PolicyError: a rule pack (default, ``rule-packs`` or ``--rule-pack``) cannot be read or is not valid.
         BaselineError: the baseline cannot be read or written.
     """
-    from ascend_reflint.check import all_rules, remotes_to_look_up
-    from ascend_reflint.lookup import answered
-
     config = options.config or Config(root=str(Path.cwd()))
     selection = RuleSelection.of(options, config)
     timings = dict(inventory.timings)
-    policy = build_policy(config, [Path(p) for p in options.rule_packs])
+    if not inventory.files and not options.rule_packs and not config.rule_pack_paths():
+        # Nothing to check: no rule and no lookup runs, and none of their modules is loaded.
+        return _unchecked_run(inventory, options, config, timings)
+    from ascend_reflint.check import all_rules, remotes_to_look_up
+    from ascend_reflint.lookup import answered
+
+    policy = build_policy(config, [Path(p) for p in options.rule_packs], _cache_dir(options))
 
     started = time.perf_counter()
     context_files = _context_files(inventory, options, config, selection)
@@ -308,6 +311,31 @@ class _Checks:
         return findings, notices
 
 
+def _cache_dir(options: ScanOptions) -> Path:
+    """The cache directory: ``--cache-dir``, else the user cache dir."""
+    if options.cache_dir:
+        return Path(options.cache_dir)
+    from ascend_reflint.lookup.cache import default_cache_dir
+
+    return default_cache_dir()
+
+
+def _unchecked_run(
+    inventory: Inventory, options: ScanOptions, config: Config, timings: dict[str, float]
+) -> ScanRun:
+    """The run of a scan that found no file to read: no finding, the inventory's errors and notices."""
+    side_notices = [FileMessage("(cache)", notice) for notice in inventory.cache_notices]
+    side_notices += _config_notices(inventory, config)
+    summary = ScanSummary(files=0, pins=0, remotes=0, lookups=0, cached=0)
+    run = ScanRun(
+        ScanResult([], list(inventory.errors), [*inventory.notices, *side_notices], summary),
+        timings,
+        side_notices,
+    )
+    run.result.findings = _after_baseline([], options, run)
+    return run
+
+
 def _config_notices(inventory: Inventory, config: Config) -> list[FileMessage]:
     """A notice for each ``per-file-ignores`` glob that matches no file scanned, when folders were scanned
     (pre-commit passes a few files, which most globs are not meant for)."""
@@ -400,8 +428,9 @@ def _verify_commits(
     return verdicts, stats.notices
 
 
-def build_policy(config: Config, rule_packs: Sequence[Path] = ()) -> Policy:
-    """The default packs, then the config's ``rule-packs``, the config's own settings, and ``rule_packs``.
+def build_policy(config: Config, rule_packs: Sequence[Path] = (), cache_dir: Path | None = None) -> Policy:
+    """The default packs (read from reflint's cache in ``cache_dir`` when given), then the config's
+    ``rule-packs``, the config's own settings, and ``rule_packs``.
 
     Raises:
         PolicyError: a pack cannot be read or is not valid.
@@ -409,7 +438,7 @@ def build_policy(config: Config, rule_packs: Sequence[Path] = ()) -> Policy:
     from ascend_reflint.check.packs import bundled_packs, load_pack_file
     from ascend_reflint.check.policy import Policy
 
-    policy = Policy.from_packs(bundled_packs())
+    policy = Policy.from_packs(bundled_packs(cache_dir=cache_dir))
     for path in config.rule_pack_paths():
         policy = policy.merged_with(load_pack_file(path))
     if config.path is not None and config.settings is not None:
@@ -484,10 +513,9 @@ def _documentation_capped(findings: list[Finding], files: Sequence[SourceFile]) 
     docs = {source.path for source in files if source.kind is FileKind.DOCS}
     if not docs:
         return findings
-    import dataclasses
 
     return [
-        dataclasses.replace(finding, severity=Severity.WARNING)
+        finding._replace(severity=Severity.WARNING)
         if finding.path in docs and finding.severity > Severity.WARNING
         else finding
         for finding in findings
@@ -495,7 +523,7 @@ def _documentation_capped(findings: list[Finding], files: Sequence[SourceFile]) 
 
 
 def _with_severity(finding: Finding, policy: Policy) -> Finding:
-    return dataclasses.replace(finding, severity=policy.severity_for(finding.code, finding.severity))
+    return finding._replace(severity=policy.severity_for(finding.code, finding.severity))
 
 
 def _after_baseline(findings: list[Finding], options: ScanOptions, run: ScanRun) -> list[Finding]:

@@ -19,7 +19,6 @@ marks it unresolved.
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -150,4 +149,4 @@ def unmask_pin(pin: Pin, expressions: dict[str, str], renderer: str | None = Non
             changes["ref"] = None
         if _MASK.search(pin.url):
             changes["remote"] = None
-    return dataclasses.replace(pin, **changes) if changes else pin
+    return pin._replace(**changes) if changes else pin

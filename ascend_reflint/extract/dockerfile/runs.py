@@ -9,7 +9,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import posixpath
 import re
 from collections.abc import Iterator
@@ -88,7 +87,7 @@ class RunTexts:
         else:
             pieces = [lines[span.line - 1][span.column - 1 :], *lines[span.line : span.end_line - 1]]
             written = "\n".join([*pieces, lines[span.end_line - 1][: span.end_column - 1]])
-        return dataclasses.replace(pin, ref_text=written)
+        return pin._replace(ref_text=written)
 
     def _exec_form(self, logical: Logical, args_start: int, values: list[str]) -> Iterator[SourceMapBuilder]:
         if not values:
