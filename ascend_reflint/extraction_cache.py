@@ -30,6 +30,7 @@ a credential (a token in a URL) is never written: the cache never stores a secre
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -165,9 +166,9 @@ class CacheEntry(NamedTuple):
             # ValueError: not JSON, or not the form of a SourceFile (CodecError); RecursionError: garbage
             # nested deeper than the JSON decoder's stack ("[[[[…").
             return False
-        for name in SourceFile._fields:
-            if name != _TEXT_FIELD:
-                setattr(source, name, getattr(found, name))
+        for field in dataclasses.fields(SourceFile):
+            if field.name != _TEXT_FIELD:
+                setattr(source, field.name, getattr(found, field.name))
         self.cache.hits += 1
         return True
 

@@ -1,11 +1,7 @@
 """The values that move down reflint's pipeline (discover → extract → resolve → lookup → check → report).
 
 Every stage depends on this module and on the stage before it, never on a stage after it. The values are
-plain, typed and immutable where they can be, so that a stage cannot change what an earlier stage saw:
-:class:`typing.NamedTuple` s (``value._replace(field=…)`` makes a changed copy), and two mutable records
-that stages fill in (:class:`SourceFile`, :class:`ScanResult`). No dataclass: this module is imported by
-every command, and a dataclass costs about three times a NamedTuple to define (``dataclasses`` itself
-imports ``inspect``); ``benchmarks/README.md`` has the figures.
+plain, typed and immutable where they can be, so that a stage cannot change what an earlier stage saw.
 
 Positions everywhere are the file's own: 1-based lines, 1-based columns counted in characters (not bytes),
 ``end_column`` exclusive.
@@ -14,7 +10,7 @@ Positions everywhere are the file's own: 1-based lines, 1-based columns counted 
 from __future__ import annotations
 
 import enum
-from typing import Any, ClassVar, NamedTuple
+from dataclasses import dataclass, field
 
 
 class Severity(enum.IntEnum):
@@ -118,7 +114,8 @@ class Resolution(str, enum.Enum):
     PLACEHOLDER = "placeholder"
 
 
-class Span(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Span:
     """A range of characters in a file: 1-based ``line``/``column``, ``end_column`` exclusive."""
 
     line: int
@@ -127,7 +124,8 @@ class Span(NamedTuple):
     end_column: int
 
 
-class Origin(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Origin:
     """Where a value that reaches a pin through a variable is written: the definition, not the use.
 
     ``span`` covers the value as written there, quotes around it excluded: the ``v0.27.0`` of
@@ -144,7 +142,8 @@ class Origin(NamedTuple):
     span: Span
 
 
-class Pin(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Pin:
     """One dependency fetched from a git remote, as a build recipe pins it.
 
     Attributes:
@@ -222,7 +221,8 @@ class Pin(NamedTuple):
         return self.resolution is Resolution.RESOLVED
 
 
-class EnvSetting(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class EnvSetting:
     """One environment variable that a file sets for what it builds or runs.
 
     Attributes:
@@ -239,35 +239,16 @@ class EnvSetting(NamedTuple):
     scope: str
 
 
-class FileMessage(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class FileMessage:
     """A file that could not be read as a whole (``errors``) or that was read with a caveat (``notices``)."""
 
     path: str
     message: str
 
 
-class _Record:
-    """The base of the model's mutable records: the fields named in ``_fields`` (in order, each in
-    ``__slots__``), compared and shown field by field; ``_field_defaults`` gives the defaults, as a
-    NamedTuple's does (:mod:`ascend_reflint.codec` reads both)."""
-
-    __slots__ = ()
-    _fields: ClassVar[tuple[str, ...]] = ()
-    _field_defaults: ClassVar[dict[str, Any]] = {}
-
-    def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and all(
-            getattr(self, name) == getattr(other, name) for name in self._fields
-        )
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._fields)
-        return f"{type(self).__name__}({fields})"
-
-
-class SourceFile(_Record):
+@dataclass(slots=True)
+class SourceFile:
     """A discovered file and what extraction found in it.
 
     Attributes:
@@ -287,66 +268,17 @@ class SourceFile(_Record):
             template expressions masked.
     """
 
-    __slots__ = _fields = (
-        "path",
-        "abspath",
-        "kind",
-        "explicit",
-        "text",
-        "pins",
-        "env",
-        "notices",
-        "error",
-        "named_files",
-        "template",
-    )
-    _field_defaults: ClassVar[dict[str, Any]] = {
-        "explicit": False,
-        "text": None,
-        "pins": [],
-        "env": [],
-        "notices": [],
-        "error": None,
-        "named_files": [],
-        "template": False,
-    }
     path: str
     abspath: str
     kind: FileKind
-    explicit: bool
-    text: str | None
-    pins: list[Pin]
-    env: list[EnvSetting]
-    notices: list[str]
-    error: str | None
-    named_files: list[tuple[str, FileKind]]
-    template: bool
-
-    def __init__(
-        self,
-        path: str,
-        abspath: str,
-        kind: FileKind,
-        explicit: bool = False,
-        text: str | None = None,
-        pins: list[Pin] | None = None,
-        env: list[EnvSetting] | None = None,
-        notices: list[str] | None = None,
-        error: str | None = None,
-        named_files: list[tuple[str, FileKind]] | None = None,
-        template: bool = False,
-    ) -> None:
-        self.path = path
-        self.abspath = abspath
-        self.kind = kind
-        self.explicit = explicit
-        self.text = text
-        self.pins = [] if pins is None else pins
-        self.env = [] if env is None else env
-        self.notices = [] if notices is None else notices
-        self.error = error
-        self.named_files = [] if named_files is None else named_files
-        self.template = template
+    explicit: bool = False
+    text: str | None = None
+    pins: list[Pin] = field(default_factory=list)
+    env: list[EnvSetting] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
+    error: str | None = None
+    named_files: list[tuple[str, FileKind]] = field(default_factory=list)
+    template: bool = False
 
 
 class RefType(str, enum.Enum):
@@ -356,7 +288,8 @@ class RefType(str, enum.Enum):
     TAG = "tag"
 
 
-class RemoteRefs(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class RemoteRefs:
     """What ``git ls-remote --heads --tags`` said about one remote.
 
     Attributes:
@@ -394,7 +327,8 @@ class FailureKind(str, enum.Enum):
     OTHER = "other"
 
 
-class LookupFailure(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class LookupFailure:
     """A lookup that gave no ref list: a fact about the remote, never "ref not found".
 
     Attributes:
@@ -430,7 +364,8 @@ class CommitState(str, enum.Enum):
     UNVERIFIED = "unverified"
 
 
-class CommitVerdict(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class CommitVerdict:
     """What commit verification found for one commit id pinned to one remote.
 
     Attributes:
@@ -453,7 +388,8 @@ class CommitVerdict(NamedTuple):
     detail: str = ""
 
 
-class Related(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Related:
     """Another place that a finding refers to (the other variant, the other file's pin)."""
 
     path: str
@@ -462,7 +398,8 @@ class Related(NamedTuple):
     message: str
 
 
-class Finding(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Finding:
     """One problem that a rule reports.
 
     Attributes:
@@ -505,7 +442,8 @@ class Finding(NamedTuple):
         return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
-class ScanSummary(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class ScanSummary:
     """Counts for the end of a scan.
 
     Attributes:
@@ -546,23 +484,11 @@ class ScanSummary(NamedTuple):
         return self.lookup_rules and self.remotes > 0 and self.checked == 0
 
 
-class ScanResult(_Record):
+@dataclass(slots=True)
+class ScanResult:
     """Everything a formatter needs to report a scan."""
 
-    __slots__ = _fields = ("findings", "errors", "notices", "summary")
     findings: list[Finding]
     errors: list[FileMessage]
     notices: list[FileMessage]
     summary: ScanSummary
-
-    def __init__(
-        self,
-        findings: list[Finding],
-        errors: list[FileMessage],
-        notices: list[FileMessage],
-        summary: ScanSummary,
-    ) -> None:
-        self.findings = findings
-        self.errors = errors
-        self.notices = notices
-        self.summary = summary

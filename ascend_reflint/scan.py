@@ -75,8 +75,8 @@ class ScanOptions:
             ``verify-commits`` allows it).
         docs: read documentation (``--no-docs``, the config's ``docs``), for the work tree read as context.
         max_history_bytes: the largest a remote's cached history may be on disk, in bytes.
-        extraction_cache: read and fill the extraction cache (in ``cache_dir``) for the work tree read as
-            context (``--no-cache``: False).
+        extraction_cache: read and fill the extraction cache and the read shipped rule packs (in
+            ``cache_dir``; ``--no-cache``: False).
     """
 
     offline: bool = False
@@ -198,7 +198,8 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
     from ascend_reflint.check import all_rules, remotes_to_look_up
     from ascend_reflint.lookup import answered
 
-    policy = build_policy(config, [Path(p) for p in options.rule_packs], _cache_dir(options))
+    cache_dir = _cache_dir(options) if options.extraction_cache else None
+    policy = build_policy(config, [Path(p) for p in options.rule_packs], cache_dir)
 
     started = time.perf_counter()
     context_files = _context_files(inventory, options, config, selection)
@@ -515,7 +516,7 @@ def _documentation_capped(findings: list[Finding], files: Sequence[SourceFile]) 
         return findings
 
     return [
-        finding._replace(severity=Severity.WARNING)
+        dataclasses.replace(finding, severity=Severity.WARNING)
         if finding.path in docs and finding.severity > Severity.WARNING
         else finding
         for finding in findings
@@ -523,7 +524,7 @@ def _documentation_capped(findings: list[Finding], files: Sequence[SourceFile]) 
 
 
 def _with_severity(finding: Finding, policy: Policy) -> Finding:
-    return finding._replace(severity=policy.severity_for(finding.code, finding.severity))
+    return dataclasses.replace(finding, severity=policy.severity_for(finding.code, finding.severity))
 
 
 def _after_baseline(findings: list[Finding], options: ScanOptions, run: ScanRun) -> list[Finding]:

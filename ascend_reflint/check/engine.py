@@ -9,6 +9,7 @@ severities to them.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 
 from ascend_reflint.check.context import PinContext, ProjectContext, RuleInfo, RuleModule
@@ -207,4 +208,4 @@ def _pins_by_key(pins: Sequence[Pin], keys: Sequence[str | None]) -> dict[str, t
 
 def _with_policy_severity(finding: Finding, policy: Policy) -> Finding:
     severity = policy.severity_for(finding.code, finding.severity)
-    return finding if severity is finding.severity else finding._replace(severity=severity)
+    return finding if severity is finding.severity else dataclasses.replace(finding, severity=severity)

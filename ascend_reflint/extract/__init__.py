@@ -11,6 +11,7 @@ the index's gitlinks) is listed in :data:`ascend_reflint.extraction_cache.UNCACH
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 from collections.abc import Mapping
 
@@ -100,7 +101,9 @@ def mark_placeholders(source: SourceFile) -> None:
         found = next(filter(None, map(placeholder, written)), None)
         if found is not None:
             note = f"{found} is a template placeholder, filled in when the template is rendered"
-            source.pins[index] = pin._replace(resolution=Resolution.PLACEHOLDER, resolution_note=note)
+            source.pins[index] = dataclasses.replace(
+                pin, resolution=Resolution.PLACEHOLDER, resolution_note=note
+            )
 
 
 #: The extractors of the kinds that need nothing but the file: module and function, imported on first use.

@@ -33,6 +33,7 @@ over-approximation).
 
 from __future__ import annotations
 
+import dataclasses
 import posixpath
 import re
 from dataclasses import dataclass, field
@@ -501,4 +502,4 @@ def _written_in_file(pin: Pin, lines: list[str]) -> Pin:
     if span.line != span.end_line:
         return pin
     written = lines[span.line - 1][span.column - 1 : span.end_column - 1]
-    return pin._replace(ref_text=written)
+    return dataclasses.replace(pin, ref_text=written)

@@ -19,6 +19,7 @@ marks it unresolved.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -149,4 +150,4 @@ def unmask_pin(pin: Pin, expressions: dict[str, str], renderer: str | None = Non
             changes["ref"] = None
         if _MASK.search(pin.url):
             changes["remote"] = None
-    return pin._replace(**changes) if changes else pin
+    return dataclasses.replace(pin, **changes) if changes else pin

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from ascend_reflint.check import Policy, RulePack, run_checks
@@ -101,7 +102,7 @@ def make_pin(
 
 def unresolved(pin: Pin, note: str, resolution: Resolution = Resolution.UNRESOLVED) -> Pin:
     """``pin`` as resolution leaves an unresolved (or empty) ref: no resolved ref, the text as written."""
-    return pin._replace(ref=None, resolution=resolution, resolution_note=note)
+    return replace(pin, ref=None, resolution=resolution, resolution_note=note)
 
 
 def policy(**lists: object) -> Policy:

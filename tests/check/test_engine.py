@@ -75,8 +75,8 @@ def test_pins_that_need_no_lookup_are_left_out() -> None:
 def test_a_commit_checked_out_from_a_named_clone_needs_the_clone_s_branch_looked_up() -> None:
     pin = make_pin(FULL_ID, via=Via.CHECKOUT, clone_ref="hybrid-ep", clone_ref_span=CLONE_REF_SPAN)
     assert needs_lookup(pin)
-    assert not needs_lookup(pin._replace(via=Via.CLONE_BRANCH, clone_ref=None))
-    assert needs_lookup(pin._replace(clone_ref=FULL_ID))  # the checked-out id may be a tip: RL008
+    assert not needs_lookup(replace(pin, via=Via.CLONE_BRANCH, clone_ref=None))
+    assert needs_lookup(replace(pin, clone_ref=FULL_ID))  # the checked-out id may be a tip: RL008
 
 
 @pytest.mark.parametrize("via", [Via.CHECKOUT, Via.PIP_VCS, Via.ACTION])
@@ -108,12 +108,12 @@ def test_a_pack_severity_replaces_the_rule_s_own() -> None:
     found = scan([make_pin("core_r0.18.0")], {MEGATRON: refs_of(MEGATRON)}, relaxed, code="RL002")
     assert [f.severity for f in found] == [Severity.INFO]
     lowered_by_context = scan(
-        [make_pin("stable")], {MEGATRON: refs_of(MEGATRON)._replace(branches={"stable": "0" * 40})}
+        [make_pin("stable")], {MEGATRON: replace(refs_of(MEGATRON), branches={"stable": "0" * 40})}
     )
     assert [f.severity for f in lowered_by_context] == [Severity.WARNING]
     raised = policy(severity={"RL002": "error"})
     found = scan(
-        [make_pin("stable")], {MEGATRON: refs_of(MEGATRON)._replace(branches={"stable": "0" * 40})}, raised
+        [make_pin("stable")], {MEGATRON: replace(refs_of(MEGATRON), branches={"stable": "0" * 40})}, raised
     )
     assert [f.severity for f in found] == [Severity.ERROR]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -81,7 +82,8 @@ def test_rl009_an_unresolved_ref_says_why_and_is_not_looked_up() -> None:
 
 
 def test_rl009_an_unresolved_url_is_reported_on_the_url_with_its_note() -> None:
-    pin = make_pin("v1", url="${SGL_REPO}", via=Via.CHECKOUT)._replace(
+    pin = replace(
+        make_pin("v1", url="${SGL_REPO}", via=Via.CHECKOUT),
         resolution=Resolution.UNRESOLVED,
         resolution_note="$SGL_REPO is not set in this file",
     )
@@ -295,7 +297,7 @@ WRITTEN_EMPTY = {
 
 @pytest.mark.parametrize("via", list(WRITTEN_EMPTY))
 def test_rl012_a_ref_written_empty_is_told_apart_from_an_empty_variable(via: Via) -> None:
-    pin = make_pin("", via=via)._replace(resolution=Resolution.EMPTY, resolution_note="the ref is empty")
+    pin = replace(make_pin("", via=via), resolution=Resolution.EMPTY, resolution_note="the ref is empty")
     assert scan([pin], {}) == [expected("RL012", "empty-ref", Severity.ERROR, WRITTEN_EMPTY[via], ref="")]
 
 
@@ -495,7 +497,7 @@ def test_rl010_and_rl014_not_for_pins_that_needed_no_lookup() -> None:
 
 
 def test_rl010_uses_the_ref_span_when_the_url_span_is_unknown() -> None:
-    pin = make_pin("core_v0.18.0")._replace(url_span=None)
+    pin = replace(make_pin("core_v0.18.0"), url_span=None)
     found = scan([pin], {MEGATRON: LookupFailure(MEGATRON, FailureKind.TIMEOUT, "")})
     assert [(f.span, f.message) for f in found] == [
         (

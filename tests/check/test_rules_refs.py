@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 
 from ascend_reflint.check import load_policy
@@ -103,7 +104,7 @@ def test_rl001_suggests_the_release_of_a_missing_release_candidate() -> None:
 
 def test_rl001_suggests_a_close_branch_spelling_for_checkout_and_pip() -> None:
     checkout = make_pin("hybrid_ep", url=DEEPEP_URL, via=Via.CHECKOUT)
-    pip = checkout._replace(via=Via.PIP_VCS)
+    pip = replace(checkout, via=Via.PIP_VCS)
     message = (
         'ref "hybrid_ep" is neither a branch nor a tag of github.com/deepseek-ai/deepep, so {} fails; '
         'the closest of its 2 branches and 1 tag is branch "hybrid-ep"'
@@ -366,7 +367,7 @@ def test_rl007_a_full_commit_id_after_branch_fails_without_a_lookup() -> None:
             ref=DEEPEP_COMMIT,
         )
     ]
-    full_clone = shallow._replace(shallow=False, depth=None)
+    full_clone = replace(shallow, shallow=False, depth=None)
     assert [f.message for f in scan([full_clone], {}, code="RL007")] == [
         f'`git clone --branch` takes a branch or a tag, never a commit id such as "{DEEPEP_COMMIT}", so the '
         f"clone fails: clone without --branch, then `git checkout {DEEPEP_COMMIT}`"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from ascend_reflint.check.suggest import nearest_names, newest_release_tag, same_version_tags, suggest_ref
@@ -49,9 +51,9 @@ def test_version_numbers_matter_more_than_letters() -> None:
     # The remote as RL001 sees it for "core_r0.18.0" when that branch is missing: the answer is the tag of
     # the same version, not branch core_r0.12.0 (one digit away) nor tag core_v0.18.2 (a later version).
     megatron = refs_of(MEGATRON)
-    remote = megatron._replace(branches={"core_r0.12.0": megatron.branches["core_r0.12.0"]})
+    remote = replace(megatron, branches={"core_r0.12.0": megatron.branches["core_r0.12.0"]})
     assert suggest_ref("core_r0.18.0", remote) == "core_v0.18.0"
-    without_release_tag = remote._replace(tags={k: v for k, v in remote.tags.items() if k != "core_v0.18.0"})
+    without_release_tag = replace(remote, tags={k: v for k, v in remote.tags.items() if k != "core_v0.18.0"})
     assert suggest_ref("core_r0.18.0", without_release_tag) is None
 
 
@@ -65,7 +67,7 @@ def test_a_missing_release_candidate_gets_the_release_when_it_exists() -> None:
 
 def test_a_missing_release_candidate_gets_the_newest_candidate_before_it_when_no_release() -> None:
     vllm_ascend = refs_of(VLLM_ASCEND)
-    unreleased = vllm_ascend._replace(tags={k: v for k, v in vllm_ascend.tags.items() if k != "v0.11.0"})
+    unreleased = replace(vllm_ascend, tags={k: v for k, v in vllm_ascend.tags.items() if k != "v0.11.0"})
     assert suggest_ref("v0.11.0rc9", unreleased) == "v0.11.0rc3"
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from integration_support import sarif_schema_errors
@@ -203,7 +203,7 @@ def test_the_schema_check_catches_a_broken_log(tmp_path: Path) -> None:
 
 def test_severity_levels_and_rules_missing_from_the_list(tmp_path: Path) -> None:
     info = Finding("RL099", "custom-check", Severity.INFO, "a.sh", Span(1, 1, 1, 2), "from a rule pack")
-    warning = BRANCH_PIN._replace(severity=Severity.WARNING)
+    warning = replace(BRANCH_PIN, severity=Severity.WARNING)
     document = sarif_document(
         ScanResult([warning, info], [], [], SUMMARY), RULES, str(tmp_path), cwd=str(tmp_path)
     )
@@ -222,8 +222,8 @@ def test_severity_levels_and_rules_missing_from_the_list(tmp_path: Path) -> None
 
 
 def test_fingerprints_ignore_line_numbers_and_keep_twins_apart(tmp_path: Path) -> None:
-    moved = BRANCH_PIN._replace(span=Span(9, 34, 9, 46))
-    other_ref = BRANCH_PIN._replace(ref="core_r0.12.0")
+    moved = replace(BRANCH_PIN, span=Span(9, 34, 9, 46))
+    other_ref = replace(BRANCH_PIN, ref="core_r0.12.0")
     document = sarif_document(
         ScanResult([BRANCH_PIN, moved, other_ref], [], [], SUMMARY), RULES, str(tmp_path), cwd=str(tmp_path)
     )
@@ -235,8 +235,8 @@ def test_fingerprints_ignore_line_numbers_and_keep_twins_apart(tmp_path: Path) -
 def test_paths_are_relative_to_the_root_and_absolute_outside_it(tmp_path: Path) -> None:
     root = tmp_path / "repo"
     (root / "sub").mkdir(parents=True)
-    inside = BRANCH_PIN._replace(path="Dockerfile", related=())
-    outside = BRANCH_PIN._replace(path="../../elsewhere/Dockerfile", related=())
+    inside = replace(BRANCH_PIN, path="Dockerfile", related=())
+    outside = replace(BRANCH_PIN, path="../../elsewhere/Dockerfile", related=())
     document = sarif_document(
         ScanResult([inside, outside], [], [], SUMMARY), RULES, str(root), cwd=str(root / "sub")
     )

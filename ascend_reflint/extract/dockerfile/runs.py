@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import posixpath
 import re
 from collections.abc import Iterator
@@ -87,7 +88,7 @@ class RunTexts:
         else:
             pieces = [lines[span.line - 1][span.column - 1 :], *lines[span.line : span.end_line - 1]]
             written = "\n".join([*pieces, lines[span.end_line - 1][: span.end_column - 1]])
-        return pin._replace(ref_text=written)
+        return dataclasses.replace(pin, ref_text=written)
 
     def _exec_form(self, logical: Logical, args_start: int, values: list[str]) -> Iterator[SourceMapBuilder]:
         if not values:

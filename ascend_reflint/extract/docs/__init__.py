@@ -21,6 +21,8 @@ findings are capped at warning by the scan.
 
 from __future__ import annotations
 
+import dataclasses
+
 from ascend_reflint.extract.docs.blocks import DOCKERFILE_LANGUAGES, Block, shell_text
 from ascend_reflint.extract.errors import ExtractError
 from ascend_reflint.extract.template import mask_template, unmask_pin
@@ -123,7 +125,7 @@ def _dockerfile_pins(source: SourceFile, block: Block) -> list[Pin]:
             f"line {block.line}: the {block.language} block is not a valid Dockerfile ({error})"
         )
     source.notices.extend(f"line {block.line}: {notice}" for notice in dockerfile.notices)
-    return [pin._replace(kind=FileKind.DOCS) for pin in dockerfile.pins]
+    return [dataclasses.replace(pin, kind=FileKind.DOCS) for pin in dockerfile.pins]
 
 
 def _written_in_notebook(pin: Pin, text: str) -> Pin:
@@ -133,4 +135,4 @@ def _written_in_notebook(pin: Pin, text: str) -> Pin:
         return pin
     line = text.split("\n", pin.span.line)[pin.span.line - 1]
     written = line[pin.span.column - 1 : pin.span.end_column - 1]
-    return pin._replace(ref_text=written)
+    return dataclasses.replace(pin, ref_text=written)
