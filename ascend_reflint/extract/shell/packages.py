@@ -2,11 +2,11 @@
 :mod:`ascend_reflint.extract.commands.packages`'): ``cargo install|add --git URL [--tag|--branch|--rev REF]``
 and ``npm``/``yarn``/``pnpm`` installs of git dependencies (``github:owner/repo#REF``,
 ``git+https://…#REF``). A ``#semver:RANGE`` is resolved by npm against the remote's tags when it installs:
-unresolved."""
+unresolved. The command-line syntax is imported when one of these commands is met (most scripts have none).
+"""
 
 from __future__ import annotations
 
-from ascend_reflint.extract.commands.packages import cargo_git, npm_git_spec, npm_specs
 from ascend_reflint.extract.shell.command import Command, Walker
 from ascend_reflint.extract.shell.values import Expanded, Value, combined, empty_ref
 from ascend_reflint.model import Pin, RefType, Resolution, Via
@@ -17,6 +17,8 @@ _KINDS = {"tag": RefType.TAG, "branch": RefType.BRANCH}
 
 def run_cargo(walker: Walker, command: Command) -> None:
     """``cargo install|add --git URL [--tag T|--branch B|--rev R]``: a pin of URL at the ref."""
+    from ascend_reflint.extract.commands.packages import cargo_git
+
     git = cargo_git(command.words, command.start)
     if git is None:
         return
@@ -28,6 +30,8 @@ def run_cargo(walker: Walker, command: Command) -> None:
 
 def run_npm(walker: Walker, command: Command) -> None:
     """``npm install``/``yarn add``/``pnpm add`` of git dependencies: a pin of each."""
+    from ascend_reflint.extract.commands.packages import npm_git_spec, npm_specs
+
     for position in npm_specs(command.name, command.words, command.start):
         word = command.words[position]
         if "/" not in word.display:

@@ -51,6 +51,7 @@ def _requirement(walker: Walker, word: Word, text: Text) -> None:
             url_span=url.span,
             ref_origin=None if ref is None else ref.origin,
             url_origin=url.origin,
+            call_sites=sink.call_sites,
             stage=sink.stage,
         )
     )
