@@ -110,7 +110,8 @@ def _kernel_language(document: dict[str, object]) -> str:
         if isinstance(entry, dict):
             language = entry.get("language") or entry.get("name")
             if isinstance(language, str) and language:
-                return language.lower()
+                language = language.lower()
+                return "python" if language.startswith("python") else language  # "python3"
     return "python"
 
 
