@@ -210,6 +210,8 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
     requests = remotes_to_look_up(inventory.files) if needs_lookups else {}
     started = time.perf_counter()
     lookups, stats = _lookup_with_progress(requests, _lookup_options(options), options.progress)
+    if selection.runs("RL001"):
+        lookups.update(_default_branches(inventory.files, requests, lookups, options, stats))
     timings["lookup"] = time.perf_counter() - started
 
     checks = _Checks(inventory, context_files, requests, options, selection, policy, config.root, timings)
@@ -223,6 +225,8 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
         fresh, again = _lookup_with_progress(stale, lookup_options, options.progress)
         timings["lookup"] += time.perf_counter() - started
         lookups.update(fresh)
+        if selection.runs("RL001"):
+            lookups.update(_default_branches(inventory.files, stale, lookups, options, again))
         stats.lookups += again.lookups
         stats.cached -= len(stale)
         stats.notices += [notice for notice in again.notices if notice not in stats.notices]
@@ -307,7 +311,14 @@ class _Checks:
         started = time.perf_counter()
         findings = run_checks(files, lookups, self.policy, self.context_files, self.root, commits)
         findings = _documentation_capped(findings, files)
-        findings = _reported(findings, files, self.selection, self.policy, self.options.report_unused_ignores)
+        findings = _reported(
+            findings,
+            files,
+            self.context_files,
+            self.selection,
+            self.policy,
+            self.options.report_unused_ignores,
+        )
         timings["check"] = timings.get("check", 0.0) + time.perf_counter() - started
         return findings, notices
 
@@ -351,6 +362,30 @@ def _config_notices(inventory: Inventory, config: Config) -> list[FileMessage]:
         )
         for glob in config.unmatched_per_file_ignores(relpaths)
     ]
+
+
+def _default_branches(
+    files: Sequence[SourceFile],
+    requests: Mapping[str, str],
+    lookups: Mapping[str, LookupResult],
+    options: ScanOptions,
+    stats: LookupStats,
+) -> dict[str, LookupResult]:
+    """The ref lists that RL001's suggestions need the remote's default branch of, with it (see
+    :mod:`ascend_reflint.lookup.head`); none when no pin needs one."""
+    from ascend_reflint.check import default_branch_lookups
+    from ascend_reflint.model import RemoteRefs
+
+    needed = {
+        key: (requests[key], refs)
+        for key in default_branch_lookups(files, lookups)
+        if isinstance(refs := lookups[key], RemoteRefs)
+    }
+    if not needed:
+        return {}
+    from ascend_reflint.lookup.head import default_branches
+
+    return dict(default_branches(needed, _lookup_options(options), stats))
 
 
 def _lookup_options(options: ScanOptions) -> LookupOptions:
@@ -479,11 +514,15 @@ def _context_files(
 def _reported(
     findings: list[Finding],
     files: Sequence[SourceFile],
+    context_files: Sequence[SourceFile],
     selection: RuleSelection,
     policy: Policy,
     report_unused_ignores: bool,
 ) -> list[Finding]:
-    """The findings that the selection keeps and no suppression comment covers, with RL099 findings."""
+    """The findings that the selection keeps and no suppression comment covers, with RL099 findings.
+
+    The comments of ``context_files`` count for the other end of a finding's value (a variable set in a
+    file that pre-commit did not pass); only those of ``files`` are reported when unused."""
     from ascend_reflint.check.engine import all_rules
     from ascend_reflint.check.overlaps import without_overlaps
     from ascend_reflint.check.rules import rl099_unused_ignore
@@ -496,7 +535,8 @@ def _reported(
 
     selected = without_overlaps([finding for finding in findings if enabled(finding.code, finding.path)])
     suppressions = [suppression for source in files for suppression in find_suppressions(source)]
-    kept = apply_suppressions(selected, suppressions)
+    elsewhere = [suppression for source in context_files for suppression in find_suppressions(source)]
+    kept = apply_suppressions(selected, [*suppressions, *elsewhere])
     if report_unused_ignores:
         known = {rule.code for rule in all_rules()}
         unused = rl099_unused_ignore.unused_ignore_findings(suppressions, known, enabled)

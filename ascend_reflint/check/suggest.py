@@ -17,8 +17,13 @@ The rules (documented for users in RL001 and RL002):
    ``releases/v#`` and ``v#``), so that bot branches such as ``ci/bump-0.20.0`` are not offered for
    ``core_r0.20.0``. Among equals: the closest letters (``core_v`` is closer to ``core_r`` than ``v``
    is), then the shorter name, then the name.
-2. **A name without digits** is matched by spelling (difflib's ratio, at least :data:`NAME_CUTOFF`)
-   against the remote's names that hold no digits either.
+2. **A name without digits** is matched by spelling against the remote's names that hold no digits
+   either: difflib's ratio at least :data:`NAME_CUTOFF`, or a few edits away (:func:`within_edits`:
+   one letter added, dropped, changed or two swapped, two for long names).
+3. **A name that means "the default branch"** (:data:`DEFAULT_BRANCH_NAMES`: ``main``, ``master``, …)
+   with no close spelling gets the remote's default branch, when it was asked for
+   (:attr:`RemoteRefs.default_branch <ascend_reflint.model.RemoteRefs.default_branch>`, see
+   :mod:`ascend_reflint.lookup.head`): ``--branch main`` on a remote whose default branch is ``master``.
 """
 
 from __future__ import annotations
@@ -40,6 +45,9 @@ NAME_CUTOFF = 0.75
 BRANCH_LETTERS_CUTOFF = 0.5
 #: The least ratio for the looser "nearest names" list in messages.
 NEAREST_CUTOFF = 0.6
+#: Names that stand for "the default branch": git's ``init.defaultBranch`` values and the usual others. Only
+#: for these is the remote's default branch a suggestion (``feature-x`` missing says nothing about it).
+DEFAULT_BRANCH_NAMES = frozenset({"main", "master", "trunk", "default", "develop", "development", "dev"})
 _T = TypeVar("_T")
 
 
@@ -87,7 +95,10 @@ def _suggest_ref(name: str, refs: RemoteRefs) -> str | None:
     index = index_of(refs)
     wanted = parse_version(name)
     if wanted is None:
-        return _closest_spelling(name, _other(index.plain_near_in_length(name), name), NAME_CUTOFF)
+        close = _closest_spelling(name, _other(index.plain_near_in_length(name), name), NAME_CUTOFF)
+        if close is None and name.lower() in DEFAULT_BRANCH_NAMES and refs.default_branch not in ("", None):
+            return refs.default_branch
+        return close
     same_release = _other(index.same_release(wanted), name)
     tags = [c for c in same_release if c.is_tag]
     branches = [c for c in same_release if not c.is_tag and _letters_close(wanted, c)]
@@ -95,6 +106,38 @@ def _suggest_ref(name: str, refs: RemoteRefs) -> str | None:
         if group:
             return _best_of_release(wanted, group)
     return _closest_spelling(name, _other(index.same_numbers(wanted), name), NAME_CUTOFF)
+
+
+def wants_default_branch(name: str, refs: RemoteRefs) -> bool:
+    """True when only the remote's default branch can answer for the missing ``name``: it means "the
+    default branch" (:data:`DEFAULT_BRANCH_NAMES`) and no name of the remote is spelt close to it. The
+    lookup stage then asks the remote for it (:mod:`ascend_reflint.lookup.head`), once."""
+    if name.lower() not in DEFAULT_BRANCH_NAMES or name in refs.branches or name in refs.tags:
+        return False
+    candidates = _other(index_of(refs).plain_near_in_length(name), name)
+    return _closest_spelling(name, candidates, NAME_CUTOFF) is None
+
+
+def within_edits(ours: str, theirs: str) -> bool:
+    """True when ``theirs`` is one edit from ``ours`` (a letter added, dropped or changed, or two
+    neighbours swapped: the optimal string alignment distance), two for names of 10 letters or more; never
+    for names under 4 letters, where one edit makes another word (``dev``, ``doc``)."""
+    if min(len(ours), len(theirs)) < 4:
+        return False
+    allowed = 2 if min(len(ours), len(theirs)) >= 10 else 1
+    if abs(len(ours) - len(theirs)) > allowed:
+        return False
+    previous2: list[int] = []
+    previous = list(range(len(theirs) + 1))
+    for i, ours_char in enumerate(ours, start=1):
+        current = [i] + [0] * len(theirs)
+        for j, theirs_char in enumerate(theirs, start=1):
+            cost = ours_char != theirs_char
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1 and j > 1 and ours_char == theirs[j - 2] and ours[i - 2] == theirs_char:
+                current[j] = min(current[j], previous2[j - 2] + 1)
+        previous2, previous = previous, current
+    return previous[-1] <= allowed
 
 
 def nearest_names(name: str, refs: RemoteRefs, limit: int = 3) -> list[str]:
@@ -212,11 +255,15 @@ def _by_spelling(name: str, candidates: Sequence[Candidate], cutoff: float) -> l
     matcher.set_seq2(name.lower())
     scored: list[tuple[float, bool, str, Candidate]] = []
     for candidate in candidates:
-        matcher.set_seq1(candidate.name.lower())
+        lower = candidate.name.lower()
+        matcher.set_seq1(lower)
         if matcher.real_quick_ratio() >= cutoff and matcher.quick_ratio() >= cutoff:
             ratio = matcher.ratio()
             if ratio >= cutoff:
                 scored.append((-ratio, not candidate.is_tag, candidate.name, candidate))
+                continue
+        if within_edits(name.lower(), lower):
+            scored.append((-matcher.ratio(), not candidate.is_tag, candidate.name, candidate))
     return [entry[-1] for entry in sorted(scored, key=lambda entry: entry[:3])]
 
 

@@ -281,15 +281,16 @@ def _look_up_over_network(
 
     requests = [Request(key, url, remote) for key, url, remote in pending]
     results: dict[str, LookupResult] = {}
-    fetched_as: dict[str, tuple[str, bool]] = {}
+    fetched_as: Callable[[str], tuple[str, bool]] = _as_written  # until git's config is read
 
     def finish(request: Request, result: LookupResult) -> None:
+        fetched, credentials = fetched_as(request.url)
+        result = _through_mirror(request.url, fetched, result)
         results[request.key] = result
         entry = cache_key(request.key, policy.allows(request.url))
         if isinstance(result, RemoteRefs):
             _notice(stats, cache.refs.store(entry, result))
-        elif request.key in fetched_as:
-            fetched, credentials = fetched_as[request.key]
+        elif fetched_as is not _as_written:
             _notice(
                 stats, cache.failures.store(entry, CachedFailure(result, time.time(), fetched, credentials))
             )
@@ -306,9 +307,10 @@ def _look_up_over_network(
     )
     try:
         with git_directory() as directory:
-            start = _starter(directory, policy, options.timeout, stats, fetched_as)
-            if isinstance(start, str):
-                return {r.key: LookupFailure(r.remote, FailureKind.OTHER, start) for r in requests}
+            started = _starter(directory, policy, options.timeout, stats)
+            if isinstance(started, str):
+                return {r.key: LookupFailure(r.remote, FailureKind.OTHER, started) for r in requests}
+            start, fetched_as = started
             run_lookups(requests, start, limits, finish)
     except OSError as error:  # no temporary directory
         detail = clean_detail(f"git cannot be run: {error}")
@@ -399,16 +401,35 @@ def start_runners(
     return runners, f"your git config could not be read ({problem}); lookups used none of it"
 
 
+def _as_written(url: str) -> tuple[str, bool]:
+    return url, False
+
+
+def _through_mirror(url: str, fetched: str, result: LookupResult) -> LookupResult:
+    """``result``, or, when the user's git config sent ``url`` to another URL (``fetched``: a mirror, set
+    with ``url.<base>.insteadOf``) and that answered "no such repository", a
+    :attr:`~ascend_reflint.model.FailureKind.NOT_IN_MIRROR` failure: the mirror lacks a copy, which says
+    nothing about the remote that the recipe names (a build in a container may not use the mirror at all);
+    :attr:`~ascend_reflint.model.FailureKind.NOT_IN_MIRROR_OR_PRIVATE` when the mirror asked for
+    credentials instead.
+    """
+    in_mirror = {
+        FailureKind.NOT_FOUND: FailureKind.NOT_IN_MIRROR,
+        FailureKind.NOT_FOUND_OR_PRIVATE: FailureKind.NOT_IN_MIRROR_OR_PRIVATE,
+    }
+    if fetched == url or not isinstance(result, LookupFailure) or result.kind not in in_mirror:
+        return result
+    return LookupFailure(result.remote, in_mirror[result.kind], clean_detail(fetched))
+
+
 def _starter(
-    directory: str,
-    policy: CredentialPolicy,
-    timeout: float,
-    stats: LookupStats,
-    fetched_as: dict[str, tuple[str, bool]],
-) -> Callable[[Request], subprocess.Popen[bytes]] | str:
-    """A function that starts the ``git ls-remote`` of one request in the environment its URL gets
-    (recording in ``fetched_as``, by key, the URL git fetches and whether credentials go with it), or why
-    git cannot be run at all."""
+    directory: str, policy: CredentialPolicy, timeout: float, stats: LookupStats
+) -> tuple[Callable[[Request], subprocess.Popen[bytes]], Callable[[str], tuple[str, bool]]] | str:
+    """A function that starts the ``git ls-remote`` of one request in the environment its URL gets, and one
+    that says which URL git fetches for a URL (the user's ``insteadOf`` rewrites) and whether the user's
+    credentials go with it (:func:`ascend_reflint.lookup.environment.as_fetched`); or why git cannot be run
+    at all."""
+    from ascend_reflint.lookup.environment import as_fetched
     from ascend_reflint.lookup.git import ls_remote_args, start_git
 
     started = start_runners(timeout, directory, policy.hosts)
@@ -420,9 +441,6 @@ def _starter(
     environments = runners.environments
 
     def start(request: Request) -> subprocess.Popen[bytes]:
-        from ascend_reflint.lookup.environment import as_fetched
-
-        fetched_as[request.key] = as_fetched(request.url, environments.config, environments.policy)
         env = environments.for_url(request.url)
         args = ls_remote_args(request.url)
         mode = "with your git config and credentials" if env is environments.user else "isolated"
@@ -431,4 +449,4 @@ def _starter(
         stats.lookups += 1
         return proc
 
-    return start
+    return start, lambda url: as_fetched(url, environments.config, environments.policy)

@@ -198,23 +198,29 @@ def test_credentials_reach_only_an_allowed_host_over_https(
     assert http_server.seen == {"plain": set()}
     # The allowed lookup got past the 401 to "no such repository"; every other one stopped at the 401.
     private = (
-        " was not found or is private: a mistyped repository fails the build the same way; a private one "
-        "needs credentials in git's config and its host allowed them (--credentials-for HOST), or its "
-        "remote listed under private-remotes"
+        " was not found or is private: if it is mistyped, `git clone` fails here; a private one needs "
+        "credentials in git's config and its host allowed them (--credentials-for HOST), or its remote "
+        "listed under private-remotes"
     )
     allowed_url = f"https://localhost:{https_server.port}/allowed/r.git/"
     first = (
         f"localhost:{https_server.port}/allowed/r does not exist (fatal: repository '{allowed_url}' not "
-        "found), so the build fails here; check the owner and name in the URL"
+        "found), so `git clone` fails here; check the owner and name in the URL"
         if how != "nobody"
         else f"localhost:{https_server.port}/allowed/r{private}"
+    )
+    # The two rewritten URLs were answered by the mirror the rewrite points at: said of the mirror (RL010).
+    mirror = (
+        "the mirror https://127.0.0.1:{port}/rewritten-{name}/o/r.git has no copy of {name}.example/o/r that "
+        "it gives without credentials (your git config rewrites its URL with url.<base>.insteadOf), so this "
+        "pin went unchecked; add it to the mirror to have it checked"
     )
     assert [(f["code"], f["line"], f["message"]) for f in json_output(completed)["findings"]] == [
         ("RL014", 2, first),
         ("RL014", 3, f"127.0.0.1:{https_server.port}/other/r{private}"),
         ("RL014", 4, f"localhost:{http_server.port}/plain/r{private}"),
-        ("RL014", 5, f"global.example/o/r{private}"),
-        ("RL014", 6, f"env.example/o/r{private}"),
+        ("RL010", 5, mirror.format(port=https_server.port, name="global")),
+        ("RL010", 6, mirror.format(port=https_server.port, name="env")),
     ]
     assert completed.returncode == 1
 

@@ -67,10 +67,11 @@ def test_rewrites_take_the_longest_matching_prefix_once() -> None:
         ("https://git.corp:8443/o/r", True),
         ("https://git.corp/o/r", False),
         ("/srv/github.example.com/o/r", False),
+        ("https://[::1]/o/r", True),
     ],
 )
 def test_credentials_go_to_allowed_hosts_over_https_or_ssh_only(url: str, allowed: bool) -> None:
-    policy = CredentialPolicy(frozenset(parse_credential_hosts("GitHub.example.com, git.corp:8443")))
+    policy = CredentialPolicy(frozenset(parse_credential_hosts("GitHub.example.com, git.corp:8443, [::1]")))
     assert policy.allows(url) is allowed
 
 

@@ -37,12 +37,9 @@ def test_a_missing_repository_is_not_asked_again_for_minutes(
     first, first_stats = lookup_remotes(MISSING, LookupOptions(cache_dir=cache_dir))
     second, second_stats = lookup_remotes(MISSING, LookupOptions(cache_dir=cache_dir))
 
+    # The test's remotes are mirrors (insteadOf): the one asked has no copy.
     missing = git_env.root.resolve() / "github.com/NVIDIA/no-such-repo.git"
-    failure = LookupFailure(
-        "github.com/nvidia/no-such-repo",
-        FailureKind.NOT_FOUND,
-        f"fatal: '{missing}' does not appear to be a git repository",
-    )
+    failure = LookupFailure("github.com/nvidia/no-such-repo", FailureKind.NOT_IN_MIRROR, str(missing))
     assert first == second == {"https://github.com/nvidia/no-such-repo": failure}
     stats = [(s.lookups, s.cached, s.cached_failures) for s in (first_stats, second_stats)]
     assert stats == [(1, 0, 0), (0, 0, 1)]
@@ -58,8 +55,8 @@ def test_refresh_asks_again_despite_a_cached_failure(git_env: FakeRemotes, cache
 @pytest.mark.parametrize(
     ("kind", "age", "from_cache"),
     [
-        (FailureKind.NOT_FOUND, 200.0, True),
-        (FailureKind.NOT_FOUND, 400.0, False),
+        (FailureKind.NOT_IN_MIRROR, 200.0, True),
+        (FailureKind.NOT_IN_MIRROR, 400.0, False),
         (FailureKind.UNREACHABLE, 30.0, True),
         (FailureKind.UNREACHABLE, 90.0, False),
         (FailureKind.UNREACHABLE, -30.0, False),  # from the future: the clock went back
@@ -69,7 +66,7 @@ def test_a_cached_failure_lives_minutes_or_less_by_its_kind(
     git_env: FakeRemotes, cache_dir: Path, closed_port: int, kind: FailureKind, age: float, from_cache: bool
 ) -> None:
     url = f"https://127.0.0.1:{closed_port}/x.git"
-    requests = MISSING if kind is FailureKind.NOT_FOUND else {f"https://127.0.0.1:{closed_port}/x": url}
+    requests = MISSING if kind is FailureKind.NOT_IN_MIRROR else {f"https://127.0.0.1:{closed_port}/x": url}
     key = next(iter(requests))
     first, _ = lookup_remotes(requests, LookupOptions(cache_dir=cache_dir))
     assert isinstance(first[key], LookupFailure) and first[key].kind is kind
@@ -85,6 +82,8 @@ def test_the_failure_ttls_are_minutes_and_one_minute() -> None:
         FailureKind.NOT_FOUND: 300.0,
         FailureKind.NOT_FOUND_OR_PRIVATE: 300.0,
         FailureKind.AUTH_REQUIRED: 300.0,
+        FailureKind.NOT_IN_MIRROR: 300.0,
+        FailureKind.NOT_IN_MIRROR_OR_PRIVATE: 300.0,
         FailureKind.UNREACHABLE: 60.0,
         FailureKind.TIMEOUT: 60.0,
     }

@@ -61,7 +61,8 @@ def check(context: PinContext) -> Iterator[Finding]:
             f'`git clone --branch` takes a branch or a tag, never a commit id such as "{ref.name}", '
             f"so the clone fails: {advice}"
         )
-        yield context.finding(message, span=ref.span, ref=ref.name, suggestion=suggestion)
+        # The command changes (clone, then check out), not the value: the finding stays at the use.
+        yield context.finding(message, span=ref.span, ref=ref.name, suggestion=suggestion, at_use=True)
 
 
 def _advice(context: PinContext, commit_id: str, refs: RemoteRefs | None) -> tuple[str, str | None]:

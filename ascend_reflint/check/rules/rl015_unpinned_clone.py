@@ -92,6 +92,7 @@ def check(context: PinContext) -> Iterator[Finding]:
     newest = newest_release_tag(context.refs) if context.refs is not None else None
     release = f' (newest release: "{newest}")' if newest else ""
     what, consequence, advice = _UNPINNED[pin.via]
-    yield context.finding(
-        f"{what.format(target=target)} pins no ref, so {consequence}; {advice.format(release=release)}"
+    yield context.finding(  # the command gains a ref: at the use, whatever variable gave the URL
+        f"{what.format(target=target)} pins no ref, so {consequence}; {advice.format(release=release)}",
+        at_use=True,
     )

@@ -14,7 +14,6 @@ from functools import cached_property
 from typing import TYPE_CHECKING, NamedTuple
 
 from ascend_reflint.extract import shell
-from ascend_reflint.extract.dockerfile.add import add_git_pins
 from ascend_reflint.extract.dockerfile.execform import json_array
 from ascend_reflint.extract.dockerfile.lines import WHITESPACE, Instruction, Parsed, parse, skip_flags
 from ascend_reflint.extract.dockerfile.runs import RunTexts
@@ -135,7 +134,9 @@ class _Extractor:
             for session in [stage.session for stage in self.stages] + self.trigger_sessions:
                 pins.extend(session.finish())
                 self.source.notices.extend(session.notices)
+                self.source.issues.extend(session.issues)
             pins.sort(key=lambda pin: (pin.span.line, pin.span.column))
+            self.source.issues.sort(key=lambda issue: (issue.span.line, issue.span.column))
             self.source.pins.extend(self.runs.written_in_file(pin) for pin in pins)
 
     def _dispatch(self, instruction: Instruction) -> None:
@@ -256,6 +257,8 @@ class _Extractor:
         """``ADD`` of a git repository (:mod:`.add`)."""
         text = instruction.logical.text
         if "git" in text or "$" in text:
+            from ascend_reflint.extract.dockerfile.add import add_git_pins
+
             self.add_pins.extend(
                 add_git_pins(self.source.path, instruction, stage.scope, self.escape, stage.label)
             )

@@ -8,8 +8,8 @@ from ascend_reflint.extract.shell.parse import may_pin
 from ascend_reflint.extract.shell.repos import Repositories
 from ascend_reflint.extract.shell.state import Sink
 from ascend_reflint.extract.shell.walker import ShellWalker
-from ascend_reflint.model import FileKind, Pin, SourceFile
-from ascend_reflint.resolve import Scope
+from ascend_reflint.model import CommandIssue, FileKind, Pin, SourceFile
+from ascend_reflint.resolve import Scope, merge_call_sites
 from ascend_reflint.sourcemap import SourceMap
 
 
@@ -48,6 +48,11 @@ class ShellSession:
         """Caveats about what could not be read, in the order found."""
         return self._sink.notices
 
+    @property
+    def issues(self) -> list[CommandIssue]:
+        """Commands that fail or do other than they say, in the order found."""
+        return self._sink.issues
+
     def run(self, text: str, source_map: SourceMap) -> None:
         """Extract one script body.
 
@@ -72,8 +77,8 @@ class ShellSession:
 
     def finish(self) -> list[Pin]:
         """All pins found so far, in file order (by span; pins at one span in the order found, the clones'
-        after the others)."""
-        pins = self._sink.pins + self._repositories.pins(self._sink)
+        after the others); pins alike but for their call sites are one pin with all of them."""
+        pins = merge_call_sites(self._sink.pins + self._repositories.pins(self._sink))
         pins.sort(key=lambda pin: (pin.span.line, pin.span.column, pin.span.end_line, pin.span.end_column))
         return pins
 
@@ -97,3 +102,4 @@ def extract_shell_file(source: SourceFile) -> None:
     finally:
         source.pins = session.finish()
         source.notices.extend(session.notices)
+        source.issues.extend(session.issues)
