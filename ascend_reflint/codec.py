@@ -16,8 +16,9 @@ Forms, by type:
   ``tuple[A, B]``: a list of exactly that length;
 - ``dict[str, T]`` and ``Mapping[str, T]``: an object (read back as a dict);
 - a dataclass, a :class:`typing.NamedTuple`, or a class that declares its fields as a NamedTuple does
-  (``_fields``, ``_field_defaults``, a constructor taking them by name): an object of its fields by name, a field equal to its default left out (unknown names are an error; a field
-  without a default must be there).
+  (``_fields``, ``_field_defaults``, a constructor taking them by name): an object of its fields by
+  name, a field equal to its default left out (unknown names are an error; a field without a default
+  must be there).
 
 Any other type (``Any``, a plain class, a union of two classes) is refused when its codec is built, with
 :class:`TypeError`: a field of such a type must get a form here before a cache can hold it.
