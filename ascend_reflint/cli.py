@@ -7,7 +7,6 @@ that ``reflint --version`` and the pre-commit hook start fast.
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import functools
 import io
@@ -15,17 +14,22 @@ import math
 import os
 import signal
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, NamedTuple, TextIO
 
 from ascend_reflint import __version__
 
+# `typing` and `argparse` are not imported for `reflint --version`, the floor of every command: mypy reads
+# a module-level TYPE_CHECKING as typing's.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import argparse
+    from typing import TextIO
+
     from ascend_reflint.config import Config
     from ascend_reflint.model import FileMessage, Pin, ScanResult, Severity
     from ascend_reflint.output import Channel
+    from ascend_reflint.report.text import TextOptions
     from ascend_reflint.scan import ScanRun
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -52,6 +56,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     Standard output and standard error are :class:`~ascend_reflint.output.Channel` s for the duration: no
     text from a scanned file can write a workflow command to the CI log through them.
     """
+    if (sys.argv[1:] if argv is None else list(argv)) == ["--version"]:
+        # The floor of every command, answered before the parser is built (argparse's formatter alone
+        # loads textwrap, shutil and locale); the text is reflint's own.
+        sys.stdout.write(f"reflint {__version__}\n")
+        return EXIT_CLEAN
     from ascend_reflint.output import guarded_streams
 
     with guarded_streams(), _signals_as_interrupts():
@@ -116,6 +125,8 @@ def _signals_as_interrupts() -> Iterator[None]:
     only: later ones are ignored, so that the cleanup it started is not cut short (it is bounded: git is
     killed, not waited for). Outside the main thread (where Python cannot install handlers) nothing
     changes."""
+    import threading
+
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -134,6 +145,8 @@ def _signals_as_interrupts() -> Iterator[None]:
 
 
 def _parser() -> argparse.ArgumentParser:
+    import argparse
+
     parser = argparse.ArgumentParser(
         prog="reflint",
         description="Lint the git refs that build recipes pin "
@@ -368,6 +381,8 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _add_input_options(command: argparse.ArgumentParser) -> None:
+    import argparse
+
     command.add_argument("paths", nargs="*", metavar="PATH", help="files and folders to read (default: .)")
     command.add_argument(
         "--exclude",
@@ -429,6 +444,8 @@ def _positive_number(text: str, unit: str) -> float:
     """A finite number above 0, for every option that takes a fraction (``--timeout``, ``--cache-ttl``,
     ``--max-history-size``): ``nan``, ``inf`` and ``1e309`` (which ``float`` reads as infinity) are usage
     errors, not a crash later or a limit that is silently off."""
+    import argparse
+
     try:
         value = float(text)
     except ValueError:
@@ -439,6 +456,8 @@ def _positive_number(text: str, unit: str) -> float:
 
 
 def _hosts(text: str) -> list[str]:
+    import argparse
+
     from ascend_reflint.lookup.credentials import parse_credential_hosts
 
     try:
@@ -475,6 +494,8 @@ def _bytes(mebibytes: float) -> int:
 
 
 def _positive_int(text: str) -> int:
+    import argparse
+
     try:
         value = int(text)
     except ValueError:
@@ -487,6 +508,8 @@ def _positive_int(text: str) -> int:
 def _build_arg(text: str) -> tuple[str, str | None]:
     """``NAME=VALUE``, or ``NAME`` alone, which takes the value from the environment as docker build does
     (Docker CLI reference, ``docker build --build-arg``); None when that variable is not set either."""
+    import argparse
+
     name, sep, value = text.partition("=")
     if not name:
         raise argparse.ArgumentTypeError(f"expected NAME=VALUE or NAME, got {text!r}")
@@ -498,6 +521,8 @@ def _build_args(pairs: Sequence[tuple[str, str | None]]) -> dict[str, str]:
 
 
 def _selectors(text: str) -> list[str]:
+    import argparse
+
     selectors = [selector.strip() for selector in text.split(",") if selector.strip()]
     if not selectors:
         raise argparse.ArgumentTypeError("expected rules such as RL001,RL002, RL00 or branch-pin")
@@ -591,6 +616,7 @@ def _inventory(args: argparse.Namespace, config: Config):  # type: ignore[no-unt
         root_excludes=config.exclude,
         cache=None if args.no_cache else _extraction_cache(args.cache_dir, config),
         docs=config.docs and not args.no_docs,
+        keep_text=False,  # `refs` and `scan` read texts only where the checks need them
     )
 
 
@@ -718,6 +744,8 @@ def _run_scan(args: argparse.Namespace) -> int:
             "inside the scanned tree: a cache committed there can vouch for refs that do not exist; keep it "
             "outside (--cache-dir)\n"
         )
+    from ascend_reflint.report.text import TextOptions
+
     text_options = TextOptions(wants_colour(sys.stdout, args.colour), args.quiet, args.statistics)
     # Files first: a reader that closes standard output early (`| head`) must not cost the SARIF file.
     for output_format, path in sorted(destinations, key=lambda destination: destination[1] in (None, "-")):
@@ -799,14 +827,6 @@ def _destinations(formats: Sequence[str], outputs: Sequence[str]) -> list[tuple[
             f"{' and '.join(documents)} cannot share standard output: give each one an --output FILE"
         )
     return [(f, None) for f in formats[:on_stdout]] + list(zip(formats[on_stdout:], outputs, strict=True))
-
-
-class TextOptions(NamedTuple):
-    """How the text format writes a scan: ``--color``, ``--quiet`` and ``--statistics``."""
-
-    colour: bool
-    quiet: bool
-    statistics: bool
 
 
 def _scan_notices(run: ScanRun) -> list[FileMessage]:

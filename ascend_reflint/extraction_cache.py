@@ -31,8 +31,6 @@ a credential (a token in a URL) is never written: the cache never stores a secre
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-import json
 import os
 import re
 import stat
@@ -41,6 +39,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ascend_reflint.model import FileKind, SourceFile
+
+# hashlib and json are imported by the functions that use them: a scan that finds no file needs neither.
 
 if TYPE_CHECKING:
     from ascend_reflint.config import Config
@@ -108,6 +108,8 @@ class ExtractionCache:
     def entry(self, source: SourceFile, data: bytes) -> CacheEntry | None:
         """The entry of ``source`` as discovery handed it over (before extraction) with the bytes
         ``data``; None for a kind that is never cached."""
+        import hashlib
+
         if source.kind in UNCACHED_KINDS:
             return None
         identity = _canonical(_form(source))
@@ -151,6 +153,8 @@ class CacheEntry(NamedTuple):
     def load(self, source: SourceFile) -> bool:
         """Fill ``source`` (every field but its text) from the entry; True when it did, False when the
         entry is absent or unusable (``source`` is then unchanged)."""
+        import json
+
         from ascend_reflint.codec import decode
         from ascend_reflint.sidefile import read_side_file
         from ascend_reflint.textfile import FileReadError
@@ -227,6 +231,8 @@ def package_digest(package: str, version: str) -> str:
     stat of the package's ~120 files costs a fraction of a millisecond, where hashing their contents would
     cost several on every run.
     """
+    import hashlib
+
     digest = hashlib.sha256(version.encode())
     for folder, folders, names in os.walk(package):
         folders[:] = sorted(name for name in folders if name != "__pycache__")
@@ -263,6 +269,8 @@ def _form(source: SourceFile) -> dict[str, Any]:
 
 def _project_folder(root: str) -> str:
     """``<name>-<digest>``: the root's folder name (for people) and a digest of its real path."""
+    import hashlib
+
     real = os.path.realpath(root)
     name = re.sub(r"[^A-Za-z0-9._-]", "_", os.path.basename(real))[:40] or "root"
     return f"{name}-{hashlib.sha256(real.encode('utf-8', 'surrogatepass')).hexdigest()[:24]}"
@@ -270,6 +278,8 @@ def _project_folder(root: str) -> str:
 
 def _canonical(value: Any) -> str:
     """One JSON text per value: sorted keys, no spaces."""
+    import json
+
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 

@@ -59,6 +59,7 @@ def build_inventory(
     root_excludes: Sequence[str] = (),
     cache: ExtractionCache | None = None,
     docs: bool = True,
+    keep_text: bool = True,
 ) -> Inventory:
     """Discover, read and extract the files under ``paths``, and the files they name (pip's ``-r``/``-c``).
 
@@ -75,6 +76,8 @@ def build_inventory(
             paths out, as ``excludes`` does; ``root`` must be given with them.
         cache: the extraction cache to answer from and fill (None: extract every file).
         docs: read documentation (``--no-docs`` and the config's ``docs: false`` turn it off).
+        keep_text: keep every file's text; False keeps only the texts that the checks read after extraction
+            (:func:`text_needed`), so that a scan of many files does not hold them all.
 
     Returns:
         The :class:`Inventory`, its files in display path order. Never raises for a file's content.
@@ -98,6 +101,8 @@ def build_inventory(
         for extra in named.read_by(source):
             inventory.files.append(extra)
             queue.append(extra)
+        if not keep_text and not text_needed(source):
+            source.text = None
         if source.error is not None:
             inventory.errors.append(FileMessage(source.path, source.error))
         inventory.notices.extend(FileMessage(source.path, notice) for notice in source.notices)
@@ -113,6 +118,13 @@ def build_inventory(
 
 #: How a file names the files of each kind that it has its tool read, for notices.
 _NAMED_BY = {FileKind.REQUIREMENTS: "named by -r/-c", FileKind.GITLAB_CI: "named by include: local"}
+
+
+def text_needed(source: SourceFile) -> bool:
+    """True when the checks read ``source``'s text after extraction: a workflow (RL006 reads its jobs), a
+    file with a ``reflint:`` comment (suppressions). Other files' texts can go once they are extracted
+    (RL004 reads the first line of a variant that lacks a pin from the file itself)."""
+    return source.text is not None and (source.kind is FileKind.WORKFLOW or "reflint:" in source.text)
 
 
 class _NamedFiles:

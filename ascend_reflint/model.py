@@ -357,7 +357,9 @@ class SourceFile:
         abspath: absolute filesystem path.
         kind: the kind of file.
         explicit: True when the path was given on the command line (read even with an unusual name).
-        text: the decoded text, once read (None before reading or when it could not be read).
+        text: the decoded text, once read (None before reading, when it could not be read, or when the
+            inventory let it go: a scan keeps only the texts that checks read, see
+            :func:`ascend_reflint.inventory.text_needed`).
         pins: pins found, in file order.
         env: environment settings found (Dockerfile ``ENV``, workflow ``env:``).
         notices: caveats about this file (lenient decoding, a skipped ``shell: pwsh`` step …).

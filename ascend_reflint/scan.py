@@ -507,6 +507,7 @@ def _context_files(
         read_already={source.abspath for source in inventory.files},
         docs=options.docs,
         cache=for_project(options.cache_dir, config) if options.extraction_cache else None,
+        keep_text=False,
     )
     return tree.files
 

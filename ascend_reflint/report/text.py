@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, NamedTuple, TextIO
 
 from ascend_reflint.inventory import Inventory
 from ascend_reflint.model import FileMessage, Finding, Pin, ScanResult, Severity
@@ -14,6 +14,14 @@ if TYPE_CHECKING:
     from rich.console import Console
 
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
+
+
+class TextOptions(NamedTuple):
+    """How the text format writes a scan: ``--color``, ``--quiet`` and ``--statistics``."""
+
+    colour: bool
+    quiet: bool
+    statistics: bool
 
 
 def write_refs(
