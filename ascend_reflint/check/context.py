@@ -1,5 +1,6 @@
-"""What a rule sees (:class:`PinContext` for one pin, :class:`ProjectContext` for files compared with each
-other) and what a rule module provides (:class:`PinRule`, :class:`ProjectRule`)."""
+"""What a rule sees (:class:`PinContext` for one pin, :class:`IssueContext` for one command issue,
+:class:`ProjectContext` for files compared with each other) and what a rule module provides
+(:class:`PinRule`, :class:`IssueRule`, :class:`ProjectRule`)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,10 @@ from typing import TYPE_CHECKING, Protocol
 from ascend_reflint.check.placement import at_value, placed
 from ascend_reflint.model import (
     CallSite,
+    CommandIssue,
     CommitVerdict,
     Finding,
+    IssueKind,
     LookupFailure,
     LookupResult,
     Origin,
@@ -52,8 +55,9 @@ class RuleModule(Protocol):
     """What every rule module defines (one rule per module, under ``ascend_reflint/check/rules/``).
 
     The module docstring is the rule's user documentation. A rule module is also a :class:`PinRule` (it
-    defines ``check``) or a :class:`ProjectRule` (it defines ``check_project``); RL099, whose findings come
-    from the suppression comments rather than from pins, is neither.
+    defines ``check``), an :class:`IssueRule` (``check_issue``) or a :class:`ProjectRule` (it defines
+    ``check_project``); RL099, whose findings come from the suppression comments rather than from pins, is
+    none of them.
     """
 
     CODE: str
@@ -69,6 +73,16 @@ class PinRule(RuleModule, Protocol):
     :meth:`PinContext.finding`."""
 
     def check(self, context: PinContext) -> Iterator[Finding]: ...
+
+
+class IssueRule(RuleModule, Protocol):
+    """A rule about commands that fail or do other than they say, as extraction recorded them
+    (:class:`~ascend_reflint.model.CommandIssue`): ``check_issue`` yields findings built with
+    :meth:`IssueContext.finding`; ``KIND`` is the kind of issue it reads."""
+
+    KIND: IssueKind
+
+    def check_issue(self, context: IssueContext) -> Iterator[Finding]: ...
 
 
 class ProjectRule(RuleModule, Protocol):
@@ -190,6 +204,40 @@ class PinContext:
         if span == pin.url_span:
             return pin.url_origin
         return None
+
+
+@dataclass(frozen=True, slots=True)
+class IssueContext:
+    """One command issue, with what the rule reading it may use.
+
+    Attributes:
+        issue: the command issue.
+        policy: the merged rule packs.
+        rule: the rule that is running.
+    """
+
+    issue: CommandIssue
+    policy: Policy
+    rule: RuleInfo
+
+    def finding(self, message: str, *, severity: Severity | None = None) -> Finding:
+        """A finding of the running rule at the issue's span, with its related places.
+
+        Raises:
+            ValueError: when ``severity`` is above the rule's default (context may only lower it).
+        """
+        if severity is not None and severity > self.rule.severity:
+            raise ValueError(f"{self.rule.code} may lower its severity, not raise it to {severity.label}")
+        issue = self.issue
+        return Finding(
+            code=self.rule.code,
+            rule=self.rule.name,
+            severity=severity if severity is not None else self.rule.severity,
+            path=issue.path,
+            span=issue.span,
+            message=message,
+            related=issue.related,
+        )
 
 
 def call_site_related(site: CallSite) -> Related:

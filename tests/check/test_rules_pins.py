@@ -487,6 +487,12 @@ def test_rl014_not_found_says_what_fails_in_the_words_of_the_pins_kind() -> None
         assert [f.message for f in found] == [f"{head}{what}; check the owner and name in the URL"]
 
 
+def test_rl014_names_what_fails_for_every_way_of_pinning() -> None:
+    from ascend_reflint.check.rules.rl014_repo_not_found import _FAILS
+
+    assert set(_FAILS) == set(Via)
+
+
 def test_rl010_not_rl014_for_a_mirror_without_a_copy() -> None:
     mirror = "https://mirror.example/github.com/NVIDIA/Megatron-LM.git"
     failure = LookupFailure(MEGATRON, FailureKind.NOT_IN_MIRROR, mirror)

@@ -83,5 +83,6 @@ def test_the_hook_and_action_examples_pin_a_commit_of_main_that_holds_what_they_
     hooks = yaml.load(_git("show", f"{_pinned_commits()['hook']}:.pre-commit-hooks.yaml").stdout)
     assert [hook["id"] for hook in hooks] == ["reflint"]
     action = yaml.load(_git("show", f"{_pinned_commits()['action']}:action.yml").stdout)
-    assert {"fail-on"} <= set(action["inputs"])
+    assert {"fail-on", "cache", "cache-ttl", "sarif-file"} <= set(action["inputs"])
+    assert action["inputs"]["sarif-file"]["default"] == ""  # the report goes to $RUNNER_TEMP
     assert {"sarif-file"} <= set(action["outputs"])

@@ -57,7 +57,7 @@ class Recorder:
     issues: list[CommandIssue] = field(default_factory=list)
     runs: list[Run] = field(default_factory=list)
 
-    def run(self, text: str, source_map: SourceMap) -> None:
+    def run(self, text: str, source_map: SourceMap, system_shell: object = None) -> None:
         self.runs.append(Run(text, source_map, self.scope, self.cwd, self.stage))
 
     def finish(self) -> list[object]:

@@ -3,6 +3,7 @@ Dockerfile and workflow extractors use one per stage or step), and :func:`extrac
 
 from __future__ import annotations
 
+from ascend_reflint.extract.shell.dialect import SystemShell
 from ascend_reflint.extract.shell.dirs import RuntimeDirs
 from ascend_reflint.extract.shell.parse import may_pin
 from ascend_reflint.extract.shell.repos import Repositories
@@ -53,22 +54,24 @@ class ShellSession:
         """Commands that fail or do other than they say, in the order found."""
         return self._sink.issues
 
-    def run(self, text: str, source_map: SourceMap) -> None:
+    def run(self, text: str, source_map: SourceMap, system_shell: SystemShell | None = None) -> None:
         """Extract one script body.
 
         Args:
             text: the shell text.
             source_map: maps character offsets of ``text`` to the file's positions.
+            system_shell: for a Dockerfile ``RUN`` that ``/bin/sh`` runs, which one it likely is: its
+                bash-only syntax is then recorded as command issues (RL022).
 
         Raises:
             ExtractError: when ``text`` does not parse; the message names the file line of the first error.
                 What the well-formed parts hold is extracted first (and :meth:`finish` returns it).
         """
-        if self.may_pin(text):
+        if self.may_pin(text) or system_shell is not None:
             walker = ShellWalker(
                 self.scope, self.cwd, self._sink, self._repositories, self._runtime_dirs, source_map
             )
-            walker.run(text)
+            walker.run(text, system_shell)
 
     def may_pin(self, text: str) -> bool:
         """Whether :meth:`run` can find anything in ``text`` (:func:`.parse.may_pin` with this session's

@@ -18,6 +18,7 @@ from ascend_reflint.extract.commands import SHELLS, WRAPPERS
 from ascend_reflint.extract.errors import ExtractError
 from ascend_reflint.extract.shell import builtins, git, packages, pip, shells
 from ascend_reflint.extract.shell.command import Command, Handler
+from ascend_reflint.extract.shell.dialect import SystemShell, bash_only_constructs
 from ascend_reflint.extract.shell.dirs import Dir, RuntimeDirs, named, start_dir
 from ascend_reflint.extract.shell.parse import (
     STATEMENTS,
@@ -30,7 +31,7 @@ from ascend_reflint.extract.shell.repos import Repositories
 from ascend_reflint.extract.shell.state import Env, Sink
 from ascend_reflint.extract.shell.values import Expander
 from ascend_reflint.extract.shell.words import Word, word_runs
-from ascend_reflint.model import CallSite, Span
+from ascend_reflint.model import CallSite, CommandIssue, IssueKind, Span
 from ascend_reflint.resolve import Scope
 from ascend_reflint.sourcemap import SourceMap
 
@@ -281,8 +282,9 @@ class ShellWalker:
         self._called: dict[str, int] = {}
         self._depth = 0
 
-    def run(self, text: str) -> None:
-        """Walk ``text``.
+    def run(self, text: str, system_shell: SystemShell | None = None) -> None:
+        """Walk ``text``; with ``system_shell``, the text is a Dockerfile RUN that ``/bin/sh`` runs, and its
+        bash-only constructs are recorded as command issues (RL022).
 
         Raises:
             ExtractError: when ``text`` does not parse (after walking what does).
@@ -290,6 +292,8 @@ class ShellWalker:
         top = Text(text, 0, 0)
         root = top.parse()
         error = first_error(top, root, self.expander.source_map) if root.has_error else None
+        if system_shell is not None:
+            self._bash_only(top, root, system_shell)
         if code_mentions_git(text, root) or variables_mention_git(text, self.caller_scope):
             self._push_children(root, top)
             self._drain()
@@ -298,6 +302,23 @@ class ShellWalker:
             self._drain()
         if error is not None:
             raise ExtractError(error)
+
+    def _bash_only(self, top: Text, root: Node, system_shell: SystemShell) -> None:
+        """Record each bash-only construct of a text that ``/bin/sh`` runs."""
+        sink = self.sink
+        for construct in bash_only_constructs(top, root):
+            sink.issues.append(
+                CommandIssue(
+                    kind=IssueKind.BASH_UNDER_SH,
+                    path=sink.path,
+                    span=self.expander.span(top, construct.start, construct.end),
+                    command="RUN",
+                    subject=construct.written,
+                    detail=construct.what,
+                    likely=system_shell.likely_dash,
+                    stage=sink.stage,
+                )
+            )
 
     # --- the Walker protocol ------------------------------------------------------------------------
 
