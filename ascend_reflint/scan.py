@@ -25,7 +25,7 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ascend_reflint.config import Config
 from ascend_reflint.inventory import Inventory, build_inventory
@@ -134,8 +134,7 @@ class ScanRun:
     cache_in_tree: str | None = None
 
 
-@dataclass(frozen=True)
-class RuleSelection:
+class RuleSelection(NamedTuple):
     """Which codes a scan reports on which file.
 
     Attributes:

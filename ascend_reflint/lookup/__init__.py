@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ascend_reflint.lookup.cache import CachedFailure, FailureCache, RefCache, cache_key, default_cache_dir
 from ascend_reflint.lookup.classify import clean_detail
@@ -190,8 +190,7 @@ def lookup_remotes(
     return {key: results[key] for key in requests}, stats
 
 
-@dataclass(frozen=True)
-class _Caches:
+class _Caches(NamedTuple):
     """Where answers are kept: ref lists, and failures for a short while."""
 
     refs: RefCache

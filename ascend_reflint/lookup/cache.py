@@ -30,9 +30,8 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeGuard
+from typing import Any, NamedTuple, TypeGuard
 
 from ascend_reflint.model import FailureKind, LookupFailure, RemoteRefs
 from ascend_reflint.remote import redact
@@ -192,8 +191,7 @@ class FailureCache:
         return None
 
 
-@dataclass(frozen=True)
-class CachedFailure:
+class CachedFailure(NamedTuple):
     """A failed lookup as the failure cache keeps it.
 
     Attributes:

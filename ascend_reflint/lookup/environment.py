@@ -25,7 +25,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ascend_reflint.lookup.credentials import CredentialPolicy
 from ascend_reflint.lookup.git import is_openssh, noninteractive_env
@@ -75,8 +75,7 @@ ISOLATED_SSH_OPTIONS = (
 )
 
 
-@dataclass(frozen=True)
-class LookupEnvironments:
+class LookupEnvironments(NamedTuple):
     """The two environments (see the module docstring) and the user's config they were made from.
 
     Attributes:

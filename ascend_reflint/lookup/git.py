@@ -31,8 +31,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
-from typing import IO
+from typing import IO, NamedTuple
 
 from ascend_reflint.model import RemoteRefs
 
@@ -182,8 +181,7 @@ def start_git(
     )
 
 
-@dataclass(frozen=True, slots=True)
-class GitRun:
+class GitRun(NamedTuple):
     """What one git process did.
 
     Attributes:

@@ -145,7 +145,7 @@ SPAN = {"line": 1, "column": 2, "end_line": 1, "end_column": 5}
         (
             Span,
             {"line": 1},
-            "Span: Span.__init__() missing 3 required positional arguments: 'column', "
+            "Span: Span.__new__() missing 3 required positional arguments: 'column', "
             "'end_line', and 'end_column'",
         ),
         (Resolution, "guessed", "not a Resolution: 'guessed'"),
