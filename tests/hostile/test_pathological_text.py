@@ -1,0 +1,45 @@
+"""Text shaped to make a parser, a pattern or a mask do superlinear work costs linear time.
+
+Each input here took minutes to hours before its fix (figures in the test), though no file is over a few
+hundred kilobytes; the file-size cap (10 MiB) bounds nothing when the work is quadratic in a line's length.
+The runs are bounded by CPU time (:func:`cpu_bounded`): far above what a linear reading takes (well under
+a second of work), far below what the quadratic one did, so a regression is killed and fails the test.
+"""
+
+from __future__ import annotations
+
+import resource
+from collections.abc import Callable
+from pathlib import Path
+
+from .support import ADDRESS_SPACE, json_output, run_reflint, write_tree
+
+#: CPU seconds a run here may use: each needs about one (mostly Python's start-up).
+CPU_SECONDS = 15
+
+
+def cpu_bounded(seconds: int = CPU_SECONDS) -> Callable[[], None]:
+    """A ``preexec_fn`` that caps the child's address space (as :func:`support.bounded`) and CPU time."""
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
+        resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds))
+
+    return limit
+
+
+def _pins(tree: Path) -> list[tuple[str, int, int, str | None]]:
+    completed = run_reflint(["refs", "--format", "json", "--no-cache"], tree, preexec_fn=cpu_bounded())
+    assert (completed.returncode, completed.stderr) == (0, "")
+    document = json_output(completed)
+    assert document["errors"] == []
+    return [(pin["path"], pin["line"], pin["column"], pin["ref"]) for pin in document["pins"]]
+
+
+def test_spaces_before_a_hash_that_starts_no_comment_in_a_requirements_file(tmp_path: Path) -> None:
+    # pip's comment pattern (^|\s+)#.*$, searched as it is, tries every space of the run: 16,000 spaces
+    # took 2.4 s, 200,000 about six minutes.
+    requirement = "git+https://github.com/NVIDIA/Megatron-LM.git@core_r0.18.0#egg=megatron"
+    write_tree(tmp_path, {"requirements.txt": requirement + " " * 200_000 + "\n"})
+
+    assert _pins(tmp_path) == [("requirements.txt", 1, requirement.index("core_r0") + 1, "core_r0.18.0")]
