@@ -43,3 +43,20 @@ def test_spaces_before_a_hash_that_starts_no_comment_in_a_requirements_file(tmp_
     write_tree(tmp_path, {"requirements.txt": requirement + " " * 200_000 + "\n"})
 
     assert _pins(tmp_path) == [("requirements.txt", 1, requirement.index("core_r0") + 1, "core_r0.18.0")]
+
+
+def test_a_long_ref_and_a_run_of_question_marks_are_masked_in_linear_time(tmp_path: Path) -> None:
+    # Credential masking runs over every ref and URL printed. Its user-information pattern tried each letter
+    # of a run as the start of a scheme (a ref of 100,000 letters: 15.6 s; 200,000: a minute); its secret
+    # query pattern each "?" of a run as the start of a parameter name (50,000: 130 s).
+    long_ref = "a" * 200_000
+    question_marks = "?" * 50_000
+    write_tree(
+        tmp_path,
+        {
+            "a.sh": f"git clone --branch {long_ref} https://github.com/o/r.git\n",
+            "b.sh": f"git clone --branch v1 https://github.com/o/r.git{question_marks}\n",
+        },
+    )
+
+    assert _pins(tmp_path) == [("a.sh", 1, 20, long_ref), ("b.sh", 1, 20, "v1")]
