@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from ascend_reflint.extract.commands import SHELLS
 from ascend_reflint.extract.errors import ExtractError
 from ascend_reflint.model import Pin, Resolution, SourceFile
-from ascend_reflint.resolve import Binding, Scope
+from ascend_reflint.resolve import MAX_VALUE_LENGTH, Binding, Scope
 from ascend_reflint.sourcemap import SourceMapBuilder
 
 _ASSIGNMENT = re.compile(
@@ -54,6 +54,11 @@ _DEFINE = re.compile(
 _CONDITIONAL = re.compile(r"^(ifeq|ifneq|ifdef|ifndef)\b")
 _NAME = re.compile(r"[A-Za-z0-9_.-]+")
 _RECIPE_PREFIXES = "@-+ \t"
+#: How many variable references one file's expansions may follow in all: recursive variables that each
+#: name the one before several times (``A2 = $(A1)$(A1)…``) would otherwise take exponential time.
+_MAX_REFERENCES = 200_000
+_TOO_MANY_REFERENCES = f"expanding this Makefile's variables took over {_MAX_REFERENCES:,} references: given up"
+_TOO_LONG = f"a make variable's value would be longer than {MAX_VALUE_LENGTH:,} characters"
 #: Variables whose value is make's own, set when it runs.
 _MAKE_NOTE = "$({name}) is not set in this Makefile (make takes it from its command line or the environment)"
 
@@ -117,6 +122,7 @@ class _Reader:
         for line in self.lines[:-1]:
             self.starts.append(self.starts[-1] + len(line) + 1)
         self.variables: dict[str, _Variable] = {}
+        self.references_left = _MAX_REFERENCES
         self.recipes: list[_Recipe] = []
         self.conditionals: list[int] = []
         self.one_shell = ".ONESHELL:" in text
@@ -306,7 +312,7 @@ class _Reader:
         if "$" not in text:
             return text, None
         out: list[str] = []
-        index = 0
+        index = length = 0
         while index < len(text):
             char = text[index]
             if char != "$" or index + 1 >= len(text):
@@ -328,12 +334,18 @@ class _Reader:
             if value is None:
                 return None, note
             out.append(value)
+            length += len(value)
+            if length > MAX_VALUE_LENGTH:
+                return None, _TOO_LONG
         return "".join(out), None
 
     def reference(self, inner: str, depth: int = 0) -> tuple[str | None, str | None]:
         """The value of ``$(inner)``: a variable, or ``(None, why)`` for what only make knows."""
         if depth > 16:
             return None, "make variables nest too deeply"
+        if self.references_left <= 0:
+            return None, _TOO_MANY_REFERENCES
+        self.references_left -= 1
         if not _NAME.fullmatch(inner):
             if "$" in inner and " " not in inner and ":" not in inner:
                 name, note = self.expand(inner, depth + 1)
