@@ -83,8 +83,9 @@ def extract_makefile(source: SourceFile) -> None:
             source.notices.append(f"recipes run in {shell} (SHELL on line {reader.shell_line}): not read")
         return
     session = ShellSession(source.path, source.kind, Scope())
+    lines_of = _LineOf(text)
     for recipe in reader.recipes:
-        built, masks = _shell_text(text, recipe)
+        built, masks = _shell_text(text, recipe, lines_of)
         session.scope = reader.scope(masks)
         try:
             session.run(built.text, built.source_map)
@@ -123,6 +124,8 @@ class _Reader:
             self.starts.append(self.starts[-1] + len(line) + 1)
         self.variables: dict[str, _Variable] = {}
         self.references_left = _MAX_REFERENCES
+        #: The final values of the variables as the shell sees them (:meth:`scope`), once the file is read.
+        self.final_scope: Scope | None = None
         self.recipes: list[_Recipe] = []
         self.conditionals: list[int] = []
         self.one_shell = ".ONESHELL:" in text
@@ -366,13 +369,15 @@ class _Reader:
         return self.expand(variable.value, depth + 1)
 
     def scope(self, masks: dict[str, str]) -> Scope:
-        """The shell's variables for a recipe: make's variables by name (final values), and the masks of
-        :func:`_shell_text` (unresolved)."""
-        scope = Scope()
-        for name in self.variables:
-            value, note = self.reference(name)
-            binding = Binding(value) if value is not None else Binding(None, Resolution.UNRESOLVED, note)
-            scope.set(name, binding)
+        """The shell's variables for a recipe: make's variables by name (final values, expanded once for all
+        recipes: the file has been read), and the masks of :func:`_shell_text` (unresolved)."""
+        if self.final_scope is None:
+            self.final_scope = Scope()
+            for name in self.variables:
+                value, note = self.reference(name)
+                binding = Binding(value) if value is not None else Binding(None, Resolution.UNRESOLVED, note)
+                self.final_scope.set(name, binding)
+        scope = self.final_scope.child()
         for mask, written in masks.items():
             if mask in self.variables:
                 continue  # bound above
@@ -397,12 +402,12 @@ class _Reader:
         return None if program in SHELLS or not value else value
 
 
-def _shell_text(text: str, recipe: _Recipe) -> tuple[SourceMapBuilder, dict[str, str]]:
+def _shell_text(text: str, recipe: _Recipe, lines: _LineOf) -> tuple[SourceMapBuilder, dict[str, str]]:
     """The shell text of a recipe line, and the shell names it uses for make's expansions (see the module
-    docstring): name → the expansion as written (``NAME`` → ``$(NAME)``; ``_M0_`` → ``$(shell …)``)."""
+    docstring): name → the expansion as written (``NAME`` → ``$(NAME)``; ``_M0_`` → ``$(shell …)``).
+    ``lines`` gives positions in ``text`` (one for the whole file: building one per recipe was quadratic)."""
     out = SourceMapBuilder()
     masks: dict[str, str] = {}
-    lines = _LineOf(text)
     for start, end in recipe.pieces:
         position = start
         while position < end:
