@@ -408,6 +408,7 @@ def _shell_text(text: str, recipe: _Recipe, lines: _LineOf) -> tuple[SourceMapBu
     ``lines`` gives positions in ``text`` (one for the whole file: building one per recipe was quadratic)."""
     out = SourceMapBuilder()
     masks: dict[str, str] = {}
+    computed = 0  # how many names of masks start with _M (the next mask's number)
     for start, end in recipe.pieces:
         position = start
         while position < end:
@@ -426,11 +427,13 @@ def _shell_text(text: str, recipe: _Recipe, lines: _LineOf) -> tuple[SourceMapBu
                 inner = written[2:-1]
                 if _NAME.fullmatch(inner) and close <= end and written[-1] in ")}":
                     replacement = "${" + inner + "}"
-                    masks.setdefault(inner, written)
+                    name = inner
                 else:
-                    replacement = _mask(sum(name.startswith("_M") for name in masks), written)
-                    if replacement.startswith("${"):
-                        masks[replacement[2:-1]] = written
+                    replacement = _mask(computed, written)
+                    name = replacement[2:-1] if replacement.startswith("${") else ""
+                if name and name not in masks:
+                    masks[name] = written
+                    computed += name.startswith("_M")
                 _copy_same_length(out, replacement, written, dollar, lines)
                 position = close
             elif following:
