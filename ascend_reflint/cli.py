@@ -568,6 +568,7 @@ def _inventory(args: argparse.Namespace, config: Config):  # type: ignore[no-unt
         root=config.root,
         root_excludes=config.exclude,
         docs=config.docs and not args.no_docs,
+        gitlab_host=config.gitlab_host,
     )
 
 

@@ -52,6 +52,7 @@ def build_inventory(
     root: str | None = None,
     root_excludes: Sequence[str] = (),
     docs: bool = True,
+    gitlab_host: str | None = None,
 ) -> Inventory:
     """Discover, read and extract the files under ``paths``, and the files they name (pip's ``-r``/``-c``).
 
@@ -67,6 +68,9 @@ def build_inventory(
         root_excludes: gitignore-style globs relative to ``root`` (the config's ``exclude``) that leave
             paths out, as ``excludes`` does; ``root`` must be given with them.
         docs: read documentation (``--no-docs`` and the config's ``docs: false`` turn it off).
+        gitlab_host: the GitLab instance that GitLab CI files include projects from (the config's
+            ``gitlab-host``; None: the repository's ``origin`` when it is one, see
+            :func:`ascend_reflint.extract.gitlab.place_on_instance`).
 
     Returns:
         The :class:`Inventory`, its files in display path order. Never raises for a file's content.
@@ -89,6 +93,10 @@ def build_inventory(
         if source.error is not None:
             inventory.errors.append(FileMessage(source.path, source.error))
         inventory.notices.extend(FileMessage(source.path, notice) for notice in source.notices)
+    if any(source.kind is FileKind.GITLAB_CI for source in inventory.files):
+        from ascend_reflint.extract.gitlab import place_on_instance
+
+        place_on_instance(inventory.files, gitlab_host)
     if named.found_any:
         inventory.files.sort(key=lambda source: source.path)
         inventory.errors.sort(key=lambda message: message.path)

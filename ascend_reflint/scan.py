@@ -396,6 +396,7 @@ def _context_files(
         max_bytes=options.max_bytes or DEFAULT_MAX_BYTES,
         read_already={source.abspath for source in inventory.files},
         docs=options.docs,
+        gitlab_host=config.gitlab_host,
     )
     return tree.files
 
