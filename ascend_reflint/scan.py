@@ -184,7 +184,7 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
         PolicyError: a rule pack (default, ``rule-packs`` or ``--rule-pack``) cannot be read or is not valid.
         BaselineError: the baseline cannot be read or written.
     """
-    from ascend_reflint.check import all_rules, remotes_to_look_up, run_checks
+    from ascend_reflint.check import all_rules, drift_lookups, remotes_to_look_up, run_checks
     from ascend_reflint.lookup import answered
 
     config = options.config or Config(root=str(Path.cwd()))
@@ -196,9 +196,15 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
     context_files = _context_files(inventory, options, config, selection)
     timings["context"] = time.perf_counter() - started
 
-    # Rules that need no ref list (`--select RL015`) say the same without one: no remote is asked.
+    # Rules that need no ref list (`--select RL015`) say the same without one: no remote is asked, but for
+    # the drift rules the tags of a remote pinned both by commit and by name (is the tag that commit?).
     needs_lookups = any(selection.runs(rule.code) for rule in all_rules() if rule.needs_lookup)
-    requests = remotes_to_look_up(inventory.files) if needs_lookups else {}
+    if needs_lookups:
+        requests = remotes_to_look_up(inventory.files)
+    elif selection.runs("RL004") or selection.runs("RL005"):
+        requests = drift_lookups([*inventory.files, *context_files])
+    else:
+        requests = {}
     started = time.perf_counter()
     lookups, stats = _lookup_with_progress(requests, _lookup_options(options), options.progress)
     if selection.runs("RL001"):
