@@ -10,6 +10,7 @@ most :data:`STOP_TIMEOUT` and fails the test if the thread is still running then
 
 from __future__ import annotations
 
+import http.server
 import threading
 from collections.abc import Callable
 
@@ -48,3 +49,19 @@ class ServerThread:
         self._stopping.set()
         self._thread.join(STOP_TIMEOUT)
         assert not self._thread.is_alive(), f"{self._thread.name} did not stop within {STOP_TIMEOUT} s"
+
+
+def serve_http(
+    handler: type[http.server.BaseHTTPRequestHandler], name: str
+) -> tuple[http.server.ThreadingHTTPServer, ServerThread]:
+    """Serve ``handler`` on a loopback port, each request on a daemon thread of its own.
+
+    Returns:
+        The server (its ``server_address`` has the port; call ``server_close()`` after stopping) and the
+        :class:`ServerThread` that runs it.
+    """
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    server.timeout = POLL_INTERVAL  # handle_request() waits this long for a connection
+    server.socket.settimeout(POLL_INTERVAL)  # and accept() cannot block
+    return server, ServerThread(server.handle_request, name)

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from loopback import POLL_INTERVAL, STOP_TIMEOUT, ServerThread
+from loopback import STOP_TIMEOUT, serve_http
 
 
 def test_git_sees_no_configuration_but_the_tests_own(isolated_git_config: Path) -> None:
@@ -56,11 +56,7 @@ class _Quiet(http.server.BaseHTTPRequestHandler):
 
 
 def test_a_loopback_server_stops_while_a_client_holds_a_silent_connection() -> None:
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Quiet)
-    server.daemon_threads = True
-    server.timeout = POLL_INTERVAL
-    server.socket.settimeout(POLL_INTERVAL)
-    thread = ServerThread(server.handle_request, "silent-client-test")
+    server, thread = serve_http(_Quiet, "silent-client-test")
     with socket.create_connection(server.server_address, timeout=5) as client:
         client.sendall(b"GET")  # half a request line, then nothing: the handler's thread waits
         started = time.monotonic()
