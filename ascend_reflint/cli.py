@@ -18,13 +18,14 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, TextIO
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, NamedTuple, TextIO
 
 from ascend_reflint import __version__
 
 if TYPE_CHECKING:
-    from ascend_reflint.model import Pin, ScanResult, Severity
+    from ascend_reflint.config import Config
+    from ascend_reflint.model import FileMessage, Pin, ScanResult, Severity
     from ascend_reflint.output import Channel
     from ascend_reflint.scan import ScanRun
 
@@ -146,9 +147,14 @@ def _parser() -> argparse.ArgumentParser:
     refs = commands.add_parser("refs", help="list every pinned git ref, at its exact position")
     _add_input_options(refs)
     refs.add_argument(
-        "--format", choices=("text", "json"), default="text", help="output format (default: text)"
+        "--format",
+        "--output-format",
+        choices=("text", "json"),
+        default="text",
+        help="output format (default: text)",
     )
     refs.add_argument("--output", "-o", metavar="FILE", help="write the output to FILE instead of stdout")
+    _add_colour_option(refs)
     refs.add_argument(
         "--cache-dir",
         metavar="DIR",
@@ -165,11 +171,12 @@ def _parser() -> argparse.ArgumentParser:
     _add_input_options(scan)
     scan.add_argument(
         "--format",
+        "--output-format",
         action="append",
         choices=FORMATS,
         default=None,
         metavar="FORMAT",
-        help="text, json, github (workflow-command annotations) or sarif; repeatable (default: text)",
+        help="text, json, github (workflow-command annotations) or sarif; default: text (repeatable)",
     )
     scan.add_argument(
         "--output",
@@ -177,7 +184,26 @@ def _parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="FILE",
-        help="write a format to FILE; outputs pair with the last formats in order, the others go to stdout",
+        help="write a format to FILE; outputs pair with the last formats in order, the others go to stdout "
+        "(repeatable)",
+    )
+    scan.add_argument(
+        "--sarif-file",
+        metavar="FILE",
+        help="also write a SARIF report to FILE, apart from --format and --output (what the GitHub Action "
+        "uploads: formats given to it cannot take this file)",
+    )
+    _add_colour_option(scan)
+    scan.add_argument(
+        "--quiet",
+        "-q",
+        action="store_true",
+        help="print the findings only: no summary line, notices or progress (file errors still go to stderr)",
+    )
+    scan.add_argument(
+        "--statistics",
+        action="store_true",
+        help="print the number of findings per rule instead of the findings (text format)",
     )
     scan.add_argument(
         "--offline", action="store_true", help="answer from the cache only; never use the network"
@@ -263,19 +289,28 @@ def _parser() -> argparse.ArgumentParser:
     )
     scan.add_argument(
         "--select",
-        type=_codes,
+        type=_selectors,
         action="extend",
         default=None,
-        metavar="CODES",
-        help="only these rules (comma-separated codes, e.g. RL001,RL002)",
+        metavar="RULES",
+        help="only these rules: codes (RL002), prefixes (RL00) or names (branch-pin), comma-separated; "
+        "replaces the config's select (repeatable)",
+    )
+    scan.add_argument(
+        "--extend-select",
+        type=_selectors,
+        action="extend",
+        default=[],
+        metavar="RULES",
+        help="these rules too, on top of --select or the config's select; comma-separated (repeatable)",
     )
     scan.add_argument(
         "--ignore",
-        type=_codes,
+        type=_selectors,
         action="extend",
         default=[],
-        metavar="CODES",
-        help="skip these rules (comma-separated codes; repeatable)",
+        metavar="RULES",
+        help="skip these rules, on top of the config's ignore; comma-separated (repeatable)",
     )
     scan.add_argument(
         "--fail-on",
@@ -294,12 +329,6 @@ def _parser() -> argparse.ArgumentParser:
         default=[],
         metavar="FILE",
         help="an extra rule pack (YAML), on top of the shipped ones and the config (repeatable)",
-    )
-    scan.add_argument(
-        "--config",
-        metavar="FILE",
-        help="the config file: a .reflint.yaml, or a pyproject.toml with [tool.reflint] (default: "
-        "the one at the project root)",
     )
     scan.add_argument(
         "--report-unused-ignores",
@@ -332,7 +361,14 @@ def _add_input_options(command: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="GLOB",
-        help="leave out paths matching GLOB (gitignore syntax; repeatable)",
+        help="leave out paths matching GLOB (gitignore syntax, relative to the current directory), on top "
+        "of the config's exclude (repeatable)",
+    )
+    command.add_argument(
+        "--config",
+        metavar="FILE",
+        help="the config file: a .reflint.yaml, or a pyproject.toml with [tool.reflint] (default: "
+        "the one at the project root); its globs stay relative to the project root",
     )
     command.add_argument(
         "--build-arg",
@@ -350,7 +386,24 @@ def _add_input_options(command: argparse.ArgumentParser) -> None:
         help="skip files larger than this (default: 10 MiB)",
     )
     command.add_argument(
+        "--no-docs",
+        action="store_true",
+        help="do not read documentation (Markdown, reStructuredText, notebooks): the config's docs = false",
+    )
+    command.add_argument(
         "--debug", action="store_true", default=argparse.SUPPRESS, help="show tracebacks and debug logs"
+    )
+
+
+def _add_colour_option(command: argparse.ArgumentParser) -> None:
+    command.add_argument(
+        "--color",
+        "--colour",
+        dest="colour",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="colour the output: auto (default) colours a terminal unless NO_COLOR is set, or anything when "
+        "FORCE_COLOR is set",
     )
 
 
@@ -424,24 +477,24 @@ def _build_args(pairs: Sequence[tuple[str, str | None]]) -> dict[str, str]:
     return {name: value for name, value in pairs if value is not None}
 
 
-def _codes(text: str) -> list[str]:
-    codes = [code.strip().upper() for code in text.split(",") if code.strip()]
-    if not codes:
-        raise argparse.ArgumentTypeError("expected rule codes such as RL001,RL002")
-    return codes
+def _selectors(text: str) -> list[str]:
+    selectors = [selector.strip() for selector in text.split(",") if selector.strip()]
+    if not selectors:
+        raise argparse.ArgumentTypeError("expected rules such as RL001,RL002, RL00 or branch-pin")
+    return selectors
 
 
-def _check_codes(option: str, codes: Sequence[str] | None) -> tuple[str, ...] | None:
-    """Refuse unknown codes: a typo in ``--select`` must not silently turn every rule off."""
-    if codes is None:
+def _check_selectors(option: str, selectors: Sequence[str] | None) -> tuple[str, ...] | None:
+    """The codes that ``selectors`` choose (None stays None); an unknown code, prefix or name is a usage
+    error: a typo in ``--select`` must not silently turn every rule off."""
+    if selectors is None:
         return None
-    from ascend_reflint.check import all_rules
+    from ascend_reflint.check.rules import selected_codes
 
-    known = {rule.code for rule in all_rules()}
-    unknown = sorted(set(codes) - known)
-    if unknown:
-        raise UsageError(f"{option}: unknown rule code(s) {', '.join(unknown)} (see `reflint rules`)")
-    return tuple(dict.fromkeys(codes))
+    try:
+        return selected_codes(selectors)
+    except ValueError as exc:
+        raise UsageError(f"{option}: {exc}") from None
 
 
 def _check_paths(paths: Sequence[str]) -> None:
@@ -475,12 +528,35 @@ def _emit(path: str | None, render: Callable[[Channel], None]) -> None:
         raise UsageError(str(exc)) from None
 
 
-def _wants_colour(stream: TextIO) -> bool:
-    """Colour and tables only on a terminal, and never with NO_COLOR (https://no-color.org)."""
-    return stream.isatty() and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
+def wants_colour(stream: TextIO, choice: str = "auto", environ: Mapping[str, str] | None = None) -> bool:
+    """Whether to colour ``stream``, from ``--color`` and the environment.
+
+    Args:
+        stream: where the output goes.
+        choice: ``--color``: ``always`` and ``never`` decide; ``auto`` colours when ``FORCE_COLOR`` is set
+            and not empty (https://force-color.org, which wins over ``NO_COLOR`` as in Node.js), else never
+            with ``NO_COLOR`` set and not empty (https://no-color.org), else only on a terminal that is not
+            ``TERM=dumb``.
+        environ: the environment (default: the process's).
+    """
+    if choice != "auto":
+        return choice == "always"
+    environ = os.environ if environ is None else environ
+    if environ.get("FORCE_COLOR"):
+        return True
+    return stream.isatty() and not environ.get("NO_COLOR") and environ.get("TERM") != "dumb"
 
 
-def _inventory(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+def _load_config(args: argparse.Namespace) -> Config:
+    from ascend_reflint.config import ConfigError, load_config
+
+    try:
+        return load_config(args.paths, args.config)
+    except ConfigError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _inventory(args: argparse.Namespace, config: Config):  # type: ignore[no-untyped-def]
     from ascend_reflint.inventory import build_inventory
     from ascend_reflint.textfile import DEFAULT_MAX_BYTES
 
@@ -489,6 +565,9 @@ def _inventory(args: argparse.Namespace):  # type: ignore[no-untyped-def]
         excludes=args.exclude,
         build_args=_build_args(args.build_arg),
         max_bytes=args.max_file_size or DEFAULT_MAX_BYTES,
+        root=config.root,
+        root_excludes=config.exclude,
+        docs=config.docs and not args.no_docs,
     )
 
 
@@ -496,7 +575,7 @@ def _run_refs(args: argparse.Namespace) -> int:
     from ascend_reflint.report.text import write_file_messages
 
     _check_paths(args.paths)
-    inventory = _inventory(args)
+    inventory = _inventory(args, _load_config(args))
     describes = _cached_describes(inventory, args.cache_dir)
 
     def render(stream: Channel) -> None:
@@ -508,7 +587,7 @@ def _run_refs(args: argparse.Namespace) -> int:
         else:
             from ascend_reflint.report.text import write_refs
 
-            write_refs(inventory, stream, rich_output=_wants_colour(stream), describes=describes)
+            write_refs(inventory, stream, rich_output=wants_colour(stream, args.colour), describes=describes)
             write_file_messages(inventory.errors, inventory.notices, sys.stderr)
 
     _emit(args.output, render)
@@ -516,20 +595,24 @@ def _run_refs(args: argparse.Namespace) -> int:
 
 
 def _cached_describes(inventory, cache_dir: str | None) -> dict[Pin, str]:  # type: ignore[no-untyped-def]
-    """Each commit pin's nearest tag (``git describe --tags``), from what scans verified and cached; no git,
-    no network. Pins whose commit is not in the cache, or not in its remote's history, are left out."""
+    """Each commit pin's nearest tag (``git describe --tags``), from what scans verified and cached for the
+    URL it fetches; no git, no network. Pins whose commit is not in the cache, or not in its remote's
+    history, are left out."""
     from pathlib import Path
 
     from ascend_reflint.check.refnames import pinned_commit
     from ascend_reflint.lookup.history import cached_verdicts
     from ascend_reflint.model import CommitState
+    from ascend_reflint.remote import lookup_key
 
     commits = {
-        pin: (pin.remote, commit) for pin in inventory.pins if pin.remote and (commit := pinned_commit(pin))
+        pin: (key, commit)
+        for pin in inventory.pins
+        if pin.remote and (commit := pinned_commit(pin)) and (key := lookup_key(pin.url))
     }
-    pinned: dict[str, set[str]] = {}
-    for remote, commit in commits.values():
-        pinned.setdefault(remote, set()).add(commit)
+    pinned: dict[str, tuple[str, set[str]]] = {}
+    for pin, (key, commit) in commits.items():
+        pinned.setdefault(key, (pin.remote, set()))[1].add(commit)
     verdicts = cached_verdicts(Path(cache_dir) if cache_dir else None, pinned) if pinned else {}
     return {
         pin: verdict.describe
@@ -541,18 +624,15 @@ def _cached_describes(inventory, cache_dir: str | None) -> dict[Pin, str]:  # ty
 
 
 def _run_scan(args: argparse.Namespace) -> int:
-    from ascend_reflint.config import ConfigError, load_config
     from ascend_reflint.scan import ScanOptions, run_scan
 
     _check_paths(args.paths)
     if args.offline and args.refresh:
         raise UsageError("--offline and --refresh contradict each other: --refresh asks every remote again")
-    select = _check_codes("--select", args.select)
-    ignore = _check_codes("--ignore", args.ignore) or ()
-    try:
-        config = load_config(args.paths, args.config)
-    except ConfigError as exc:
-        raise UsageError(str(exc)) from None
+    select = _check_selectors("--select", args.select)
+    extend_select = _check_selectors("--extend-select", args.extend_select) or ()
+    ignore = _check_selectors("--ignore", args.ignore) or ()
+    config = _load_config(args)
     options = ScanOptions(
         offline=args.offline,
         refresh=args.refresh,
@@ -566,9 +646,10 @@ def _run_scan(args: argparse.Namespace) -> int:
         lookup_memory=_bytes(args.lookup_memory),
         credentials_for=_credential_hosts(args.credentials_for),
         select=select,
+        extend_select=extend_select,
         ignore=ignore,
         rule_packs=tuple(args.rule_pack),
-        progress=_wants_colour(sys.stderr),
+        progress=not args.quiet and sys.stderr.isatty() and wants_colour(sys.stderr, args.colour),
         config=config,
         report_unused_ignores=args.report_unused_ignores,
         baseline=args.baseline,
@@ -578,9 +659,12 @@ def _run_scan(args: argparse.Namespace) -> int:
         max_bytes=args.max_file_size,
         verify_commits=args.verify_commits,
         max_history_bytes=_bytes(args.max_history_size),
+        docs=config.docs and not args.no_docs,
     )
     destinations = _destinations(args.format or ["text"], args.output)
-    inventory = _inventory(args)
+    if args.sarif_file is not None:
+        destinations.append(("sarif", args.sarif_file))
+    inventory = _inventory(args, config)
     try:
         run = run_scan(inventory, options)
     except Exception as exc:
@@ -591,11 +675,23 @@ def _run_scan(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     from ascend_reflint.report.text import write_file_messages
 
-    write_file_messages(result.errors, [n for n in result.notices if n.path == "(cache)"], sys.stderr)
-    _write_baseline_note(run, args.baseline, args.write_baseline)
+    write_file_messages(result.errors, [] if args.quiet else _scan_notices(run), sys.stderr)
+    if not args.quiet:
+        _write_baseline_note(run, args.baseline, args.write_baseline)
+    if run.cache_in_tree is not None:
+        from ascend_reflint.output import shown
+
+        sys.stderr.write(
+            f"reflint: warning: answers came from the cache directory {shown(run.cache_in_tree)}, which is "
+            "inside the scanned tree: a cache committed there can vouch for refs that do not exist; keep it "
+            "outside (--cache-dir)\n"
+        )
+    text_options = TextOptions(wants_colour(sys.stdout, args.colour), args.quiet, args.statistics)
     # Files first: a reader that closes standard output early (`| head`) must not cost the SARIF file.
     for output_format, path in sorted(destinations, key=lambda destination: destination[1] in (None, "-")):
-        _emit(path, functools.partial(_write_scan, output_format, result))
+        colour = text_options.colour and path in (None, "-")
+        render = functools.partial(_write_scan, output_format, result, text_options._replace(colour=colour))
+        _emit(path, render)
     timings["report"] = time.perf_counter() - started
     if args.profile:
         sys.stderr.write(
@@ -673,7 +769,25 @@ def _destinations(formats: Sequence[str], outputs: Sequence[str]) -> list[tuple[
     return [(f, None) for f in formats[:on_stdout]] + list(zip(formats[on_stdout:], outputs, strict=True))
 
 
-def _write_scan(output_format: str, result: ScanResult, stream: Channel) -> None:
+class TextOptions(NamedTuple):
+    """How the text format writes a scan: ``--color``, ``--quiet`` and ``--statistics``."""
+
+    colour: bool
+    quiet: bool
+    statistics: bool
+
+
+def _scan_notices(run: ScanRun) -> list[FileMessage]:
+    """The notices that ``scan`` writes to standard error: paths given on the command line that it skipped,
+    the config's (a ``per-file-ignores`` glob that matches nothing) and the cache's. The other notices
+    (lenient decoding, a skipped ``shell: pwsh`` step) are in the JSON output."""
+    from ascend_reflint.discover import SKIPPED
+
+    skipped = [notice for notice in run.result.notices if notice.message == SKIPPED]
+    return [*skipped, *run.side_notices]
+
+
+def _write_scan(output_format: str, result: ScanResult, text: TextOptions, stream: Channel) -> None:
     if output_format == "json":
         from ascend_reflint.output import json_text
         from ascend_reflint.report.json_output import scan_document
@@ -692,7 +806,7 @@ def _write_scan(output_format: str, result: ScanResult, stream: Channel) -> None
     else:
         from ascend_reflint.report.text import write_findings
 
-        write_findings(result, stream, colour=_wants_colour(stream))
+        write_findings(result, stream, colour=text.colour, quiet=text.quiet, statistics=text.statistics)
 
 
 def _repository_root() -> str:

@@ -7,7 +7,10 @@ current directory when none was), upwards, the first folder holding ``.reflint.y
 ``.reflint.yaml`` is read. With none of them anywhere above, the root is the current directory when the
 paths are under it, else their common folder. The root is the folder that globs in the config and in the
 rule packs are relative to, and the work tree that cross-file rules read when pre-commit passes only some
-files. With ``--config FILE``, the root is that file's folder.
+files. ``--config FILE`` does not move the root: a config kept elsewhere (``--config ci/reflint.yaml``, a
+shared file outside the repository) still means the project being scanned, so its globs are relative to
+that project's root, as they are when the file sits at the root. Only its ``rule-packs`` are relative to
+the file's own folder, where the packs it names live beside it.
 
 The config holds what a rule pack holds (remote lists, check parameters, severities; see
 :class:`~ascend_reflint.check.pack_schema.PackSettings` and ``rules/README.md``) and also ``select``,
@@ -58,16 +61,39 @@ class Config:
         path: the config file read, or None when there is none.
         settings: its settings (a :class:`~ascend_reflint.check.pack_schema.UserConfig`), or None when
             there is no file.
+        folder: the absolute folder of the config file, which its ``rule-packs`` are relative to (None:
+            the root).
     """
 
     root: str
     path: str | None = None
     settings: UserConfig | None = None
+    folder: str | None = None
 
     @property
     def select(self) -> tuple[str, ...] | None:
-        """The config's ``select`` (None: every rule)."""
-        return self.settings.select if self.settings is not None else None
+        """The codes the config's ``select`` and ``extend-select`` choose (None: every rule)."""
+        if self.settings is None or self.settings.select is None:
+            return None
+        from ascend_reflint.check.rules import selected_codes
+
+        return selected_codes((*self.settings.select, *self.settings.extend_select))
+
+    @property
+    def extend_select(self) -> tuple[str, ...]:
+        """The codes of the config's ``extend-select``."""
+        if self.settings is None:
+            return ()
+        from ascend_reflint.check.rules import selected_codes
+
+        return selected_codes(self.settings.extend_select)
+
+    @property
+    def exclude(self) -> tuple[str, ...]:
+        """The config's ``exclude`` and ``extend-exclude`` globs, relative to the root."""
+        if self.settings is None:
+            return ()
+        return (*self.settings.exclude, *self.settings.extend_exclude)
 
     @property
     def verify_commits(self) -> bool:
@@ -75,16 +101,25 @@ class Config:
         return self.settings.verify_commits if self.settings is not None else True
 
     @property
+    def docs(self) -> bool:
+        """The config's ``docs`` (default: True): read the install steps in documentation."""
+        return self.settings.docs if self.settings is not None else True
+
+    @property
     def ignore(self) -> tuple[str, ...]:
-        """The config's ``ignore``."""
-        return self.settings.ignore if self.settings is not None else ()
+        """The codes of the config's ``ignore``."""
+        if self.settings is None:
+            return ()
+        from ascend_reflint.check.rules import selected_codes
+
+        return selected_codes(self.settings.ignore)
 
     def rule_pack_paths(self) -> list[Path]:
-        """``rule-packs``, each relative to the config file's folder, the root (absolute ones as they are);
-        :func:`load_config` has checked that each is inside the root."""
+        """``rule-packs``, each relative to the config file's folder (absolute ones as they are);
+        :func:`load_config` has checked that each is inside that folder."""
         if self.settings is None:
             return []
-        return [Path(self.root) / entry for entry in self.settings.rule_packs]
+        return [Path(self.folder or self.root) / entry for entry in self.settings.rule_packs]
 
     def relpath(self, abspath: str) -> str:
         """``abspath`` relative to the root, ``/``-separated (as given when it is outside the root)."""
@@ -103,13 +138,25 @@ class Config:
         if self.settings is None:
             return frozenset()
         from ascend_reflint.check.globs import matches
+        from ascend_reflint.check.rules import selected_codes
 
         return frozenset(
             code
-            for glob, codes in self.settings.per_file_ignores.items()
+            for glob, selectors in self.settings.per_file_ignores.items()
             if matches((glob,), relpath)
-            for code in codes
+            for code in selected_codes(selectors)
         )
+
+    def unmatched_per_file_ignores(self, relpaths: Sequence[str]) -> list[str]:
+        """The ``per-file-ignores`` globs that match none of the root-relative ``relpaths``, in file order:
+        a glob that matches nothing is usually written relative to the wrong folder."""
+        if self.settings is None:
+            return []
+        from ascend_reflint.check.globs import matches
+
+        return [
+            glob for glob in self.settings.per_file_ignores if not any(matches((glob,), p) for p in relpaths)
+        ]
 
 
 def load_config(paths: Sequence[str], config_file: str | None = None, cwd: str | None = None) -> Config:
@@ -118,7 +165,7 @@ def load_config(paths: Sequence[str], config_file: str | None = None, cwd: str |
     A config file that reflint finds is part of the scanned repository: it must be inside the root (not a
     symbolic link to a file elsewhere), and so must every rule pack that its ``rule-packs`` names (see
     :mod:`ascend_reflint.sidefile`). One that ``config_file`` names is the user's choice; its rule packs
-    must still be inside its folder.
+    must still be inside its folder. The root is the project root of ``paths`` either way.
 
     Args:
         paths: files and folders as given on the command line (none: the current directory).
@@ -132,14 +179,14 @@ def load_config(paths: Sequence[str], config_file: str | None = None, cwd: str |
         ConfigError: the file cannot be read or is not valid, or names a rule pack outside the root.
     """
     cwd = os.path.abspath(cwd or os.getcwd())
+    root = project_root(paths, cwd)
     if config_file is not None:
         path = os.path.abspath(os.path.join(cwd, config_file))
-        root = os.path.dirname(path)
+        folder = os.path.dirname(path)
         text = _read(path, config_file)
         if path.endswith(".toml"):
-            return Config(root, config_file, parse_toml_config(text, config_file, root))
-        return Config(root, config_file, parse_yaml_config(text, config_file, root))
-    root = project_root(paths, cwd)
+            return Config(root, config_file, parse_toml_config(text, config_file, folder), folder)
+        return Config(root, config_file, parse_yaml_config(text, config_file, folder), folder)
     if os.path.isfile(os.path.join(root, YAML_NAME)):
         shown = _shown(os.path.join(root, YAML_NAME), cwd)
         return Config(root, shown, parse_yaml_config(_read_in_root(root, YAML_NAME, shown), shown, root))
@@ -208,7 +255,7 @@ def parse_yaml_config(text: str, source: str, root: str | None = None) -> UserCo
     Args:
         text: the file's text.
         source: its name, for messages.
-        root: the project root, to check that ``rule-packs`` stay inside it (None: not checked).
+        root: the config file's folder, to check that ``rule-packs`` stay inside it (None: not checked).
 
     Raises:
         ConfigError: the text is not YAML, not a mapping, or not a valid config; a rule pack outside
@@ -234,7 +281,7 @@ def parse_toml_config(text: str, source: str, root: str | None = None) -> UserCo
     Args:
         text: the file's text.
         source: its name, for messages.
-        root: the project root, to check that ``rule-packs`` stay inside it (None: not checked).
+        root: the config file's folder, to check that ``rule-packs`` stay inside it (None: not checked).
 
     Raises:
         ConfigError: the text is not TOML, has no such table, or the table is not a valid config; a rule

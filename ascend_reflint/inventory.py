@@ -13,8 +13,8 @@ from collections import deque
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ascend_reflint.discover import discover, display_path, exclusions
-from ascend_reflint.model import FileMessage, Pin, SourceFile
+from ascend_reflint.discover import discover, display_path, exclusions, root_exclusions
+from ascend_reflint.model import FileKind, FileMessage, Pin, SourceFile
 from ascend_reflint.sidefile import inside_root
 from ascend_reflint.textfile import DEFAULT_MAX_BYTES, FileReadError, read_text
 
@@ -50,6 +50,8 @@ def build_inventory(
     max_bytes: int = DEFAULT_MAX_BYTES,
     read_already: Collection[str] = (),
     root: str | None = None,
+    root_excludes: Sequence[str] = (),
+    docs: bool = True,
 ) -> Inventory:
     """Discover, read and extract the files under ``paths``, and the files they name (pip's ``-r``/``-c``).
 
@@ -62,18 +64,22 @@ def build_inventory(
             (not read twice) when discovery finds them or a file names them.
         root: the project root, outside which a file that another file names is not read (default: the
             root of a scan of ``paths``, :func:`ascend_reflint.config.project_root`).
+        root_excludes: gitignore-style globs relative to ``root`` (the config's ``exclude``) that leave
+            paths out, as ``excludes`` does; ``root`` must be given with them.
+        docs: read documentation (``--no-docs`` and the config's ``docs: false`` turn it off).
 
     Returns:
         The :class:`Inventory`, its files in display path order. Never raises for a file's content.
     """
     started = time.perf_counter()
-    found = discover(paths, excludes)
+    found = discover(paths, excludes, root_excludes=root_excludes, root=root, docs=docs)
     files = [source for source in found.files if source.abspath not in read_already]
     inventory = Inventory(files=files, errors=list(found.errors), notices=list(found.notices))
     inventory.timings["discover"] = time.perf_counter() - started
     started = time.perf_counter()
     queue = deque(inventory.files)
-    named = _NamedFiles(root, paths, excludes, {*read_already, *(source.abspath for source in files)})
+    known = {*read_already, *(source.abspath for source in files)}
+    named = _NamedFiles(root, paths, excludes, root_excludes, known)
     while queue:
         source = queue.popleft()
         _read_and_extract(source, build_args or {}, max_bytes)
@@ -91,17 +97,27 @@ def build_inventory(
     return inventory
 
 
+#: How a file names the files of each kind that it has its tool read, for notices.
+_NAMED_BY = {FileKind.REQUIREMENTS: "named by -r/-c", FileKind.GITLAB_CI: "named by include: local"}
+
+
 class _NamedFiles:
     """The files that read files name (pip's ``-r``/``-c``), each read once, only inside the project root
     (symbolic links followed: :func:`ascend_reflint.sidefile.inside_root`), and never one that ``--exclude``
     leaves out."""
 
     def __init__(
-        self, root: str | None, paths: Sequence[str], excludes: Sequence[str], known: set[str]
+        self,
+        root: str | None,
+        paths: Sequence[str],
+        excludes: Sequence[str],
+        root_excludes: Sequence[str],
+        known: set[str],
     ) -> None:
         self._root = root
         self._paths = paths
         self._excluded = exclusions(excludes)
+        self._root_excluded = root_exclusions(root_excludes, root)
         self._known = known
         self.found_any = False
 
@@ -114,13 +130,14 @@ class _NamedFiles:
             if path in self._known:
                 continue
             shown = display_path(path, os.getcwd())
-            if self._excluded(shown):
+            if self._excluded(shown) or self._root_excluded(path):
                 continue
+            how = _NAMED_BY.get(kind, "named")
             if inside_root(self.root, path) is None:
-                source.notices.append(f"{name!r} (named by -r/-c) is outside the project root: not read")
+                source.notices.append(f"{name!r} ({how}) is outside the project root: not read")
                 continue
             if not os.path.lexists(path):
-                source.notices.append(f"{name!r} (named by -r/-c) does not exist")
+                source.notices.append(f"{name!r} ({how}) does not exist")
                 continue
             self._known.add(path)
             found.append(SourceFile(path=shown, abspath=path, kind=kind))

@@ -49,6 +49,11 @@ class FileKind(str, enum.Enum):
     CONDA = "conda"
     SUBMODULE = "submodule"
     PRE_COMMIT = "pre-commit"
+    CMAKE = "cmake"
+    MAKEFILE = "makefile"
+    GITLAB_CI = "gitlab-ci"
+    APPTAINER = "apptainer"
+    DOCS = "docs"
 
 
 class Via(str, enum.Enum):
@@ -63,6 +68,13 @@ class Via(str, enum.Enum):
     - ``UV_SOURCE``: a ``git`` source of ``[tool.uv.sources]`` in ``pyproject.toml``.
     - ``POETRY``: a ``git`` dependency of Poetry (``[tool.poetry.dependencies]`` and its groups).
     - ``PRE_COMMIT``: a ``repo:`` and its ``rev:`` in ``.pre-commit-config.yaml``.
+    - ``FETCHCONTENT``: CMake's ``FetchContent_Declare`` with ``GIT_REPOSITORY`` and ``GIT_TAG``.
+    - ``EXTERNAL_PROJECT``: CMake's ``ExternalProject_Add`` with ``GIT_REPOSITORY`` and ``GIT_TAG``.
+    - ``CPM``: ``CPMAddPackage``/``CPMFindPackage`` of CPM.cmake (named arguments or ``gh:owner/repo@1.2.3``).
+    - ``GITLAB_INCLUDE``: GitLab CI's ``include: project: … ref: …``.
+    - ``ADD_GIT``: a Dockerfile ``ADD`` of a git repository (BuildKit's git source, ``URL.git#REF``).
+    - ``CARGO``: ``cargo install --git URL [--tag|--branch|--rev REF]``.
+    - ``NPM``: a git dependency given to ``npm``/``yarn``/``pnpm`` (``github:owner/repo#REF``).
     """
 
     CLONE = "clone"
@@ -74,6 +86,13 @@ class Via(str, enum.Enum):
     UV_SOURCE = "uv-source"
     POETRY = "poetry"
     PRE_COMMIT = "pre-commit"
+    FETCHCONTENT = "fetchcontent"
+    EXTERNAL_PROJECT = "external-project"
+    CPM = "cpm"
+    GITLAB_INCLUDE = "gitlab-include"
+    ADD_GIT = "add-git"
+    CARGO = "cargo"
+    NPM = "npm"
 
 
 class Resolution(str, enum.Enum):
@@ -84,11 +103,15 @@ class Resolution(str, enum.Enum):
       the file never assigns, which the base image or the caller may set).
     - ``EMPTY``: the file itself shows the variable is empty where it is used (assigned only later, only
       in another build stage, or only on a commented-out line).
+    - ``PLACEHOLDER``: the ref or URL holds a template placeholder (``{version}``, ``{{ version }}``,
+      ``<branch>``, ``@VERSION@``, ``%(ref)s``, ``$VERSION$``) that another tool fills in before the file
+      is used: it names no ref yet (:func:`ascend_reflint.resolve.placeholder`).
     """
 
     RESOLVED = "resolved"
     UNRESOLVED = "unresolved"
     EMPTY = "empty"
+    PLACEHOLDER = "placeholder"
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +140,53 @@ class Origin:
 
     path: str
     span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class CallSite:
+    """A place that runs the code a pin is written in, with the values the pin was resolved with.
+
+    A pin inside a shell function is resolved once per distinct call (``$1`` … of that call); a Dockerfile's
+    pins are resolved once per build that another file gives build arguments to (``docker build
+    --build-arg``, a bake target, a compose service), and a reusable workflow's once per call (``with:``).
+    A finding about such a pin lists its call sites as related locations.
+
+    Attributes:
+        path: the display path of the file that holds the call (may differ from the pin's).
+        span: the call: the function call's command, the ``docker build`` words, the bake target's or
+            compose service's name, the ``uses:`` value.
+        call: what it is, as a phrase for messages (``called as `install_repo vllm https://… v0.9.1```,
+            ``built by `docker build -f docker/Dockerfile.a3 .```).
+    """
+
+    path: str
+    span: Span
+    call: str
+
+
+@dataclass(frozen=True, slots=True)
+class Fetch:
+    """How the ref that a checkout names by name came into its repository: the ``git fetch`` (or ``git
+    pull``) before the checkout that named it. Whether the checkout finds it depends on what the fetch
+    stored (git-fetch(1) "CONFIGURED REMOTE-TRACKING BRANCHES"; verified with git 2.39): RL020 reads it.
+
+    Attributes:
+        span: the ref on the fetch's line.
+        by_url: the fetch named a URL, not a remote: git stores the ref in FETCH_HEAD only.
+        tag: the fetch named it as ``tag NAME``, which stores the tag.
+        tracked_branch: the one branch that the remote's fetch refspec stores a remote-tracking branch
+            for (a single-branch clone: ``--single-branch``, or ``--depth`` without
+            ``--no-single-branch``; ``HEAD`` for the remote's default branch); None when it stores every
+            branch (a full clone, ``git remote add``).
+        has_tags: the repository holds the remote's tags (a clone that fetched them all: no ``--depth``,
+            ``--single-branch`` or ``--no-tags``); a fetch of a tag by name stores no tag.
+    """
+
+    span: Span
+    by_url: bool
+    tag: bool
+    tracked_branch: str | None
+    has_tags: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,6 +232,13 @@ class Pin:
             itself, or comes from several places or partly from the use (``v$VER``, ``${A}${B}``), or from
             reflint's own ``--build-arg``.
         url_origin: the same for the URL (for ``url_span``).
+        fetch: for a checkout that names (not as ``FETCH_HEAD``) the ref that a fetch before it named,
+            how that fetch brought it (:class:`Fetch`); else None.
+        call_sites: the calls that give the pin its values (see :class:`CallSite`), in the order met;
+            empty for a pin resolved with the file's own values. Pins alike but for their call sites are
+            one pin with all of them.
+        template: the pin comes from a template of a recipe (``Dockerfile.j2``), whose template
+            expressions are filled in when it is rendered.
     """
 
     path: str
@@ -188,11 +265,61 @@ class Pin:
     version_comment: str | None = None
     ref_origin: Origin | None = None
     url_origin: Origin | None = None
+    fetch: Fetch | None = None
+    call_sites: tuple[CallSite, ...] = ()
+    template: bool = False
 
     @property
     def resolved(self) -> bool:
         """True when the ref and URL hold no variable left unresolved."""
         return self.resolution is Resolution.RESOLVED
+
+
+class IssueKind(str, enum.Enum):
+    """What is wrong with a command, as extraction saw it (a rule of its own reports each kind).
+
+    - ``OPTION_WITHOUT_VALUE``: an option that takes a value is the command's last word (RL018).
+    - ``CHECKOUT_OUTSIDE_CLONE``: a checkout runs in the directory a clone was made from, not in the clone
+      (RL019).
+    - ``BASH_UNDER_SH``: bash syntax in a script that ``/bin/sh`` runs (RL022).
+    """
+
+    OPTION_WITHOUT_VALUE = "option-without-value"
+    CHECKOUT_OUTSIDE_CLONE = "checkout-outside-clone"
+    BASH_UNDER_SH = "bash-under-sh"
+
+
+@dataclass(frozen=True, slots=True)
+class CommandIssue:
+    """A recipe command that fails, or does other than it says, as extraction saw it.
+
+    Attributes:
+        kind: what is wrong.
+        path: the display path of the file.
+        span: where: the option, the checkout's ref (or its ``git checkout`` words), the construct.
+        command: the command it is in, as written and shortened (``git clone``, ``git checkout v1``).
+        subject: what is at ``span`` (``-b``, ``v1``, ``[[``).
+        detail: a fact for the message: the comment that swallowed an option's value (OPTION_WITHOUT_VALUE);
+            the directory the checkout runs in (CHECKOUT_OUTSIDE_CLONE); what the construct is
+            (BASH_UNDER_SH).
+        related: the places it refers to (the clone that a checkout was meant for).
+        rest_of_run: for OPTION_WITHOUT_VALUE in a Dockerfile ``RUN`` (continuation lines joined into one
+            line), the comment runs to the end of the RUN: nothing after it runs.
+        likely: False when context makes it less likely to fail (BASH_UNDER_SH in a stage whose base image
+            ships bash as ``/bin/sh``): the rule then lowers its severity.
+        stage: the Dockerfile build stage, None elsewhere.
+    """
+
+    kind: IssueKind
+    path: str
+    span: Span
+    command: str
+    subject: str
+    detail: str | None = None
+    related: tuple[Related, ...] = ()
+    rest_of_run: bool = False
+    likely: bool = True
+    stage: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,7 +363,11 @@ class SourceFile:
         notices: caveats about this file (lenient decoding, a skipped ``shell: pwsh`` step …).
         error: why the file could not be read or parsed, or None.
         named_files: files that this file has its tool read, as written (relative to this file's folder),
-            with the kind to read them as: pip's ``-r``/``-c`` files. The inventory reads them too.
+            with the kind to read them as: pip's ``-r``/``-c`` files, GitLab CI's ``include: local``. The
+            inventory reads them too.
+        issues: commands that fail or do other than they say (:class:`CommandIssue`), in file order.
+        template: the file is a template of a recipe (``Dockerfile.j2``), read as its kind with its
+            template expressions masked.
     """
 
     path: str
@@ -249,6 +380,8 @@ class SourceFile:
     notices: list[str] = field(default_factory=list)
     error: str | None = None
     named_files: list[tuple[str, FileKind]] = field(default_factory=list)
+    issues: list[CommandIssue] = field(default_factory=list)
+    template: bool = False
 
 
 class RefType(str, enum.Enum):
@@ -269,6 +402,9 @@ class RemoteRefs:
             annotated tag, per git-ls-remote(1)).
         head: the commit id of HEAD when advertised, else None.
         fetched_at: when the answer came from the remote, in seconds since the epoch.
+        default_branch: the branch that the remote's HEAD points at (``git ls-remote --symref -- URL
+            HEAD``, asked only when a suggestion needs it); ``""`` when it was asked and HEAD names no
+            branch; None when it was not asked.
     """
 
     remote: str
@@ -276,6 +412,7 @@ class RemoteRefs:
     tags: dict[str, str]
     head: str | None = None
     fetched_at: float = 0.0
+    default_branch: str | None = None
 
     def commits(self) -> frozenset[str]:
         """Every commit id that a branch or tag tip names (lower-case 40 hex)."""
@@ -287,6 +424,11 @@ class FailureKind(str, enum.Enum):
 
     NOT_FOUND = "not-found"  # the server says there is no such repository
     NOT_FOUND_OR_PRIVATE = "not-found-or-private"  # https asked for credentials (GitHub's answer to both)
+    # The user's git config rewrote the URL (url.<base>.insteadOf) and the mirror it points at said "not
+    # found", or asked for credentials: facts about the mirror, not the remote. ``detail`` is the URL git
+    # asked.
+    NOT_IN_MIRROR = "not-in-mirror"
+    NOT_IN_MIRROR_OR_PRIVATE = "not-in-mirror-or-private"
     AUTH_REQUIRED = "auth-required"  # credentials were asked for (ssh: permission denied)
     UNREACHABLE = "unreachable"  # DNS, connection refused, TLS, …
     TIMEOUT = "timeout"  # no answer within --timeout
@@ -360,12 +502,24 @@ class CommitVerdict:
 
 @dataclass(frozen=True, slots=True)
 class Related:
-    """Another place that a finding refers to (the other variant, the other file's pin)."""
+    """Another place that a finding refers to (the other variant, the other file's pin).
+
+    Attributes:
+        path: display path of the file.
+        line: 1-based line.
+        column: 1-based column, in characters.
+        message: what is there, in a phrase.
+        same_value: True for the other end of the value that the finding is about: where that value is used
+            when the finding sits where it is written (``ARG TAG=v1`` … ``--branch ${TAG}``), or where it is
+            written when the finding sits at the use. A ``# reflint: ignore`` comment there suppresses the
+            finding too, in whatever file it is.
+    """
 
     path: str
     line: int
     column: int
     message: str
+    same_value: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -383,6 +537,9 @@ class Finding:
         ref: the ref concerned (as resolved, else as written), or None.
         suggestion: the existing ref the user most likely meant, or None.
         related: other places the finding refers to.
+        use_path: the display path of the pin that the finding is about, when the finding was placed where
+            the pin's value is written in another file (a build argument that a workflow gives a
+            Dockerfile); None when it is ``path``. The fingerprint is keyed on it.
     """
 
     code: str
@@ -395,20 +552,26 @@ class Finding:
     ref: str | None = None
     suggestion: str | None = None
     related: tuple[Related, ...] = ()
+    use_path: str | None = None
 
     def sort_key(self) -> tuple[str, int, int, str]:
         """Findings are sorted by path, line, column, code."""
         return (self.path, self.span.line, self.span.column, self.code)
 
     def fingerprint(self) -> str:
-        """A key that survives edits above the finding: code, path, remote and ref, never line numbers.
+        """A key that survives edits above the finding: code, the path of the pin it is about, remote and
+        ref, never line numbers.
 
         The baseline and SARIF ``partialFingerprints`` use it, so a changed ARG value (a new ref) is a new
-        finding while a line moved down is not. Returns 32 lower-case hex characters.
+        finding while a line moved down is not. The path is the pin's (``use_path`` when set), not the one
+        the finding is shown at: a finding placed where its value is written keeps the key that baselines
+        written when findings were shown at the use still hold.
+        Returns 32 lower-case hex characters.
         """
         import hashlib
 
-        key = "\0".join((self.code, self.path, self.remote or "", self.ref or ""))
+        path = self.use_path if self.use_path is not None else self.path
+        key = "\0".join((self.code, path, self.remote or "", self.ref or ""))
         return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 

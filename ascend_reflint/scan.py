@@ -10,7 +10,8 @@ What a scan reports, in order:
    also see the rest of the work tree when explicit file paths were given (pre-commit passes the staged
    files only), read without lookups;
 2. less the codes that ``--select``/``--ignore`` and the config's ``select``, ``ignore`` and
-   ``per-file-ignores`` turn off;
+   ``per-file-ignores`` turn off, and less a finding that a more specific one on the same token stands for
+   (:mod:`ascend_reflint.check.overlaps`);
 3. less those that a ``# reflint: ignore`` comment covers, plus, with ``--report-unused-ignores``, an RL099
    finding for each comment or code that covered nothing;
 4. less those that ``--baseline FILE`` records (``--write-baseline FILE`` records them all first).
@@ -18,6 +19,7 @@ What a scan reports, in order:
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -26,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from ascend_reflint.config import Config
 from ascend_reflint.inventory import Inventory, build_inventory
-from ascend_reflint.model import FileMessage, Finding, ScanResult, ScanSummary, SourceFile
+from ascend_reflint.model import FileKind, FileMessage, Finding, ScanResult, ScanSummary, Severity, SourceFile
 
 if TYPE_CHECKING:
     from ascend_reflint.check.policy import Policy
@@ -56,6 +58,7 @@ class ScanOptions:
         lookup_memory: bytes all lookups together may hold.
         credentials_for: hosts whose https and ssh URLs are looked up with the user's git credentials.
         select: only these rule codes (None: the config's ``select``, else all); replaces the config's.
+        extend_select: these rule codes too, on top of ``select`` (or the config's).
         ignore: skip these rule codes, besides the config's ``ignore``.
         rule_packs: extra rule pack files, merged after the config.
         progress: show a progress bar on stderr.
@@ -68,6 +71,7 @@ class ScanOptions:
         max_bytes: the largest file read, for the work tree read as context (None: the default).
         verify_commits: verify pinned commit ids against their remotes' histories (and the config's
             ``verify-commits`` allows it).
+        docs: read documentation (``--no-docs``, the config's ``docs``), for the work tree read as context.
         max_history_bytes: the largest a remote's cached history may be on disk, in bytes.
     """
 
@@ -83,6 +87,7 @@ class ScanOptions:
     lookup_memory: int = 512 * 1024 * 1024
     credentials_for: frozenset[str] = frozenset()
     select: tuple[str, ...] | None = None
+    extend_select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
     rule_packs: tuple[str, ...] = ()
     progress: bool = False
@@ -95,6 +100,7 @@ class ScanOptions:
     max_bytes: int | None = None
     verify_commits: bool = True
     max_history_bytes: int = 256 * 1024 * 1024
+    docs: bool = True
 
 
 @dataclass
@@ -108,13 +114,19 @@ class ScanRun:
         baseline_matched: findings that the baseline dropped (None without ``--baseline``).
         baseline_stale: baseline entries that matched no finding (None without ``--baseline``).
         baseline_written: findings recorded by ``--write-baseline`` (None without it).
+        side_notices: notices about the scan rather than a file read (the cache's, the config's), which
+            are also in ``result.notices``.
+        cache_in_tree: the cache directory, when answers came from it and it lies inside the project root
+            (a cache committed there can vouch for refs that do not exist), else None.
     """
 
     result: ScanResult
     timings: dict[str, float]
+    side_notices: list[FileMessage] = field(default_factory=list)
     baseline_matched: int | None = None
     baseline_stale: int | None = None
     baseline_written: int | None = None
+    cache_in_tree: str | None = None
 
 
 @dataclass(frozen=True)
@@ -134,8 +146,11 @@ class RuleSelection:
     @classmethod
     def of(cls, options: ScanOptions, config: Config) -> RuleSelection:
         """The selection that ``options`` and ``config`` make: ``--select`` replaces the config's
-        ``select``, ``--ignore`` adds to its ``ignore``."""
+        ``select`` (its ``extend-select`` still adds), ``--extend-select`` adds, ``--ignore`` adds to its
+        ``ignore``."""
         select = options.select if options.select is not None else config.select
+        if select is not None:
+            select = (*select, *config.extend_select, *options.extend_select)
         return cls(
             select=frozenset(select) if select is not None else None,
             ignore=frozenset((*config.ignore, *options.ignore)),
@@ -181,9 +196,13 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
     context_files = _context_files(inventory, options, config, selection)
     timings["context"] = time.perf_counter() - started
 
-    requests = remotes_to_look_up(inventory.files)
+    # Rules that need no ref list (`--select RL015`) say the same without one: no remote is asked.
+    needs_lookups = any(selection.runs(rule.code) for rule in all_rules() if rule.needs_lookup)
+    requests = remotes_to_look_up(inventory.files) if needs_lookups else {}
     started = time.perf_counter()
     lookups, stats = _lookup_with_progress(requests, _lookup_options(options), options.progress)
+    if selection.runs("RL001"):
+        lookups.update(_default_branches(inventory.files, requests, lookups, options, stats))
     timings["lookup"] = time.perf_counter() - started
 
     started = time.perf_counter()
@@ -195,12 +214,15 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
 
     started = time.perf_counter()
     findings = run_checks(inventory.files, lookups, policy, context_files, config.root, commits)
-    findings = _reported(findings, inventory.files, selection, policy, options.report_unused_ignores)
+    findings = _documentation_capped(findings, inventory.files)
+    findings = _reported(
+        findings, inventory.files, context_files, selection, policy, options.report_unused_ignores
+    )
     timings["check"] = time.perf_counter() - started
 
-    notices = list(inventory.notices) + [
-        FileMessage("(cache)", notice) for notice in (*stats.notices, *history_notices)
-    ]
+    side_notices = [FileMessage("(cache)", notice) for notice in (*stats.notices, *history_notices)]
+    side_notices += _config_notices(inventory, config)
+    notices = [*inventory.notices, *side_notices]
     summary = ScanSummary(
         files=len(inventory.files),
         pins=len(inventory.pins),
@@ -209,11 +231,53 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
         cached=stats.cached,
         checked=sum(1 for result in lookups.values() if answered(result)),
         unchecked_pins=_unchecked_pins(inventory.files, lookups),
-        lookup_rules=any(selection.runs(rule.code) for rule in all_rules() if rule.needs_lookup),
+        lookup_rules=needs_lookups,
     )
-    run = ScanRun(ScanResult([], list(inventory.errors), notices, summary), timings)
+    run = ScanRun(ScanResult([], list(inventory.errors), notices, summary), timings, side_notices)
+    if stats.cached:
+        run.cache_in_tree = _cache_in_tree(options, config)
     run.result.findings = _after_baseline(findings, options, run)
     return run
+
+
+def _config_notices(inventory: Inventory, config: Config) -> list[FileMessage]:
+    """A notice for each ``per-file-ignores`` glob that matches no file scanned, when folders were scanned
+    (pre-commit passes a few files, which most globs are not meant for)."""
+    if config.path is None or not inventory.files or all(source.explicit for source in inventory.files):
+        return []
+    relpaths = [config.relpath(source.abspath) for source in inventory.files]
+    return [
+        FileMessage(
+            config.path,
+            f"per-file-ignores: {glob!r} matches no file scanned; globs are relative to the project root "
+            f"{config.root}",
+        )
+        for glob in config.unmatched_per_file_ignores(relpaths)
+    ]
+
+
+def _default_branches(
+    files: Sequence[SourceFile],
+    requests: Mapping[str, str],
+    lookups: Mapping[str, LookupResult],
+    options: ScanOptions,
+    stats: LookupStats,
+) -> dict[str, LookupResult]:
+    """The ref lists that RL001's suggestions need the remote's default branch of, with it (see
+    :mod:`ascend_reflint.lookup.head`); none when no pin needs one."""
+    from ascend_reflint.check import default_branch_lookups
+    from ascend_reflint.model import RemoteRefs
+
+    needed = {
+        key: (requests[key], refs)
+        for key in default_branch_lookups(files, lookups)
+        if isinstance(refs := lookups[key], RemoteRefs)
+    }
+    if not needed:
+        return {}
+    from ascend_reflint.lookup.head import default_branches
+
+    return dict(default_branches(needed, _lookup_options(options), stats))
 
 
 def _lookup_options(options: ScanOptions) -> LookupOptions:
@@ -232,6 +296,16 @@ def _lookup_options(options: ScanOptions) -> LookupOptions:
         memory=options.lookup_memory,
         credentials_for=options.credentials_for,
     )
+
+
+def _cache_in_tree(options: ScanOptions, config: Config) -> str | None:
+    """The cache directory that the lookups used, when it is inside the project root (symbolic links
+    followed), else None."""
+    from ascend_reflint.discover import under_root
+    from ascend_reflint.lookup.cache import default_cache_dir
+
+    cache = os.path.realpath(options.cache_dir or default_cache_dir())
+    return cache if under_root(cache, os.path.realpath(config.root)) is not None else None
 
 
 def _unchecked_pins(files: Sequence[SourceFile], lookups: Mapping[str, LookupResult]) -> int:
@@ -264,8 +338,8 @@ def _verify_commits(
     from ascend_reflint.lookup.history import CommitRequest, HistoryOptions, verify_commits
 
     commit_requests = {
-        remote: CommitRequest(url=requests[key], refs=refs, commits=commits)
-        for remote, (key, commits) in pinned.items()
+        key: CommitRequest(remote=remote, url=requests[key], refs=refs, commits=commits)
+        for key, (remote, commits) in pinned.items()
         if isinstance(refs := lookups[key], RemoteRefs)
     }
     history_options = HistoryOptions(
@@ -316,9 +390,12 @@ def _context_files(
     tree = build_inventory(
         [display_path(config.root, str(Path.cwd()))],
         excludes=options.excludes,
+        root=config.root,
+        root_excludes=config.exclude,
         build_args=options.build_args,
         max_bytes=options.max_bytes or DEFAULT_MAX_BYTES,
         read_already={source.abspath for source in inventory.files},
+        docs=options.docs,
     )
     return tree.files
 
@@ -326,12 +403,17 @@ def _context_files(
 def _reported(
     findings: list[Finding],
     files: Sequence[SourceFile],
+    context_files: Sequence[SourceFile],
     selection: RuleSelection,
     policy: Policy,
     report_unused_ignores: bool,
 ) -> list[Finding]:
-    """The findings that the selection keeps and no suppression comment covers, with RL099 findings."""
+    """The findings that the selection keeps and no suppression comment covers, with RL099 findings.
+
+    The comments of ``context_files`` count for the other end of a finding's value (a variable set in a
+    file that pre-commit did not pass); only those of ``files`` are reported when unused."""
     from ascend_reflint.check.engine import all_rules
+    from ascend_reflint.check.overlaps import without_overlaps
     from ascend_reflint.check.rules import rl099_unused_ignore
     from ascend_reflint.suppress import apply_suppressions, find_suppressions
 
@@ -340,9 +422,10 @@ def _reported(
     def enabled(code: str, path: str) -> bool:
         return selection.reports(code, abspaths.get(path, path))
 
-    selected = [finding for finding in findings if enabled(finding.code, finding.path)]
+    selected = without_overlaps([finding for finding in findings if enabled(finding.code, finding.path)])
     suppressions = [suppression for source in files for suppression in find_suppressions(source)]
-    kept = apply_suppressions(selected, suppressions)
+    elsewhere = [suppression for source in context_files for suppression in find_suppressions(source)]
+    kept = apply_suppressions(selected, [*suppressions, *elsewhere])
     if report_unused_ignores:
         known = {rule.code for rule in all_rules()}
         unused = rl099_unused_ignore.unused_ignore_findings(suppressions, known, enabled)
@@ -352,6 +435,22 @@ def _reported(
             if enabled(finding.code, finding.path)
         )
     return sorted(kept, key=Finding.sort_key)
+
+
+def _documentation_capped(findings: list[Finding], files: Sequence[SourceFile]) -> list[Finding]:
+    """Findings on documentation capped at warning: install steps in docs are copied by people, who see
+    the error when it happens, and a stale example must not fail CI as a broken recipe does."""
+    docs = {source.path for source in files if source.kind is FileKind.DOCS}
+    if not docs:
+        return findings
+    import dataclasses
+
+    return [
+        dataclasses.replace(finding, severity=Severity.WARNING)
+        if finding.path in docs and finding.severity > Severity.WARNING
+        else finding
+        for finding in findings
+    ]
 
 
 def _with_severity(finding: Finding, policy: Policy) -> Finding:

@@ -8,5 +8,3 @@ MEGATRON_RELEASE_BRANCH = (
     'ref "core_r0.18.0" is a branch of github.com/nvidia/megatron-lm, which moves whenever a commit lands on '
     'it: pin its release tag "core_v0.18.0"'
 )
-#: The hint that the text formats print under that finding.
-MEGATRON_HINT = "did you mean 'core_v0.18.0'?"

@@ -1,5 +1,6 @@
-"""What a rule sees (:class:`PinContext` for one pin, :class:`ProjectContext` for files compared with each
-other) and what a rule module provides (:class:`PinRule`, :class:`ProjectRule`)."""
+"""What a rule sees (:class:`PinContext` for one pin, :class:`IssueContext` for one command issue,
+:class:`ProjectContext` for files compared with each other) and what a rule module provides
+(:class:`PinRule`, :class:`IssueRule`, :class:`ProjectRule`)."""
 
 from __future__ import annotations
 
@@ -7,11 +8,16 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
+from ascend_reflint.check.placement import at_value, placed
 from ascend_reflint.model import (
+    CallSite,
+    CommandIssue,
     CommitVerdict,
     Finding,
+    IssueKind,
     LookupFailure,
     LookupResult,
+    Origin,
     Pin,
     Related,
     RemoteRefs,
@@ -49,8 +55,9 @@ class RuleModule(Protocol):
     """What every rule module defines (one rule per module, under ``ascend_reflint/check/rules/``).
 
     The module docstring is the rule's user documentation. A rule module is also a :class:`PinRule` (it
-    defines ``check``) or a :class:`ProjectRule` (it defines ``check_project``); RL099, whose findings come
-    from the suppression comments rather than from pins, is neither.
+    defines ``check``), an :class:`IssueRule` (``check_issue``) or a :class:`ProjectRule` (it defines
+    ``check_project``); RL099, whose findings come from the suppression comments rather than from pins, is
+    none of them.
     """
 
     CODE: str
@@ -66,6 +73,16 @@ class PinRule(RuleModule, Protocol):
     :meth:`PinContext.finding`."""
 
     def check(self, context: PinContext) -> Iterator[Finding]: ...
+
+
+class IssueRule(RuleModule, Protocol):
+    """A rule about commands that fail or do other than they say, as extraction recorded them
+    (:class:`~ascend_reflint.model.CommandIssue`): ``check_issue`` yields findings built with
+    :meth:`IssueContext.finding`; ``KIND`` is the kind of issue it reads."""
+
+    KIND: IssueKind
+
+    def check_issue(self, context: IssueContext) -> Iterator[Finding]: ...
 
 
 class ProjectRule(RuleModule, Protocol):
@@ -90,6 +107,8 @@ class PinContext:
         commit: what commit verification found for the commit id the pin checks out (see
             :func:`~ascend_reflint.check.refnames.pinned_commit`), or None when it pins no commit id or the
             id was not verified (the lookup failed, or the remote was not looked up).
+        reported: the display paths the scan reports on (where a finding may move to; see
+            :mod:`ascend_reflint.check.placement`); empty means the pin's own file only.
     """
 
     pin: Pin
@@ -98,6 +117,7 @@ class PinContext:
     remote_pins: tuple[Pin, ...]
     rule: RuleInfo
     commit: CommitVerdict | None = None
+    reported: frozenset[str] = frozenset()
 
     @property
     def refs(self) -> RemoteRefs | None:
@@ -134,8 +154,13 @@ class PinContext:
         ref: str | None = None,
         suggestion: str | None = None,
         related: Sequence[Related] = (),
+        at_use: bool = False,
     ) -> Finding:
         """A finding of the running rule about this pin.
+
+        A finding on the pin's ref token (or URL token) is about the value written there; when that value
+        comes through a variable, the finding goes where the variable is set (:mod:`placement
+        <ascend_reflint.check.placement>`), unless ``at_use``.
 
         Args:
             message: what is wrong, where, and what to do, in one sentence.
@@ -144,14 +169,18 @@ class PinContext:
             span: where (default: the pin's span, the ref token or the URL token for a pin with no ref).
             ref: the ref concerned (default: the pin's ref as resolved, else as written).
             suggestion: the existing ref the user most likely meant.
-            related: other places the finding refers to (the clone that a checkout follows).
+            related: other places the finding refers to (the clone that a checkout follows); the pin's
+                call sites follow them (a finding about a pin inside a function, or inside a Dockerfile that
+                another file builds, lists the calls that give the pin its values).
+            at_use: keep the finding at the use even when the value is written elsewhere: the fix changes
+                the command there (RL007's ``--branch``, RL015's missing ref), not the value.
 
         Raises:
             ValueError: when ``severity`` is above the rule's default (context may only lower it).
         """
         if severity is not None and severity > self.rule.severity:
             raise ValueError(f"{self.rule.code} may lower its severity, not raise it to {severity.label}")
-        return Finding(
+        finding = Finding(
             code=self.rule.code,
             rule=self.rule.name,
             severity=severity if severity is not None else self.rule.severity,
@@ -161,8 +190,59 @@ class PinContext:
             remote=self.pin.remote,
             ref=ref if ref is not None else (self.pin.ref or self.pin.ref_text),
             suggestion=suggestion,
-            related=tuple(related),
+            related=(*related, *(call_site_related(site) for site in self.pin.call_sites)),
         )
+        if at_use:
+            return finding
+        return placed(finding, self._origin_of(finding.span), self.reported or {self.pin.path})
+
+    def _origin_of(self, span: Span) -> Origin | None:
+        """Where the value at ``span`` is written, when ``span`` is the pin's ref or URL token."""
+        pin = self.pin
+        if span == pin.span and pin.ref_text is not None:
+            return pin.ref_origin
+        if span == pin.url_span:
+            return pin.url_origin
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class IssueContext:
+    """One command issue, with what the rule reading it may use.
+
+    Attributes:
+        issue: the command issue.
+        policy: the merged rule packs.
+        rule: the rule that is running.
+    """
+
+    issue: CommandIssue
+    policy: Policy
+    rule: RuleInfo
+
+    def finding(self, message: str, *, severity: Severity | None = None) -> Finding:
+        """A finding of the running rule at the issue's span, with its related places.
+
+        Raises:
+            ValueError: when ``severity`` is above the rule's default (context may only lower it).
+        """
+        if severity is not None and severity > self.rule.severity:
+            raise ValueError(f"{self.rule.code} may lower its severity, not raise it to {severity.label}")
+        issue = self.issue
+        return Finding(
+            code=self.rule.code,
+            rule=self.rule.name,
+            severity=severity if severity is not None else self.rule.severity,
+            path=issue.path,
+            span=issue.span,
+            message=message,
+            related=issue.related,
+        )
+
+
+def call_site_related(site: CallSite) -> Related:
+    """A finding's related location for a call that gives its pin its values."""
+    return Related(site.path, site.span.line, site.span.column, site.call)
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,6 +256,7 @@ class ProjectContext:
         rule: the rule that is running.
         relpaths: display path → path relative to the project root (``/``-separated), which globs match.
         variants: the variant groups of ``files``.
+        reported: the display paths of the files the scan reports on (the others are context only).
     """
 
     files: Sequence[SourceFile]
@@ -183,6 +264,7 @@ class ProjectContext:
     rule: RuleInfo
     relpaths: Mapping[str, str]
     variants: VariantIndex
+    reported: frozenset[str] = frozenset()
 
     def relpath(self, source: SourceFile) -> str:
         """``source``'s path relative to the project root."""
@@ -219,3 +301,35 @@ class ProjectContext:
             ref=ref,
             related=tuple(related),
         )
+
+    def pin_finding(
+        self,
+        pin: Pin,
+        message: str,
+        *,
+        ref: str | None = None,
+        related: Sequence[Related] = (),
+    ) -> Finding:
+        """A finding about ``pin``'s ref, at its default severity, where the ref is written (see
+        :mod:`ascend_reflint.check.placement`).
+
+        Args:
+            pin: the pin.
+            message: what is wrong, where, and what to do, in one sentence.
+            ref: the ref concerned (default: the pin's ref).
+            related: the other places it refers to.
+        """
+        finding = self.finding(
+            pin.path,
+            pin.span,
+            message,
+            remote=pin.remote,
+            ref=ref if ref is not None else pin.ref,
+            related=related,
+        )
+        return placed(finding, pin.ref_origin if pin.ref_text is not None else None, self.reported)
+
+    def related_pin(self, pin: Pin, message: str) -> Related:
+        """A related place at ``pin``'s ref where it is written (its origin, when it has one)."""
+        path, line, column = at_value(pin.ref_origin, pin.path, pin.span.line, pin.span.column)
+        return Related(path, line, column, message)

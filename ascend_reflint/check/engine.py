@@ -12,14 +12,29 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 
-from ascend_reflint.check.context import PinContext, ProjectContext, RuleInfo, RuleModule
+from ascend_reflint.check.context import IssueContext, PinContext, ProjectContext, RuleInfo, RuleModule
 from ascend_reflint.check.policy import Policy
-from ascend_reflint.check.refnames import is_full_commit_id, pinned_commit
-from ascend_reflint.check.rules import PIN_RULES, PROJECT_RULES, RULES
+from ascend_reflint.check.refnames import exists, is_full_commit_id, named_refs, pinned_commit
+from ascend_reflint.check.rules import ISSUE_RULES, PIN_RULES, PROJECT_RULES, RULES
+from ascend_reflint.check.suggest import wants_default_branch
 from ascend_reflint.check.variants import find_variants
 from ascend_reflint.discover import under_root
-from ascend_reflint.model import CommitVerdict, Finding, LookupResult, Pin, RemoteRefs, SourceFile, Via
+from ascend_reflint.model import (
+    CommitVerdict,
+    Finding,
+    LookupResult,
+    Pin,
+    RefType,
+    RemoteRefs,
+    Resolution,
+    SourceFile,
+    Via,
+)
 from ascend_reflint.remote import is_local_path, lookup_key, unsafe_reason
+
+#: The rules that report a pin whose ref or URL is a template placeholder: it is no pin yet (the template
+#: is rendered before anything fetches it), so no other rule judges it.
+_PLACEHOLDER_CODES = frozenset({"RL009"})
 
 
 def rule_info(rule: RuleModule) -> RuleInfo:
@@ -81,20 +96,42 @@ def remotes_to_look_up(files: Sequence[SourceFile]) -> dict[str, str]:
     return lookups
 
 
+def default_branch_lookups(files: Sequence[SourceFile], lookups: Mapping[str, LookupResult]) -> list[str]:
+    """The lookups whose remote's default branch a suggestion needs: a pin asks for a branch the remote
+    lacks by a name that means "the default branch"
+    (:func:`~ascend_reflint.check.suggest.wants_default_branch`).
+
+    Returns:
+        Lookup keys, in file and pin order, each once.
+    """
+    keys: dict[str, None] = {}
+    for source in files:
+        for pin in source.pins:
+            key = pin_lookup_key(pin)
+            refs = lookups.get(key) if key is not None else None
+            if key is None or not isinstance(refs, RemoteRefs) or key in keys:
+                continue
+            if any(
+                ref.kind is not RefType.TAG and not exists(ref, refs) and wants_default_branch(ref.name, refs)
+                for ref in named_refs(pin)
+            ):
+                keys[key] = None
+    return list(keys)
+
+
 def pinned_commits(
     files: Sequence[SourceFile], lookups: Mapping[str, LookupResult]
 ) -> dict[str, tuple[str, set[str]]]:
-    """The commit ids to verify against each remote's history.
+    """The commit ids to verify, per URL that pins fetch.
 
     Args:
         files: the files read, with their pins.
         lookups: lookup key → its ref list or the lookup's failure.
 
     Returns:
-        remote → (the lookup key of its first pin whose lookup succeeded, whose URL fetches the history;
-        the commit ids its pins check out: lower-case, see
-        :func:`~ascend_reflint.check.refnames.pinned_commit`), for pins whose own lookup succeeded; ids
-        that are also branch or tag names there are left out.
+        lookup key (:func:`pin_lookup_key`) → (the normalised remote; the commit ids its pins check out:
+        lower-case, see :func:`~ascend_reflint.check.refnames.pinned_commit`), for keys whose lookup
+        succeeded; ids that are also branch or tag names there are left out.
     """
     commits: dict[str, tuple[str, set[str]]] = {}
     for source in files:
@@ -105,7 +142,7 @@ def pinned_commits(
                 continue
             commit = pinned_commit(pin, refs)
             if commit is not None:
-                commits.setdefault(pin.remote, (key, set()))[1].add(commit)
+                commits.setdefault(key, (pin.remote, set()))[1].add(commit)
     return commits
 
 
@@ -128,13 +165,14 @@ def run_checks(
             (pre-commit passes a few paths; their variants and the workflows that run them are elsewhere).
         root: the absolute project root that the packs' globs are relative to (default: globs match the
             display paths).
-        commits: (remote, commit id) → what commit verification found (see :func:`pinned_commits`);
+        commits: (lookup key, commit id) → what commit verification found (see :func:`pinned_commits`);
             None when commits were not verified.
 
     Returns:
         The findings on ``files``, with the packs' severities applied, sorted by :meth:`Finding.sort_key`.
     """
     rules = [(rule, rule_info(rule)) for rule in PIN_RULES]
+    reported = frozenset(source.path for source in files)
     findings: list[Finding] = []
     for source in files:
         keys = [pin_lookup_key(pin) for pin in source.pins]
@@ -142,23 +180,43 @@ def run_checks(
         for pin, key in zip(source.pins, keys, strict=True):
             lookup = lookups.get(key) if key is not None else None
             shared = pins_of_key.get(key, ()) if key is not None else ()
-            verdict = _verdict(pin, lookup, commits)
+            verdict = _verdict(pin, key, lookup, commits)
             for rule, info in rules:
-                context = PinContext(pin, lookup, policy, shared, info, verdict)
+                if pin.resolution is Resolution.PLACEHOLDER and info.code not in _PLACEHOLDER_CODES:
+                    continue
+                context = PinContext(pin, lookup, policy, shared, info, verdict, reported)
                 findings.extend(rule.check(context))
+    findings.extend(_issue_findings(files, policy))
     if PROJECT_RULES:
         findings.extend(_project_findings(files, context_files, policy, root))
     return sorted((_with_policy_severity(finding, policy) for finding in findings), key=Finding.sort_key)
 
 
+def _issue_findings(files: Sequence[SourceFile], policy: Policy) -> list[Finding]:
+    """The findings of the issue rules on the command issues of ``files``, each issue once (a Dockerfile
+    built several ways records the same issue for each)."""
+    rules = {rule.KIND: (rule, rule_info(rule)) for rule in ISSUE_RULES}
+    findings: list[Finding] = []
+    for source in files:
+        for issue in dict.fromkeys(source.issues):
+            if issue.kind in rules:
+                rule, info = rules[issue.kind]
+                findings.extend(rule.check_issue(IssueContext(issue, policy, info)))
+    return findings
+
+
 def _verdict(
-    pin: Pin, lookup: LookupResult | None, commits: Mapping[tuple[str, str], CommitVerdict] | None
+    pin: Pin,
+    key: str | None,
+    lookup: LookupResult | None,
+    commits: Mapping[tuple[str, str], CommitVerdict] | None,
 ) -> CommitVerdict | None:
-    """The verification verdict of the commit id ``pin`` checks out, if it pins one and it was verified."""
-    if not commits or pin.remote is None or not isinstance(lookup, RemoteRefs):
+    """The verification verdict of the commit id ``pin`` checks out (from the URL of lookup ``key``), if it
+    pins one and it was verified."""
+    if not commits or key is None or not isinstance(lookup, RemoteRefs):
         return None
     commit = pinned_commit(pin, lookup)
-    return commits.get((pin.remote, commit)) if commit is not None else None
+    return commits.get((key, commit)) if commit is not None else None
 
 
 def _project_findings(
@@ -167,10 +225,10 @@ def _project_findings(
     everything = sorted([*files, *context_files], key=lambda source: source.path)
     relpaths = {source.path: _relpath(source, root) for source in everything}
     variants = find_variants(everything, policy, relpaths)
-    scanned = {source.path for source in files}
+    scanned = frozenset(source.path for source in files)
     findings: list[Finding] = []
     for rule in PROJECT_RULES:
-        context = ProjectContext(everything, policy, rule_info(rule), relpaths, variants)
+        context = ProjectContext(everything, policy, rule_info(rule), relpaths, variants, scanned)
         findings.extend(finding for finding in rule.check_project(context) if finding.path in scanned)
     return findings
 

@@ -20,12 +20,13 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 
 from ascend_reflint.check.fields import check_env_name, check_token, normalise_entry, parse_severity, unique
 from ascend_reflint.check.globs import check_glob
-from ascend_reflint.check.rules import check_code
+from ascend_reflint.check.rules import check_code, check_selector
 from ascend_reflint.model import Severity
 
 RemoteEntry = Annotated[str, AfterValidator(normalise_entry)]
 RemoteList = Annotated[tuple[RemoteEntry, ...], AfterValidator(unique)]
 RuleCode = Annotated[str, AfterValidator(check_code)]
+RuleSelector = Annotated[str, AfterValidator(check_selector)]
 SeverityValue = Annotated[Severity, BeforeValidator(parse_severity)]
 Glob = Annotated[str, AfterValidator(check_glob)]
 Globs = Annotated[tuple[Glob, ...], Field(min_length=1)]
@@ -143,18 +144,32 @@ class UserConfig(PackSettings):
     """The settings of a config file (kebab-case keys in the file; see :mod:`ascend_reflint.config`).
 
     Attributes:
-        select: only these rule codes (None: every rule); ``--select`` replaces it.
-        ignore: never these rule codes; ``--ignore`` adds to it.
-        per_file_ignores: glob → rule codes that are not reported on the files the glob matches.
+        select: only these rules (None: every rule); ``--select`` replaces it. Each entry is a code, a
+            code prefix or a rule name (:func:`~ascend_reflint.check.rules.check_selector`), as everywhere
+            rules are selected.
+        extend_select: more rules, added to ``select``; ``--extend-select`` adds to it.
+        ignore: never these rules; ``--ignore`` adds to it.
+        per_file_ignores: glob (relative to the project root) → the rules that are not reported on the
+            files the glob matches.
+        exclude: globs (relative to the project root, gitignore syntax) of paths that are not read, added
+            to ``--exclude``; they leave out paths given on the command line too (as pre-commit passes them),
+            so that the CLI, the hook and the Action skip the same files.
+        extend_exclude: more such globs, added to ``exclude`` (ruff's name for it; reflint has no default
+            ``exclude`` list for it to extend, so the two add up alike).
         rule_packs: rule pack files to merge after the default ones and before this config's own settings,
             relative to the config file's folder.
+        docs: read the install steps of documentation (False: as ``--no-docs``).
         verify_commits: verify pinned commit ids against their remotes' histories (False: as
             ``--no-verify-commits``).
         (and every key of :class:`PackSettings`)
     """
 
-    select: tuple[RuleCode, ...] | None = None
-    ignore: tuple[RuleCode, ...] = ()
-    per_file_ignores: dict[Glob, tuple[RuleCode, ...]] = Field(default_factory=dict)
+    select: tuple[RuleSelector, ...] | None = None
+    extend_select: tuple[RuleSelector, ...] = ()
+    ignore: tuple[RuleSelector, ...] = ()
+    per_file_ignores: dict[Glob, tuple[RuleSelector, ...]] = Field(default_factory=dict)
+    exclude: tuple[Glob, ...] = ()
+    extend_exclude: tuple[Glob, ...] = ()
     rule_packs: tuple[str, ...] = ()
     verify_commits: StrictBool = True
+    docs: StrictBool = True

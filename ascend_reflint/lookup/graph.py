@@ -1,6 +1,7 @@
 """One remote's commit graph in reflint's cache: a bare, treeless partial clone of its branches and tags.
 
-Layout, under the cache directory: ``history/<sha256 of the normalised remote>/`` holding
+Layout, under the cache directory: ``history/<sha256 of the lookup key>/`` (one per URL that pins fetch,
+as :func:`ascend_reflint.remote.lookup_key` normalises it) holding
 
 - ``repo.git``: a bare repository made by ``git init --bare --template=`` (no hooks, no samples) whose
   ``config`` reflint writes whole (:func:`repository_config`). Its refs are the remote's
@@ -8,7 +9,8 @@ Layout, under the cache directory: ``history/<sha256 of the normalised remote>/`
   objects are commits and tag objects only (``--filter=tree:0``, gitrevisions(7) and
   git-rev-list(1) "--filter"), plus any commit fetched by id.
 - ``state.json``: what :class:`GraphState` holds (the digest of the ref list the graph was fetched
-  against, its size, the verdicts already found), written atomically.
+  against and when, the verdicts already found, or the cap the history was found to exceed), written
+  atomically.
 - ``lock``: a :mod:`filelock` lock that one reflint process holds while it fetches or asks the graph.
 
 The remote's URL is never stored: ``git fetch`` gets it as ``-c remote.reflint.url=URL`` (a named remote
@@ -17,7 +19,7 @@ and a URL-named remote would put the URL, credentials and all, into the config).
 
 Git runs in the graph with ``--git-dir`` (no repository discovery) and, for everything but a fetch,
 ``-c protocol.allow=never``: a partial clone fetches a missing object lazily from its promisor remote
-(gitrepository-layout(5), partial-clone docs), and a question about a commit the graph lacks must not
+(git's Documentation/technical/partial-clone.txt), and a question about a commit the graph lacks must not
 reach any transport. The questions themselves (``rev-parse --disambiguate``, ``rev-list``, ``describe``)
 read commits only, which a treeless graph has.
 
@@ -138,15 +140,17 @@ class FetchResult(NamedTuple):
 
 
 class CommitGraph:
-    """The graph of one remote under a cache directory (see the module docstring).
+    """The graph of one URL's repository under a cache directory (see the module docstring).
 
     Args:
         cache_dir: reflint's cache directory.
-        remote: the normalised remote (``github.com/nvidia/megatron-lm``).
+        key: the lookup key of the URL it is fetched from (:func:`ascend_reflint.remote.lookup_key`): its
+            folder is named after the SHA-256 of the key, which may hold credentials and is never stored.
+        remote: the normalised remote (``github.com/nvidia/megatron-lm``), recorded in the state.
     """
 
-    def __init__(self, cache_dir: Path, remote: str) -> None:
-        digest = hashlib.sha256(remote.encode("utf-8", "surrogatepass")).hexdigest()
+    def __init__(self, cache_dir: Path, key: str, remote: str) -> None:
+        digest = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
         self.remote = remote
         self.folder = cache_dir / HISTORY / digest
         self.repo = self.folder / "repo.git"
@@ -358,8 +362,8 @@ class CommitGraph:
 
         ``git rev-list --stdin --not --branches --tags`` with C… on standard input lists the commits
         reachable from C… and from no ref (git-rev-list(1)); a C that a ref reaches is not among them.
-        ``--stdin`` comes before ``--not``: the ids read from it are then positive in every git version
-        (git 2.42 made ``--stdin`` take ``--not`` from the command line into account).
+        ``--stdin`` comes before ``--not``, so that the ids read from it count as wanted whatever a git
+        version makes of a ``--not`` given before ``--stdin``.
 
         Raises:
             GraphError: git failed.

@@ -48,6 +48,9 @@ BY_ID_AT_ONCE = 4
 #: History fetches that also ask for the pinned full ids, before they are asked for one by one.
 COMBINED_TRIES = 2
 
+#: (lookup key, pinned commit id): what a verdict is found for. Pins that fetch different URLs (another
+#: scheme, user or port; see :func:`ascend_reflint.remote.lookup_key`) are verified apart, each against the
+#: history its own URL serves.
 CommitKey = tuple[str, str]
 
 
@@ -110,14 +113,16 @@ class HistoryStats:
 
 
 class CommitRequest(NamedTuple):
-    """The commit ids pinned to one remote, with what the lookup said about the remote.
+    """The commit ids pinned to one URL, with what its lookup said.
 
     Attributes:
+        remote: the normalised remote (``host/owner/name``), for messages.
         url: the URL the pins fetch (already looked up successfully).
         refs: the remote's branches and tags.
         commits: the pinned ids, lower-case hex (7 to 40 or 64 digits), none of them a branch or tag name.
     """
 
+    remote: str
     url: str
     refs: RemoteRefs
     commits: Collection[str]
@@ -129,11 +134,11 @@ def verify_commits(
     """Verify every requested commit id against its remote's history.
 
     Args:
-        requests: normalised remote → its commit pins.
+        requests: lookup key (:func:`ascend_reflint.remote.lookup_key`) → its commit pins.
         options: see :class:`HistoryOptions`.
 
     Returns:
-        ((remote, pinned id) → verdict for every requested id; statistics). A failure is an
+        ((lookup key, pinned id) → verdict for every requested id; statistics). A failure is an
         ``UNVERIFIED`` verdict with the reason, never an exception.
 
     Raises:
@@ -145,27 +150,27 @@ def verify_commits(
     stats = HistoryStats()
     verdicts: dict[CommitKey, CommitVerdict] = {}
     pending: dict[str, tuple[CommitRequest, list[str]]] = {}
-    for remote, request in requests.items():
-        settled, rest = _settle_from_tips(remote, request, options.enabled)
+    for key, request in requests.items():
+        settled, rest = _settle_from_tips(key, request, options.enabled)
         verdicts.update(settled)
         if not rest:
             continue
         if not options.enabled:
-            verdicts.update(_unverified(remote, rest, "commit verification is turned off"))
+            verdicts.update(_unverified(key, request.remote, rest, "commit verification is turned off"))
             continue
-        cached = {} if options.refresh else _cached_for_refs(cache_dir, remote, request.refs, rest)
+        cached = {} if options.refresh else _cached_for_refs(cache_dir, key, request, rest)
         if len(cached) == len(rest):
             verdicts.update(cached)
             stats.cached += 1
             continue
-        pending[remote] = (request, rest)
+        pending[key] = (request, rest)
     if pending:
         verdicts.update(_verify_with_graphs(pending, options, cache_dir, stats))
     return verdicts, stats
 
 
 def cached_verdicts(
-    cache_dir: Path | None, pinned: Mapping[str, Collection[str]]
+    cache_dir: Path | None, pinned: Mapping[str, tuple[str, Collection[str]]]
 ) -> dict[CommitKey, CommitVerdict]:
     """The verdicts that earlier scans cached for these commit ids, without git or the network.
 
@@ -173,36 +178,36 @@ def cached_verdicts(
 
     Args:
         cache_dir: the cache directory; None for the user cache dir.
-        pinned: normalised remote → commit ids (lower-case hex).
+        pinned: lookup key → (normalised remote, commit ids: lower-case hex).
 
     Returns:
-        (remote, pinned id) → verdict, for the ids that have one.
+        (lookup key, pinned id) → verdict, for the ids that have one.
     """
     from ascend_reflint.lookup.cache import default_cache_dir
 
     root = cache_dir or default_cache_dir()
     found: dict[CommitKey, CommitVerdict] = {}
-    for remote, commits in pinned.items():
-        state = CommitGraph(root, remote).load_state()
+    for key, (remote, commits) in pinned.items():
+        state = CommitGraph(root, key, remote).load_state()
         if state is None:
             continue
-        found.update({(remote, c): state.verdicts[c] for c in commits if c in state.verdicts})
+        found.update({(key, c): state.verdicts[c] for c in commits if c in state.verdicts})
     return found
 
 
 def _cached_for_refs(
-    cache_dir: Path, remote: str, refs: RemoteRefs, commits: Collection[str]
+    cache_dir: Path, key: str, request: CommitRequest, commits: Collection[str]
 ) -> dict[CommitKey, CommitVerdict]:
     """The cached verdicts of ``commits`` that were found against this very ref list (no lock, no git: the
     state file is replaced atomically)."""
-    state = CommitGraph(cache_dir, remote).load_state()
-    if state is None or state.tips != tips_digest(refs):
+    state = CommitGraph(cache_dir, key, request.remote).load_state()
+    if state is None or state.tips != tips_digest(request.refs):
         return {}
-    return {(remote, commit): state.verdicts[commit] for commit in commits if commit in state.verdicts}
+    return {(key, commit): state.verdicts[commit] for commit in commits if commit in state.verdicts}
 
 
 def _settle_from_tips(
-    remote: str, request: CommitRequest, enabled: bool
+    key: str, request: CommitRequest, enabled: bool
 ) -> tuple[dict[CommitKey, CommitVerdict], list[str]]:
     """The verdicts the ref list alone gives, and the ids left for the graph.
 
@@ -210,11 +215,11 @@ def _settle_from_tips(
     off, the tips are settled here; otherwise every id goes to the graph, which also names the nearest tag
     of each. At most :data:`MAX_COMMITS_PER_REMOTE` ids are left for the graph (the others unverified).
     """
-    tips = request.refs.commits()
+    tips, remote = request.refs.commits(), request.remote
     commits = sorted(set(request.commits))
     if not enabled or all(commit in tips for commit in commits):
         settled = {
-            (remote, commit): CommitVerdict(remote, commit, CommitState.IN_HISTORY, commit=commit)
+            (key, commit): CommitVerdict(remote, commit, CommitState.IN_HISTORY, commit=commit)
             for commit in commits
             if commit in tips
         }
@@ -222,12 +227,15 @@ def _settle_from_tips(
     if len(commits) <= MAX_COMMITS_PER_REMOTE:
         return {}, commits
     reason = f"more than {MAX_COMMITS_PER_REMOTE} commits of this remote are pinned"
-    return _unverified(remote, commits[MAX_COMMITS_PER_REMOTE:], reason), commits[:MAX_COMMITS_PER_REMOTE]
+    rest = commits[MAX_COMMITS_PER_REMOTE:]
+    return _unverified(key, remote, rest, reason), commits[:MAX_COMMITS_PER_REMOTE]
 
 
-def _unverified(remote: str, commits: Collection[str], reason: str) -> dict[CommitKey, CommitVerdict]:
+def _unverified(
+    key: str, remote: str, commits: Collection[str], reason: str
+) -> dict[CommitKey, CommitVerdict]:
     return {
-        (remote, commit): CommitVerdict(remote, commit, CommitState.UNVERIFIED, detail=reason)
+        (key, commit): CommitVerdict(remote, commit, CommitState.UNVERIFIED, detail=reason)
         for commit in commits
     }
 
@@ -246,15 +254,15 @@ def _verify_with_graphs(
 
     verdicts: dict[CommitKey, CommitVerdict] = {}
     if options.deadline is not None and options.deadline <= 0:
-        for remote, (_, commits) in pending.items():
-            verdicts.update(_unverified(remote, commits, _DEADLINE))
+        for key, (request, commits) in pending.items():
+            verdicts.update(_unverified(key, request.remote, commits, _DEADLINE))
         return verdicts
     ends = None if options.deadline is None else time.monotonic() + options.deadline
     with git_directory() as directory:
         started = start_runners(options.timeout, directory, options.credentials_for)
         if isinstance(started, str):
-            for remote, (_, commits) in pending.items():
-                verdicts.update(_unverified(remote, commits, started))
+            for key, (request, commits) in pending.items():
+                verdicts.update(_unverified(key, request.remote, commits, started))
             return verdicts
         runners, notice = started
         if notice is not None:
@@ -266,10 +274,10 @@ def _verify_with_graphs(
             futures = [
                 pool.submit(
                     _RemoteVerification(
-                        remote, request, commits, options, runners.for_url(request.url), cache_dir, ends
+                        key, request, commits, options, runners.for_url(request.url), cache_dir, ends
                     ).run
                 )
-                for remote, (request, commits) in pending.items()
+                for key, (request, commits) in pending.items()
             ]
             for future in futures:
                 outcome = future.result()
@@ -300,7 +308,7 @@ class _RemoteVerification:
 
     def __init__(
         self,
-        remote: str,
+        key: str,
         request: CommitRequest,
         commits: list[str],
         options: HistoryOptions,
@@ -308,13 +316,14 @@ class _RemoteVerification:
         cache_dir: Path,
         ends: float | None,
     ) -> None:
-        self.remote = remote
+        self.key = key
+        self.remote = request.remote
         self.request = request
         self.commits = commits
         self.options = options
         self.runner = runner
         self.ends = ends
-        self.graph = CommitGraph(cache_dir, remote)
+        self.graph = CommitGraph(cache_dir, key, request.remote)
         self.tips = tips_digest(request.refs)
         self.fetched = False
         self.notice: str | None = None
@@ -325,7 +334,7 @@ class _RemoteVerification:
         """Verify the ids, holding the graph's lock; never raises but KeyboardInterrupt."""
         problem = _DEADLINE if self._time_left() <= 0 else self.graph.prepare_folder()
         if problem is not None:
-            return _Outcome(_unverified(self.remote, self.commits, problem))
+            return _Outcome(_unverified(self.key, self.remote, self.commits, problem))
         from filelock import FileLock, Timeout
 
         try:
@@ -337,7 +346,7 @@ class _RemoteVerification:
                 if self._time_left() <= 0
                 else "another reflint process kept its history locked past the time limit"
             )
-            return _Outcome(_unverified(self.remote, self.commits, reason))
+            return _Outcome(_unverified(self.key, self.remote, self.commits, reason))
         return _Outcome(verdicts, fetched=self.fetched, cached=cached, notice=self.notice)
 
     def _verify_locked(self) -> tuple[dict[CommitKey, CommitVerdict], bool]:
@@ -350,10 +359,12 @@ class _RemoteVerification:
         if todo:
             problem = self._prepare_graph(state, todo)
             if problem is not None:
-                known.update((c, v) for (_, c), v in _unverified(self.remote, todo, problem).items())
+                known.update(
+                    (c, v) for (_, c), v in _unverified(self.key, self.remote, todo, problem).items()
+                )
             else:
                 known.update(self._verdicts_from_graph(state, todo))
-        return {(self.remote, commit): verdict for commit, verdict in known.items()}, not todo
+        return {(self.key, commit): verdict for commit, verdict in known.items()}, not todo
 
     def _verdicts_from_graph(self, state: GraphState, todo: list[str]) -> dict[str, CommitVerdict]:
         current = state.tips == self.tips
@@ -361,7 +372,7 @@ class _RemoteVerification:
             verdicts = self._ask_graph(todo, current)
         except GraphError as error:
             reason = f"its cached history could not be read: {error}"
-            return {c: v for (_, c), v in _unverified(self.remote, todo, reason).items()}
+            return {c: v for (_, c), v in _unverified(self.key, self.remote, todo, reason).items()}
         if current:
             if self.options.refresh:
                 state.verdicts = {}

@@ -21,6 +21,7 @@ from urllib.parse import quote
 
 from ascend_reflint.model import FileMessage, Finding, ScanResult, Severity
 from ascend_reflint.output import Channel, OutputFileError, append_file, shown, workflow_command
+from ascend_reflint.report import did_you_mean
 from ascend_reflint.report.text import summary_line
 
 log = logging.getLogger("reflint")
@@ -89,6 +90,7 @@ def annotation(finding: Finding, root: str, cwd: str | None = None) -> str:
     ``col``/``endColumn`` are given only when the span is on one line: GitHub's annotations support
     columns on a single line only (Checks API, "annotations"). ``endColumn`` is exclusive, as in
     :class:`ascend_reflint.model.Span`. The message is the finding's message, then ``did you mean 'REF'?``
+    (unless the message names REF)
     and one ``path:line:column: message`` line per related place, each made safe for a terminal.
 
     Args:
@@ -117,8 +119,9 @@ def annotation(finding: Finding, root: str, cwd: str | None = None) -> str:
 def _message_lines(finding: Finding, root: str, cwd: str | None) -> list[str]:
     """The message, ``did you mean 'REF'?``, and ``path:line:column: message`` per related place."""
     lines = [finding.message]
-    if finding.suggestion is not None:
-        lines.append(f"did you mean '{finding.suggestion}'?")
+    hint = did_you_mean(finding)
+    if hint is not None:
+        lines.append(hint)
     lines += [f"{_shown_path(r.path, root, cwd)}:{r.line}:{r.column}: {r.message}" for r in finding.related]
     return lines
 
@@ -132,7 +135,8 @@ def file_error_annotation(error: FileMessage, root: str, cwd: str | None = None)
 def write_github(
     result: ScanResult, stream: Channel, environ: Mapping[str, str], cwd: str | None = None
 ) -> None:
-    """Write an annotation per finding and per unreadable file, the summary line; append the job summary.
+    """Write an annotation per finding and per unreadable file (errors, then warnings, then notices), the
+    summary line; append the job summary.
 
     Args:
         result: the scan's result.
@@ -145,10 +149,15 @@ def write_github(
     A job summary that cannot be written is logged as a warning; the annotations are written all the same.
     """
     root = repository_root(environ, cwd)
-    for finding in result.findings:
+    # Errors first, then warnings, then notices (each in path order): GitHub shows only the first 10 of
+    # each kind per step, and a run's most serious findings must be among those it shows.
+    by_severity = sorted(result.findings, key=lambda finding: -finding.severity)
+    for finding in (f for f in by_severity if f.severity is Severity.ERROR):
         stream.write_command(annotation(finding, root, cwd))
     for error in result.errors:
         stream.write_command(file_error_annotation(error, root, cwd))
+    for finding in (f for f in by_severity if f.severity is not Severity.ERROR):
+        stream.write_command(annotation(finding, root, cwd))
     summary_complete = False
     summary_path = environ.get("GITHUB_STEP_SUMMARY")
     if summary_path:

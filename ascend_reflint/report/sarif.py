@@ -23,6 +23,7 @@ from urllib.parse import quote
 
 from ascend_reflint import __version__
 from ascend_reflint.model import FileMessage, Finding, ScanResult, Severity
+from ascend_reflint.report import did_you_mean
 from ascend_reflint.report.github import root_relative
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -201,7 +202,8 @@ def _result(
 
 
 def result_message(finding: Finding, root: str, cwd: str | None = None) -> str:
-    """A result's ``message.text``: the message, ``Did you mean 'REF'?``, and links to the related places.
+    """A result's ``message.text``: the message, ``Did you mean 'REF'?`` (unless the message names REF), and
+    links to the related places.
 
     Each related place is an embedded link ``[path:line:column](id)`` to the ``relatedLocations`` entry of
     that id, which code scanning shows as a link; square brackets and backslashes in a link's text are
@@ -210,8 +212,9 @@ def result_message(finding: Finding, root: str, cwd: str | None = None) -> str:
     ``${VAR}`` shown as ``${{VAR}}`` would read as a GitHub expression.
     """
     text = finding.message
-    if finding.suggestion is not None:
-        text += f" Did you mean '{finding.suggestion}'?"
+    hint = did_you_mean(finding)
+    if hint is not None:
+        text += f" {hint[0].upper()}{hint[1:]}"
     links = [
         f"[{_link_text(f'{_shown(r.path, root, cwd)}:{r.line}:{r.column}')}]({number}) {r.message}"
         for number, r in enumerate(finding.related, start=1)

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TextIO
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, TextIO
 
 from ascend_reflint.inventory import Inventory
 from ascend_reflint.model import FileMessage, Finding, Pin, ScanResult, Severity
 from ascend_reflint.output import shown
+from ascend_reflint.report import did_you_mean
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 
@@ -20,13 +24,13 @@ def write_refs(
     Args:
         inventory: what ``refs`` found.
         stream: where to write.
-        rich_output: True on a colour terminal (not NO_COLOR): draw a table; else one plain line per pin.
+        rich_output: True when colour is on (a terminal, see ``--color``): draw a table, unless the
+            terminal is too narrow for it (:func:`_refs_table`); else one plain line per pin.
         describes: pin → the nearest tag of the commit it checks out; such a ref is shown as
             ``c0ffee1 (v0.8.4-12-gc0ffee1)``.
     """
     describes = describes or {}
-    if rich_output:
-        _refs_table(inventory, stream, describes)
+    if rich_output and _refs_table(inventory, stream, describes):
         return
     for pin in inventory.pins:
         target = pin.remote or pin.url
@@ -43,56 +47,136 @@ def _shown_ref(pin: Pin, describes: Mapping[Pin, str]) -> str:
     return f"{ref} ({describe})" if describe is not None else ref
 
 
-def _refs_table(inventory: Inventory, stream: TextIO, describes: Mapping[Pin, str]) -> None:
-    from rich.console import Console
+#: The narrowest the remote and ref columns may be folded to; a terminal with less room gets plain lines.
+_FOLDED_WIDTH = 16
+#: Columns that a table of five columns spends on borders (six) and cell padding (two per column).
+_TABLE_FRAME = 6 + 5 * 2
+
+
+def _refs_table(inventory: Inventory, stream: TextIO, describes: Mapping[Pin, str]) -> bool:
+    """Draw the pins as a rich table as wide as the terminal, the remote and ref columns folded onto more
+    lines when they do not fit; the location, which terminals make clickable, stays on one line.
+
+    Returns:
+        False, having written nothing, when the terminal is too narrow for that (the location, via and clone
+        columns leave the remote and ref less than :data:`_FOLDED_WIDTH` characters each): one line per pin
+        then serves better than columns of zero width.
+    """
     from rich.table import Table
     from rich.text import Text
 
+    console = _console(stream, soft_wrap=False)
+    rows = [_refs_row(pin, describes) for pin in inventory.pins]
+    fixed = sum(max((len(row[index]) for row in rows), default=0) for index in (0, 3, 4))
+    if console.width - fixed - _TABLE_FRAME < 2 * _FOLDED_WIDTH:
+        return False
     table = Table(title=f"{len(inventory.pins)} pins in {len(inventory.files)} files", title_justify="left")
     for column in ("location", "remote", "ref", "via", "clone"):
-        # The location stays on one line so that terminals keep it clickable (path:line:column).
-        table.add_column(column, no_wrap=column == "location", overflow="fold")
-    for pin in inventory.pins:
-        ref = (
-            Text(shown(_shown_ref(pin, describes)), style="green")
-            if pin.resolved
-            else Text(shown(pin.ref_text or "-"), style="yellow")
+        folded = column in ("remote", "ref")
+        table.add_column(
+            column,
+            no_wrap=not folded,
+            overflow="fold",
+            min_width=_FOLDED_WIDTH if folded else None,
         )
-        clone = " ".join(
-            part
-            for part in (
-                f"depth {pin.depth}" if pin.depth else "",
-                "shallow" if pin.shallow and not pin.depth else "",
-            )
-            if part
-        )
-        table.add_row(
-            Text(shown(f"{pin.path}:{pin.span.line}:{pin.span.column}")),
-            Text(shown(pin.remote or pin.url)),
-            ref,
-            Text(pin.via.value),
-            Text(clone),
-        )
-    Console(file=stream, soft_wrap=False, highlight=False).print(table)
+    for pin, (location, remote, ref, via, clone) in zip(inventory.pins, rows, strict=True):
+        style = "green" if pin.resolved else "yellow"
+        table.add_row(Text(location), Text(remote), Text(ref, style=style), Text(via), Text(clone))
+    console.print(table)
+    return True
 
 
-def write_findings(result: ScanResult, stream: TextIO, colour: bool) -> None:
-    """Write one line per finding, ``path:line:column: CODE [severity] message``, then a summary line.
+def _console(stream: TextIO, soft_wrap: bool) -> Console:
+    """A rich console that colours ``stream``: the caller decided (``--color``, ``FORCE_COLOR``,
+    ``NO_COLOR``), so rich must not decide again from the environment or from whether the stream is a
+    terminal. Its width is the terminal's (``COLUMNS`` when set, else 80 off a terminal)."""
+    from rich.console import Console
 
-    A finding with a suggestion is followed by ``  did you mean 'REF'?``.
+    return Console(
+        file=stream,
+        soft_wrap=soft_wrap,
+        highlight=False,
+        force_terminal=True,
+        no_color=False,
+        color_system="standard",
+    )
+
+
+def _refs_row(pin: Pin, describes: Mapping[Pin, str]) -> tuple[str, str, str, str, str]:
+    """The table's cells for ``pin``, made safe to print: location, remote, ref, via, clone."""
+    ref = _shown_ref(pin, describes) if pin.resolved else (pin.ref_text or "-")
+    clone = " ".join(
+        part
+        for part in (
+            f"depth {pin.depth}" if pin.depth else "",
+            "shallow" if pin.shallow and not pin.depth else "",
+        )
+        if part
+    )
+    location = f"{pin.path}:{pin.span.line}:{pin.span.column}"
+    return shown(location), shown(pin.remote or pin.url), shown(ref), pin.via.value, clone
+
+
+def write_findings(
+    result: ScanResult, stream: TextIO, colour: bool, *, quiet: bool = False, statistics: bool = False
+) -> None:
+    """Write the findings of one file after another, a blank line between files, then a summary line.
+
+    Every line starts with ``path:line:column:``, as compilers write them, so that editors and terminals
+    can jump to it (Vim's and Emacs's default error formats, VS Code's problem matchers):
+
+    - ``path:line:column: CODE [severity] message`` for a finding;
+    - ``path:line:column: help: did you mean 'REF'?`` at the finding, when it has a suggestion that the
+      message does not name already;
+    - ``path:line:column: note: message`` for each related place.
+
+    Findings are sorted by path, line, column and code.
+
+    Args:
+        result: the scan's result.
+        stream: where to write.
+        colour: style the code and severity (and dim the extra lines) for a terminal.
+        quiet: write the findings only, no summary line.
+        statistics: write the count of findings per rule instead of the findings, as ruff's
+            ``--statistics`` does (see :func:`statistics_lines`).
     """
     console = None
     if colour:
-        from rich.console import Console
-
-        console = Console(file=stream, soft_wrap=True, highlight=False)
-    for finding in result.findings:
-        _write_finding(finding, stream, console)
+        console = _console(stream, soft_wrap=True)
+    if statistics:
+        for line in statistics_lines(result.findings):
+            stream.write(line + "\n")
+    else:
+        previous: str | None = None
+        for finding in sorted(result.findings, key=Finding.sort_key):
+            if previous is not None and finding.path != previous:
+                stream.write("\n")
+            previous = finding.path
+            _write_finding(finding, stream, console)
+    if quiet:
+        return
     summary = summary_line(result)
+    if result.findings and not statistics:
+        stream.write("\n")
     if console is not None:
         console.print(summary, markup=False, style="bold")
     else:
         stream.write(summary + "\n")
+
+
+def statistics_lines(findings: Sequence[Finding]) -> list[str]:
+    """``COUNT<TAB>CODE<TAB>[severity] rule-name`` per rule with findings, most findings first (then by
+    code), as ruff's ``--statistics`` prints; the severity is the highest among the rule's findings."""
+    counts: dict[str, int] = {}
+    highest: dict[str, Severity] = {}
+    names: dict[str, str] = {}
+    for finding in findings:
+        counts[finding.code] = counts.get(finding.code, 0) + 1
+        highest[finding.code] = max(highest.get(finding.code, finding.severity), finding.severity)
+        names[finding.code] = finding.rule
+    width = len(str(max(counts.values(), default=0)))
+    ordered = sorted(counts, key=lambda code: (-counts[code], code))
+    return [f"{counts[code]:>{width}}\t{code}\t[{highest[code].label}] {names[code]}" for code in ordered]
 
 
 def _write_finding(finding: Finding, stream: TextIO, console: object) -> None:
@@ -100,9 +184,10 @@ def _write_finding(finding: Finding, stream: TextIO, console: object) -> None:
     location = shown(f"{finding.path}:{finding.span.line}:{finding.span.column}:")
     severity = finding.severity.label
     lines = [f"{location} {shown(f'{finding.code} [{severity}] {finding.message}')}"]
-    if finding.suggestion is not None:
-        lines.append(shown(f"  did you mean '{finding.suggestion}'?"))
-    lines.extend(shown(f"  {r.path}:{r.line}:{r.column}: {r.message}") for r in finding.related)
+    hint = did_you_mean(finding)
+    if hint is not None:
+        lines.append(f"{location} {shown(f'help: {hint}')}")
+    lines.extend(shown(f"{r.path}:{r.line}:{r.column}: note: {r.message}") for r in finding.related)
     if console is None:
         stream.write("\n".join(lines) + "\n")
         return
@@ -118,16 +203,17 @@ def _write_finding(finding: Finding, stream: TextIO, console: object) -> None:
 
 
 def summary_line(result: ScanResult) -> str:
-    """``N errors, N warnings, N info in F files (P pins, R remotes: K checked (C cached), U not
-    checked)``."""
+    """``N errors, N warnings, N info in F of T files (P pins, R remotes: K checked (C cached), U not
+    checked)``: F files have findings, of T read."""
     counts = {severity: 0 for severity in Severity}
     for finding in result.findings:
         counts[finding.severity] += 1
     s = result.summary
+    with_findings = len({finding.path for finding in result.findings})
     text = (
         f"{counts[Severity.ERROR]} error{'s' * (counts[Severity.ERROR] != 1)}, "
         f"{counts[Severity.WARNING]} warning{'s' * (counts[Severity.WARNING] != 1)}, "
-        f"{counts[Severity.INFO]} info in {s.files} file{'s' * (s.files != 1)} "
+        f"{counts[Severity.INFO]} info in {with_findings} of {s.files} file{'s' * (s.files != 1)} "
         f"({s.pins} pin{'s' * (s.pins != 1)}, {s.remotes} remote{'s' * (s.remotes != 1)}: "
         f"{s.checked} checked ({s.cached} cached), {s.unchecked} not checked)"
     )

@@ -135,7 +135,8 @@ def scan(
     pins fetch (see :func:`by_lookup_key`).
     """
     source = SourceFile(path=PATH, abspath=f"/repo/{PATH}", kind=FileKind.DOCKERFILE, pins=list(pins))
-    verdicts = {(verdict.remote, verdict.pinned): verdict for verdict in commits}
+    keys = {pin.remote: key for pin in pins if (key := pin_lookup_key(pin)) is not None}
+    verdicts = {(keys[verdict.remote], verdict.pinned): verdict for verdict in commits}
     keyed = by_lookup_key(pins, lookups or {})
     found = run_checks([source], keyed, with_policy or Policy(), commits=verdicts)
     return [finding for finding in found if code is None or finding.code == code]

@@ -320,8 +320,8 @@ def test_rl002_who_gets_the_branch_when_a_tag_shares_its_name() -> None:
     ]
     found = scan(pins, lookups(MEGATRON), policy(), code="RL002")
     assert [(f.ref, f.severity, f.suggestion) for f in found] == [
-        ("core_r0.11.0", Severity.ERROR, None),  # RL013 suggests the tag for these two
-        ("core_r0.11.0", Severity.ERROR, None),
+        ("core_r0.11.0", Severity.ERROR, "core_v0.11.0"),
+        ("core_r0.11.0", Severity.ERROR, "core_v0.11.0"),
         ("origin/core_r0.11.0", Severity.ERROR, "core_v0.11.0"),  # written as a branch: no ambiguity
     ]
     head = (
@@ -329,16 +329,18 @@ def test_rl002_who_gets_the_branch_when_a_tag_shares_its_name() -> None:
         "lands on it; "
     )
     assert [f.message for f in found[:2]] == [
-        f"{head}`git clone --branch` takes the branch although a tag has the same name: pin a name that is "
+        f'{head}`git clone --branch` takes the branch although a tag has the same name: pin "core_v0.11.0", '
+        "which names only a tag",
+        f'{head}pip takes the branch although a tag has the same name: pin "core_v0.11.0", which names '
         "only a tag",
-        f"{head}pip takes the branch although a tag has the same name: pin a name that is only a tag",
     ]
 
 
-def test_rl002_leaves_the_suggestion_of_a_name_shared_with_a_tag_to_rl013() -> None:
+def test_rl002_on_a_name_shared_with_a_tag_suggests_the_tag_rl013_suggests_too() -> None:
+    # Both rules see the token; `reflint scan` keeps RL002 only (check/overlaps.py, tested through the CLI).
     found = scan([make_pin("core_r0.10.0")], lookups(MEGATRON), policy())
     assert [(f.code, f.severity, f.span, f.suggestion) for f in found] == [
-        ("RL002", Severity.ERROR, REF_SPAN, None),
+        ("RL002", Severity.ERROR, REF_SPAN, "core_v0.10.0"),
         ("RL013", Severity.WARNING, REF_SPAN, "core_v0.10.0"),
     ]
 

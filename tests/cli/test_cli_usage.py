@@ -23,11 +23,17 @@ def recipe(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     [
         (
             ["scan", "--offline", "--select", "RL999"],
-            "reflint: error: --select: unknown rule code(s) RL999 (see `reflint rules`)\n",
+            "reflint: error: --select: unknown rule code RL999 (`reflint rules` lists the rules)\n",
         ),
         (
-            ["scan", "--offline", "--ignore", "RL001,branch-pin"],
-            "reflint: error: --ignore: unknown rule code(s) BRANCH-PIN (see `reflint rules`)\n",
+            ["scan", "--offline", "--extend-select", "RL9"],
+            "reflint: error: --extend-select: no rule code starts with RL9 (`reflint rules` lists the "
+            "rules)\n",
+        ),
+        (
+            ["scan", "--offline", "--ignore", "RL001,brnch-pin"],
+            "reflint: error: --ignore: 'brnch-pin' is not a rule code (RL002), a code prefix (RL00) or a "
+            "rule name (branch-pin) (did you mean 'branch-pin'?); `reflint rules` lists the rules\n",
         ),
         (["scan", "--offline", "dockr/"], "reflint: error: no such file or directory: dockr/\n"),
         (["refs", "dockr/"], "reflint: error: no such file or directory: dockr/\n"),

@@ -61,7 +61,8 @@ def test_a_recipe_that_cannot_be_read_or_parsed_fails_the_scan_in_every_format(
 
     assert [run[0] for run in (text, as_json, github, sarif)] == [1, 1, 1, 1]
     assert text[1].splitlines()[-1] == (
-        "0 errors, 1 warning, 0 info in 5 files (2 pins, 1 remote: 0 checked (0 cached), 1 not checked); "
+        "0 errors, 1 warning, 0 info in 1 of 5 files (2 pins, 1 remote: 0 checked (0 cached), 1 not "
+        "checked); "
         "3 files could not be read"
     )
     # --offline with an empty cache: the one remote was not checked either, and the scan says so.
@@ -71,9 +72,11 @@ def test_a_recipe_that_cannot_be_read_or_parsed_fails_the_scan_in_every_format(
     assert json.loads(as_json[1])["errors"] == [
         {"path": path, "message": message} for path, message in ERRORS
     ]
-    assert github[1].splitlines()[1:4] == [
+    # Errors before warnings: the files that could not be read come before the RL015 warning.
+    assert github[1].splitlines()[:3] == [
         f"::error file={path},title=reflint could not read this file::{message}" for path, message in ERRORS
     ]
+    assert github[1].splitlines()[3].startswith("::warning file=")
     notifications = json.loads(sarif[1])["runs"][0]["invocations"][0]["toolExecutionNotifications"]
     assert [(n["level"], n["message"]["text"]) for n in notifications] == [
         ("error", message) for _, message in ERRORS
@@ -81,7 +84,7 @@ def test_a_recipe_that_cannot_be_read_or_parsed_fails_the_scan_in_every_format(
 
 
 def test_refs_and_exit_zero_still_exit_0_and_a_clean_tree_exits_0(
-    broken: Path, capsys: pytest.CaptureFixture[str]
+    broken: Path, capsys: pytest.CaptureFixture[str], tmp_path_factory: pytest.TempPathFactory
 ) -> None:
     refs = main(["refs"])
     capsys.readouterr()
@@ -89,9 +92,11 @@ def test_refs_and_exit_zero_still_exit_0_and_a_clean_tree_exits_0(
     for name in BROKEN:
         (broken / name).unlink()
     # The remote's ref list in the cache: the offline scan checks the pin, so clean means checked and clean.
+    # (Outside the scanned tree: answers from a cache inside it are warned about.)
     answer = RemoteRefs("github.com/o/r", {"main": "1" * 40}, {}, fetched_at=0.0)
-    RefCache(broken / "cache").store(cache_key("https://github.com/o/r", credentials=False), answer)
-    clean = _scan(capsys)
+    cache = tmp_path_factory.mktemp("cache")
+    RefCache(cache).store(cache_key("https://github.com/o/r", credentials=False), answer)
+    clean = _scan(capsys, "--cache-dir", str(cache))
 
     assert (refs, exit_zero[0], clean[0]) == (0, 0, 0)
     assert clean[2] == ""

@@ -393,3 +393,19 @@ def test_verification_stops_at_the_lookups_deadline(  # type: ignore[no-untyped-
         f'commit "09a084dcdc" of {REMOTE} could not be verified against its history: the lookups\' deadline '
         "passed first (--lookup-deadline)"
     )
+
+
+def test_pins_that_fetch_other_urls_of_one_remote_are_verified_apart(  # type: ignore[no-untyped-def]
+    history: History, tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    over_ssh = CLONE.format(dir="e2", ref=history.orphan).replace(
+        "https://github.com/acme/engine.git", "ssh://git@github.com/acme/engine.git"
+    )
+    (tmp_path / "Dockerfile").write_text(
+        "FROM ubuntu:22.04\n" + CLONE.format(dir="e1", ref=history.orphan) + over_ssh
+    )
+    code, document = scan(capsys, "--cache-dir", str(tmp_path / "cache"), "--select", "RL025")
+    assert code == 1
+    assert [(f["code"], f["line"]) for f in document["findings"]] == [("RL025", 2), ("RL025", 3)]
+    assert len(list((tmp_path / "cache" / "history").iterdir())) == 2  # one history per URL

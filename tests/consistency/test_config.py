@@ -112,13 +112,14 @@ def test_without_any_marker_the_root_is_the_working_directory(tmp_path: Path) ->
     )
 
 
-def test_config_option_names_the_file_and_its_folder_is_the_root(tmp_path: Path) -> None:
+def test_config_option_names_the_file_and_the_root_stays_the_project_root(tmp_path: Path) -> None:
     write_tree(
         tmp_path,
         {"ci/reflint.toml": "[tool.reflint]\nselect = ['RL004']\n", "ci/r.yaml": "select: [RL005]\n"},
     )
     config = load_config([], config_file="ci/reflint.toml", cwd=str(tmp_path))
-    assert (config.root, config.path, config.settings.select) == (
+    assert (config.root, config.folder, config.path, config.settings.select) == (
+        str(tmp_path),
         str(tmp_path / "ci"),
         "ci/reflint.toml",
         ("RL004",),
@@ -137,8 +138,8 @@ def test_config_option_names_the_file_and_its_folder_is_the_root(tmp_path: Path)
         ("selcet: [RL001]\n", "c.yaml:1:1: selcet: unknown key (did you mean 'select'?)"),
         ("select: RL001\n", "c.yaml:1:1: select: expected a list"),
         (
-            "select: [RL001, RL1]\n",
-            "c.yaml:1:17: select[1]: 'RL1' is not a rule code (expected RL followed by three digits)",
+            "select: [RL001, RL9]\n",
+            "c.yaml:1:17: select[1]: no rule code starts with RL9 (`reflint rules` lists the rules)",
         ),
         (
             "ignore: []\nper-file-ignores:\n  docker/*: [RL004]\n  '#x': [RL004]\n",
@@ -189,9 +190,8 @@ def test_toml_config_errors_name_the_line_of_the_key_in_the_tool_reflint_table()
     assert str(raised.value).splitlines() == [
         "pyproject.toml:6:3: tool.reflint.ignore: expected a list",
         "pyproject.toml:7:1: tool.reflint.drift-same-kind: expected true or false",
-        'pyproject.toml:10:1: tool.reflint.per-file-ignores."scripts/*"[1]: unknown rule code RL777 (known: '
-        "RL001, RL002, RL003, RL004, RL005, RL006, RL007, RL008, RL009, RL010, RL011, RL012, RL013, RL014, "
-        "RL015, RL016, RL017, RL025, RL026, RL099)",
+        'pyproject.toml:10:1: tool.reflint.per-file-ignores."scripts/*"[1]: unknown rule code RL777 '
+        "(`reflint rules` lists the rules)",
         "pyproject.toml:17:1: tool.reflint.variant-groups[1].alowed-drift: unknown key (did you mean "
         "'allowed-drift'?)",
     ]
@@ -231,9 +231,21 @@ def test_rule_codes_in_a_config_are_read_in_any_case_as_on_the_command_line() ->
     toml = '[tool.reflint]\nselect = ["rl005"]\n'
     assert parse_toml_config(toml, "pyproject.toml").select == ("RL005",)
     with pytest.raises(ConfigError) as raised:
-        parse_yaml_config("select: [rl1]\n", "c.yaml")
-    assert str(raised.value) == (
-        "c.yaml:1:10: select[0]: 'rl1' is not a rule code (expected RL followed by three digits)"
+        parse_yaml_config("select: [rl9]\n", "c.yaml")
+    assert (
+        str(raised.value)
+        == "c.yaml:1:10: select[0]: no rule code starts with RL9 (`reflint rules` lists the rules)"
+    )
+
+
+def test_a_config_selects_rules_by_code_prefix_and_name_as_the_command_line_does(tmp_path: Path) -> None:
+    text = "select: [rl00, Branch-Pin]\nextend-select: [RL015]\nignore: [variant-drift]\n"
+    write_tree(tmp_path, {".reflint.yaml": text})
+    config = load_config([], cwd=str(tmp_path))
+    assert (config.settings.select, config.settings.ignore) == (("RL00", "branch-pin"), ("variant-drift",))
+    assert (config.select, config.ignore) == (
+        ("RL001", "RL002", "RL003", "RL004", "RL005", "RL006", "RL007", "RL008", "RL009", "RL015"),
+        ("RL004",),
     )
 
 

@@ -14,7 +14,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from expected import MEGATRON_HINT, MEGATRON_RELEASE_BRANCH
+from expected import MEGATRON_RELEASE_BRANCH
 from gitfixtures import FakeRemotes, git_config_env
 
 from .support import (
@@ -151,6 +151,12 @@ def remotes_pairs(remotes: FakeRemotes) -> list[tuple[str, str]]:
     return [(env[f"GIT_CONFIG_KEY_{n}"], env[f"GIT_CONFIG_VALUE_{n}"]) for n in range(count)]
 
 
+MIRROR_MISS = (
+    "(your git config rewrites its URL with url.<base>.insteadOf), so this pin went unchecked; add it to the "
+    "mirror to have it checked"
+)
+
+
 def test_a_shell_never_reads_a_url(tmp_path: Path, remotes: FakeRemotes) -> None:
     evil, marker = evil_script(tmp_path, "shell")
     env = clean_env(remotes.env())
@@ -166,8 +172,12 @@ def test_a_shell_never_reads_a_url(tmp_path: Path, remotes: FakeRemotes) -> None
     )
 
     assert not marker.exists()
-    assert (completed.returncode, completed.stderr) == (1, "")
-    # Each URL reached git as one argument after "--", and git found no such repository.
+    assert (completed.returncode, completed.stderr) == (
+        1,
+        "reflint: no remote could be checked: 2 pins unchecked\n",
+    )
+    # Each URL reached git as one argument after "--", and the mirror (the tests' insteadOf) had no such
+    # repository.
     looked_up = sorted(call["argv"] for call in calls() if call["argv"][:1] == ["ls-remote"])
     megatron_url = f"https://github.com/NVIDIA/Megatron-LM.git;{evil}"
     checkout_url = f"https://github.com/actions/checkout|{evil}"
@@ -178,24 +188,22 @@ def test_a_shell_never_reads_a_url(tmp_path: Path, remotes: FakeRemotes) -> None
     local = remotes.root.resolve() / "github.com"
     assert _findings(json_output(completed)) == [
         (
-            "RL014",
+            "RL010",
             "Dockerfile",
             2,
             _column(line, megatron_url),
             _column(line, megatron_url) + len(megatron_url),
-            f"github.com/nvidia/megatron-lm.git;{evil} does not exist (fatal: "
-            f"'{local}/NVIDIA/Megatron-LM.git;{evil}' does not appear to be a git repository), so the build "
-            "fails here; check the owner and name in the URL",
+            f"the mirror {local}/NVIDIA/Megatron-LM.git;{evil} has no copy of "
+            f"github.com/nvidia/megatron-lm.git;{evil} {MIRROR_MISS}",
         ),
         (
-            "RL014",
+            "RL010",
             "Dockerfile",
             3,
             _column(pip, checkout_url),
             _column(pip, checkout_url) + len(checkout_url),
-            f"github.com/actions/checkout|{evil} does not exist (fatal: '{local}/actions/checkout|{evil}' "
-            "does not appear to be a git repository), so the build fails here; check the owner and name in "
-            "the URL",
+            f"the mirror {local}/actions/checkout|{evil} has no copy of github.com/actions/checkout|{evil} "
+            f"{MIRROR_MISS}",
         ),
     ]
 
@@ -212,8 +220,8 @@ def test_git_runs_non_interactively_outside_the_scanned_folder(tmp_path: Path, r
     assert (completed.returncode, completed.stderr) == (1, "")
     assert completed.stdout.splitlines() == [
         f"Dockerfile:2:24: RL002 [error] {MEGATRON_RELEASE_BRANCH}",
-        f"  {MEGATRON_HINT}",
-        "1 error, 0 warnings, 0 info in 1 file (1 pin, 1 remote: 1 checked (0 cached), 0 not checked)",
+        "",
+        "1 error, 0 warnings, 0 info in 1 of 1 file (1 pin, 1 remote: 1 checked (0 cached), 0 not checked)",
     ]
     (call,) = [call for call in calls() if call["argv"][:1] == ["ls-remote"]]
     assert call["argv"] == [

@@ -120,8 +120,8 @@ def test_file_names_refs_and_server_errors_never_become_workflow_commands(
     commands = obeyed(github.stdout)
     assert [(c.name, c.properties["file"]) for c in commands] == [
         ("error", "Dockerfile"),
-        ("warning", "Dockerfile"),
         *(("error", ANNOTATED[name]) for name in sorted(NAMES)),
+        ("warning", "Dockerfile"),  # errors first: GitHub shows 10 of each kind per step
     ]
     for written in (summary.read_text(encoding="utf-8"), (tmp_path / "r.sarif").read_text(encoding="utf-8")):
         assert "##[" not in written and foreign_commands(written) == []

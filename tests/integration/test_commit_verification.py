@@ -84,14 +84,17 @@ def test_every_verdict_in_text_json_github_and_sarif(  # type: ignore[no-untyped
     options = ["--cache-dir", str(tmp_path / "cache"), "--max-history-size", "0.1", "--ignore", "RL005"]
     assert main(["scan", *options, *formats, *outputs]) == 1
     summary = (
-        "3 errors, 0 warnings, 1 info in 3 files (7 pins, 2 remotes: 2 checked (0 cached), 0 not checked)"
+        "3 errors, 0 warnings, 1 info in 3 of 3 files (7 pins, 2 remotes: 2 checked (0 cached), 0 not "
+        "checked)"
     )
 
     text = capsys.readouterr().out.splitlines()
-    assert text == [
+    lines = [
         f"{path}:{line}:{column}: {code} [{severity}] {message}"
         for path, line, column, _, code, _, severity, message in FINDINGS
-    ] + [summary]
+    ]
+    # One file after another, a blank line between files and before the summary.
+    assert text == [lines[0], "", lines[1], lines[2], "", lines[3], "", summary]
 
     document = json.loads(Path("out.json").read_text())
     assert [
@@ -111,11 +114,19 @@ def test_every_verdict_in_text_json_github_and_sarif(  # type: ignore[no-untyped
     assert all(f["suggestion"] is None and f["related"] == [] for f in document["findings"])
 
     kinds = {"error": "error", "info": "notice"}
-    assert Path("annotations.txt").read_text().splitlines() == [
+    annotations = [
         f"::{kinds[severity]} file={path},line={line},col={column},endLine={line},endColumn={end},"
         f"title={code} {rule}::{message}"
         for path, line, column, end, code, rule, severity, message in FINDINGS
-    ] + [summary]
+    ]
+    # Errors first, then notices: GitHub shows the first 10 of each per step.
+    assert Path("annotations.txt").read_text().splitlines() == [
+        annotations[0],
+        annotations[1],
+        annotations[3],
+        annotations[2],
+        summary,
+    ]
 
     sarif = json.loads(Path("out.sarif").read_text())
     assert sarif_schema_errors(sarif) == []

@@ -128,7 +128,8 @@ def test_write_github_writes_annotations_then_the_summary_line(tmp_path: Path) -
         "::'core_r0.18.0' is a branch of github.com/nvidia/megatron-lm; the release is tag 'core_v0.18.0'"
         "%0Adid you mean 'core_v0.18.0'?\n"
         "::error file=scripts/bad.sh,title=reflint could not read this file::not UTF-8 text\n"
-        "1 error, 0 warnings, 0 info in 3 files (4 pins, 2 remotes: 2 checked (1 cached), 0 not checked); "
+        "1 error, 0 warnings, 0 info in 1 of 3 files (4 pins, 2 remotes: 2 checked (1 cached), 0 not "
+        "checked); "
         "1 file could not be read\n"
     )
 
@@ -148,8 +149,10 @@ def test_ten_annotations_of_each_severity_fit(tmp_path: Path) -> None:
     stream = Channel(buffer)
     write_github(ScanResult(findings, [], [], SUMMARY), stream, {}, cwd=str(tmp_path))
     assert buffer.getvalue().splitlines() == [
-        *(_branch_pin_line(command, n) for command in ("notice", "warning", "error") for n in range(1, 11)),
-        "10 errors, 10 warnings, 10 info in 3 files (4 pins, 2 remotes: 2 checked (1 cached), 0 not checked)",
+        # errors first, then warnings, then notices, whatever order the findings came in
+        *(_branch_pin_line(command, n) for command in ("error", "warning", "notice") for n in range(1, 11)),
+        "10 errors, 10 warnings, 10 info in 1 of 3 files (4 pins, 2 remotes: 2 checked (1 cached), 0 not "
+        "checked)",
     ]
 
 
@@ -161,7 +164,8 @@ def test_an_eleventh_error_is_announced_with_where_to_find_all(tmp_path: Path) -
     # Every annotation is written (the runner drops the ones past its limits), then where to see them all.
     assert buffer.getvalue().splitlines() == [
         *(_branch_pin_line("error", n) for n in range(1, 12)),
-        "11 errors, 0 warnings, 0 info in 3 files (4 pins, 2 remotes: 2 checked (1 cached), 0 not checked); "
+        "11 errors, 0 warnings, 0 info in 1 of 3 files (4 pins, 2 remotes: 2 checked (1 cached), 0 not "
+        "checked); "
         "GitHub shows at most 10 annotations of each severity per step and 50 per job, "
         "so some are not shown: "
         "all 11 findings are in the SARIF report "
@@ -179,7 +183,8 @@ def test_unreadable_files_count_as_error_annotations(tmp_path: Path) -> None:
     )
     assert buffer.getvalue().splitlines() == [
         *(f"::error file=f{n}.sh,title=reflint could not read this file::binary" for n in range(11)),
-        "0 errors, 0 warnings, 0 info in 3 files (4 pins, 2 remotes: 2 checked (1 cached), 0 not checked); "
+        "0 errors, 0 warnings, 0 info in 0 of 3 files (4 pins, 2 remotes: 2 checked (1 cached), 0 not "
+        "checked); "
         "11 files could not be read; GitHub shows at most 10 annotations of each severity per step and 50 "
         "per job, so some are not shown: all 0 findings are in the job summary and in the SARIF report "
         "(reflint scan --format sarif, uploaded with github/codeql-action/upload-sarif)",
@@ -187,7 +192,8 @@ def test_unreadable_files_count_as_error_annotations(tmp_path: Path) -> None:
     assert summary_file.read_text(encoding="utf-8").splitlines() == [
         "### reflint",
         "",
-        "0 errors, 0 warnings, 0 info in 3 files (4 pins, 2 remotes: 2 checked (1 cached), 0 not checked); "
+        "0 errors, 0 warnings, 0 info in 0 of 3 files (4 pins, 2 remotes: 2 checked (1 cached), 0 not "
+        "checked); "
         "11 files could not be read",
         "",
         "Files that could not be read:",
@@ -224,7 +230,8 @@ def test_job_summary_is_appended_as_an_escaped_table_with_links(tmp_path: Path) 
         "earlier step\n"
         "### reflint\n"
         "\n"
-        "1 error, 1 warning, 0 info in 3 files (4 pins, 2 remotes: 2 checked (1 cached), 0 not checked); "
+        "1 error, 1 warning, 0 info in 2 of 3 files (4 pins, 2 remotes: 2 checked (1 cached), 0 not "
+        "checked); "
         "1 file could not be read\n"
         "\n"
         "| Severity | Rule | Location | Message |\n"
@@ -248,7 +255,7 @@ def test_job_summary_is_appended_as_an_escaped_table_with_links(tmp_path: Path) 
 def test_job_summary_without_findings_is_the_summary_line(tmp_path: Path) -> None:
     text, complete = job_summary(ScanResult([], [], [], SUMMARY), {}, str(tmp_path), cwd=str(tmp_path))
     assert (text, complete) == (
-        "### reflint\n\n0 errors, 0 warnings, 0 info in 3 files "
+        "### reflint\n\n0 errors, 0 warnings, 0 info in 0 of 3 files "
         "(4 pins, 2 remotes: 2 checked (1 cached), 0 not checked)\n",
         True,
     )
@@ -282,7 +289,8 @@ def test_a_job_summary_that_cannot_be_written_is_a_warning(
         write_github(ScanResult([branch_pin()], [], [], SUMMARY), stream, environ, cwd=str(tmp_path))
     assert buffer.getvalue().splitlines() == [
         _branch_pin_line("error", 5),
-        "1 error, 0 warnings, 0 info in 3 files (4 pins, 2 remotes: 2 checked (1 cached), 0 not checked)",
+        "1 error, 0 warnings, 0 info in 1 of 3 files (4 pins, 2 remotes: 2 checked (1 cached), 0 not "
+        "checked)",
     ]
     assert [r.getMessage() for r in caplog.records] == [
         f"cannot write the job summary {tmp_path}: Is a directory"

@@ -70,9 +70,25 @@ READ_BY_NAME = (
     ".gitmodules",
     ".pre-commit-config.yaml",
     "x/.pre-commit-config.yml",
+    "CMakeLists.txt",
+    "cmake/deps.cmake",
+    "Makefile",
+    "server/Makefile-vllm",
+    "rules.mk",
+    "GNUmakefile",
+    ".gitlab-ci.yml",
+    ".gitlab/stages/00.pre.yml",
+    "docker/rocm/Apptainerfile.rocm",
+    "Singularity.def",
+    "docker/Qwen2VL_Dockerfile",
+    "README.md",
+    "docs/install.rst",
+    "tutorials/sft.ipynb",
+    "docs/guide.qmd",
+    "cicd/Dockerfile-uv.jinja",
+    ".github/workflows/pr-test.yml.j2",
 )
 NOT_READ = (
-    "README.md",
     "config.yml",
     ".github/workflows/old/ci.yml",
     "setup.cfg",
@@ -80,8 +96,8 @@ NOT_READ = (
     "notes.txt",
     ".bashrc",
     "MANIFEST.in",
-    "requirements/README.md",
     "envs/conda.yml",
+    "CMakeCache.txt",
     ".pre-commit-hooks.yaml",
 )
 
@@ -202,8 +218,8 @@ def test_try_repo_fails_on_a_branch_pin_and_passes_once_it_is_fixed(
         f'Dockerfile:{BAD_REF_LINE}:{BAD_REF_COLUMN}: {BRANCH_PIN_CODE} [error] ref "{MEGATRON_BRANCH}" is a '
         "branch of github.com/nvidia/megatron-lm, which moves whenever a commit lands on it: pin its release "
         f'tag "{MEGATRON_TAG}"',
-        f"  did you mean '{MEGATRON_TAG}'?",
-        "1 error, 0 warnings, 0 info in 1 file (1 pin, 1 remote: 1 checked (0 cached), 0 not checked)",
+        "",
+        "1 error, 0 warnings, 0 info in 1 of 1 file (1 pin, 1 remote: 1 checked (0 cached), 0 not checked)",
         "",
         "",
         "exit 1",

@@ -21,8 +21,11 @@ from ascend_reflint.lookup.git import GitRunner, git_directory
 from ascend_reflint.lookup.graph import CommitGraph, repository_config
 from ascend_reflint.lookup.history import CommitRequest, HistoryOptions, verify_commits
 from ascend_reflint.model import CommitState, RemoteRefs
+from ascend_reflint.remote import lookup_key
 
 from .support import GitCall
+
+KEY = lookup_key(URL)
 
 
 @pytest.fixture
@@ -33,11 +36,11 @@ def history(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> History:
 
 
 def verify(history: History, cache: Path, *commits: str, **options: object):  # type: ignore[no-untyped-def]
-    results, _ = lookup_remotes({REMOTE: URL}, LookupOptions(cache_dir=cache))
-    refs = results[REMOTE]
+    results, _ = lookup_remotes({KEY: URL}, LookupOptions(cache_dir=cache))
+    refs = results[KEY]
     assert isinstance(refs, RemoteRefs)
-    request = CommitRequest(url=URL, refs=refs, commits=commits)
-    return verify_commits({REMOTE: request}, HistoryOptions(cache_dir=cache, **options))  # type: ignore[arg-type]
+    request = CommitRequest(remote=REMOTE, url=URL, refs=refs, commits=commits)
+    return verify_commits({KEY: request}, HistoryOptions(cache_dir=cache, **options))  # type: ignore[arg-type]
 
 
 def test_git_in_the_graph_never_reaches_a_transport_but_to_fetch(  # type: ignore[no-untyped-def]
@@ -50,7 +53,7 @@ def test_git_in_the_graph_never_reaches_a_transport_but_to_fetch(  # type: ignor
         history.missing: CommitState.ABSENT,
     }
     assert (stats.fetched, stats.cached) == (1, 0)
-    graph = CommitGraph(tmp_path / "cache", REMOTE)
+    graph = CommitGraph(tmp_path / "cache", KEY, REMOTE)
     in_graph = [call for call in git_calls() if call.argv[:2] == ("--git-dir", str(graph.repo))]
     assert all(call.session_leader for call in in_graph)  # so that a timeout kills its whole group
     calls = [call.argv for call in in_graph]
@@ -98,7 +101,7 @@ def test_ambiguous_verdict_names_both_commits(history: History, tmp_path: Path) 
 def test_a_damaged_state_file_is_ignored_and_rewritten(history: History, tmp_path: Path, damage: str) -> None:
     cache = tmp_path / "cache"
     verify(history, cache, history.work)
-    state = CommitGraph(cache, REMOTE).state_path
+    state = CommitGraph(cache, KEY, REMOTE).state_path
     if damage == "garbage":
         state.write_bytes(b"[[[[" * 10_000)
     elif damage == "oversized":
@@ -112,13 +115,13 @@ def test_a_damaged_state_file_is_ignored_and_rewritten(history: History, tmp_pat
     assert [v.state for v in verdicts.values()] == [CommitState.IN_HISTORY]
     assert stats.fetched == 1
     assert not state.is_symlink()
-    assert CommitGraph(cache, REMOTE).load_state() is not None
+    assert CommitGraph(cache, KEY, REMOTE).load_state() is not None
 
 
 def test_a_graph_with_hooks_or_alternates_is_not_run(history: History, tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     verify(history, cache, history.work)
-    graph = CommitGraph(cache, REMOTE)
+    graph = CommitGraph(cache, KEY, REMOTE)
     (graph.repo / "objects" / "info" / "alternates").write_text("/elsewhere/objects\n")
     verdicts, _ = verify(history, cache, history.missing)
     (verdict,) = verdicts.values()
@@ -131,7 +134,7 @@ def test_a_graph_with_hooks_or_alternates_is_not_run(history: History, tmp_path:
 
 def test_a_lock_file_that_is_a_link_is_refused(history: History, tmp_path: Path) -> None:
     cache = tmp_path / "cache"
-    graph = CommitGraph(cache, REMOTE)
+    graph = CommitGraph(cache, KEY, REMOTE)
     graph.folder.mkdir(parents=True)
     victim = tmp_path / "victim"
     victim.write_text("keep me")
@@ -174,7 +177,7 @@ def test_two_processes_on_one_cache_agree(history: History, tmp_path: Path) -> N
     first, second = (json.loads(out)["findings"] for out, _ in outputs)  # the summaries' counts may differ
     assert first == second
     assert [finding["code"] for finding in first] == ["RL025"]
-    assert CommitGraph(cache, REMOTE).load_state() is not None
+    assert CommitGraph(cache, KEY, REMOTE).load_state() is not None
 
 
 def test_many_absent_ids_cost_two_tries_then_one_parallel_round(  # type: ignore[no-untyped-def]
@@ -186,7 +189,7 @@ def test_many_absent_ids_cost_two_tries_then_one_parallel_round(  # type: ignore
         history.orphan: CommitState.NOT_IN_HISTORY,
         **{commit: CommitState.ABSENT for commit in absent},
     }
-    graph = CommitGraph(tmp_path / "cache", REMOTE)
+    graph = CommitGraph(tmp_path / "cache", KEY, REMOTE)
     fetches = [call.argv for call in git_calls() if call.argv[:2] == ("--git-dir", str(graph.repo))]
     fetches = [argv[argv.index("--filter=tree:0") + 1 :] for argv in fetches if "fetch" in argv]
     refspecs = ("--prune", "reflint", "+refs/heads/*:refs/heads/*", "+refs/tags/*:refs/tags/*")
@@ -210,7 +213,7 @@ def test_a_graph_that_fetches_left_many_packs_is_packed_into_one(  # type: ignor
     verdicts, stats = verify(history, cache, history.work, newer[:9], refresh=True)
     assert [v.state for v in verdicts.values()] == [CommitState.IN_HISTORY] * 2
     assert stats.fetched == 1
-    graph = CommitGraph(cache, REMOTE)
+    graph = CommitGraph(cache, KEY, REMOTE)
     assert len(list((graph.repo / "objects" / "pack").glob("*.pack"))) == 1
     assert (graph.repo / "config").read_bytes() == repository_config("sha1")
 

@@ -19,10 +19,11 @@ the tag (see RL013).
   their head.
 
 When a tag shares the branch's name (Megatron-LM's `core_r0.10.0`) and the pin takes the branch
-(`git clone --branch`, pip), RL013 reports the ambiguity too, on the same ref: it explains who takes
-what and suggests the tag to pin. RL002 still reports the branch pin, as an error (the remote does have
-a tag of that version: that very name), because the build does get a moving branch and RL013 is only a
-warning, which `--fail-on error` lets pass; but it leaves the suggestion to RL013 and does not repeat it.
+(`git clone --branch`, pip), the build gets the moving branch: RL002 reports it, as an error (the remote
+does have a tag of that version: that very name), and suggests a tag of the same version that names only
+a tag (`core_v0.10.0`). RL013, which describes the same ambiguity, is not reported on that ref as well:
+one finding per problem, and RL002 is the more specific (`git clone --branch` and pip prefer
+`refs/heads`, so the branch is what gets built).
 
 ## Why is this bad?
 
@@ -72,11 +73,13 @@ def check(context: PinContext) -> Iterator[Finding]:
     highest = Severity.WARNING if pin.via in (Via.ACTION, Via.PRE_COMMIT) else Severity.ERROR
     head = f'ref "{ref.written}" is a branch of {refs.remote}, which moves whenever a commit lands on it'
     if ref.kind is None and ref.name in refs.tags:
-        yield context.finding(
-            f"{head}; {COMMAND[ref.via]} takes the branch although a tag has the same name: pin a name that "
-            "is only a tag",
-            severity=highest,
-        )
+        taken = f"{head}; {COMMAND[ref.via]} takes the branch although a tag has the same name"
+        only_tags = [tag for tag in same_version_tags(ref.name, refs) if tag not in refs.branches]
+        if only_tags:
+            message = f'{taken}: pin "{only_tags[0]}", which names only a tag'
+            yield context.finding(message, severity=highest, suggestion=only_tags[0])
+        else:
+            yield context.finding(f"{taken}: pin a name that is only a tag, or a commit id", severity=highest)
         return
     tags = same_version_tags(ref.name, refs)
     if tags:

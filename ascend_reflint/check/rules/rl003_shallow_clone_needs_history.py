@@ -70,6 +70,7 @@ def check(context: PinContext) -> Iterator[Finding]:
             f"commits are checked out by id{here}, and a shallow clone holds only the newest ones; drop the "
             "shallow option",
             related=related,
+            at_use=True,
         )
         return
     if pin.via is not Via.CHECKOUT or not pin.resolved or pin.ref is None:
@@ -92,6 +93,7 @@ def check(context: PinContext) -> Iterator[Finding]:
         f"the checkout of {what} follows {_shallow(pin)} of {cloned} of {pin.remote or pin.url}, which holds "
         f"{holds}, so the checkout fails (or breaks once {cloned} moves on); {advice}",
         related=related,
+        at_use=True,
     )
 
 

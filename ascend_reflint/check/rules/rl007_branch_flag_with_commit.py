@@ -34,10 +34,10 @@ from collections.abc import Iterator
 from ascend_reflint.check.context import PinContext
 from ascend_reflint.check.refnames import (
     exists,
+    first_tip,
     is_abbreviated_commit_id,
     is_full_commit_id,
     named_refs,
-    tips_starting_with,
 )
 from ascend_reflint.model import Finding, RemoteRefs, Severity, Via
 
@@ -61,14 +61,15 @@ def check(context: PinContext) -> Iterator[Finding]:
             f'`git clone --branch` takes a branch or a tag, never a commit id such as "{ref.name}", '
             f"so the clone fails: {advice}"
         )
-        yield context.finding(message, span=ref.span, ref=ref.name, suggestion=suggestion)
+        # The command changes (clone, then check out), not the value: the finding stays at the use.
+        yield context.finding(message, span=ref.span, ref=ref.name, suggestion=suggestion, at_use=True)
 
 
 def _advice(context: PinContext, commit_id: str, refs: RemoteRefs | None) -> tuple[str, str | None]:
     """What to write instead, and the branch or tag to suggest when the commit is one's tip."""
-    tips = tips_starting_with(commit_id, refs) if refs is not None else []
-    if tips:
-        kind, name = tips[0]
+    tip = first_tip(commit_id, refs) if refs is not None else None
+    if tip is not None:
+        kind, name = tip
         return f'it is the tip of {kind} "{name}" of {context.pin.remote}; pass that instead', name
     if context.pin.shallow:
         return f"clone without --branch and --depth, then `git checkout {commit_id}`", None

@@ -9,6 +9,10 @@ which part is unresolved (the ref, the URL, or both), and why; the finding is on
 URL is unresolved, on the ref otherwise. Nothing is looked up for such a pin and no other rule checks
 its ref.
 
+A ref or URL that holds a template placeholder (`{version}`, `{{ version }}`, `<branch>`, `@VERSION@`,
+`%(ref)s`, `$VERSION$`) is reported as a placeholder, not a ref: the file is a template that a tool
+renders before anything fetches it, and no other rule judges it.
+
 Where a default value would let reflint check the pin (a variable the file never sets, an `ARG`
 without a default), the message says so. For a loop variable, an expression, a command, or a variable
 that the file sets empty on purpose (`ARG VLLM_COMMIT=""` used only when set), it gives no advice: there
@@ -42,7 +46,7 @@ from collections.abc import Iterator
 from ascend_reflint.check.context import PinContext
 from ascend_reflint.model import Finding, Pin, Resolution, Severity
 from ascend_reflint.remote import redact
-from ascend_reflint.resolve import has_expansion
+from ascend_reflint.resolve import has_expansion, placeholder
 
 CODE = "RL009"
 NAME = "unresolved-ref"
@@ -58,8 +62,12 @@ _ARG_WITHOUT_DEFAULT = "has no default and no --build-arg"
 
 
 def check(context: PinContext) -> Iterator[Finding]:
-    """Report a pin whose resolution is UNRESOLVED: which part (ref, URL or both), why, and what helps."""
+    """Report a pin whose resolution is UNRESOLVED: which part (ref, URL or both), why, and what helps; or
+    PLACEHOLDER: a template's placeholder, not a ref."""
     pin = context.pin
+    if pin.resolution is Resolution.PLACEHOLDER:
+        yield _placeholder(context)
+        return
     if pin.resolution is not Resolution.UNRESOLVED:
         return
     why = pin.resolution_note or "no value is known"
@@ -83,6 +91,19 @@ def check(context: PinContext) -> Iterator[Finding]:
             f"{_advice(why, 'a default value in the file lets')}",
             span=pin.url_span,
         )
+
+
+def _placeholder(context: PinContext) -> Finding:
+    """A pin whose ref or URL holds a template placeholder: on the ref when the placeholder is there."""
+    pin = context.pin
+    found = placeholder(pin.ref) or placeholder(pin.ref_text)
+    what, span = (f'ref "{pin.ref_text}"', pin.span) if found else (f'URL "{redact(pin.url)}"', pin.url_span)
+    name = found or placeholder(pin.url) or "?"
+    return context.finding(
+        f"{what} holds the template placeholder {name}: a placeholder, not a ref, so nothing was checked; "
+        "reflint checks the file the template renders",
+        span=span,
+    )
 
 
 def _url_unresolved(pin: Pin) -> bool:

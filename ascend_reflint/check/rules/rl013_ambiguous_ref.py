@@ -8,8 +8,9 @@ Reports a pin whose ref names both a branch and a tag. Tools disagree on which o
 `git switch` stops with "a branch is expected, got tag" (it takes a tag only with `--detach`).
 Megatron-LM's `core_r0.8.0` to `core_r0.11.0` are such names. The message says what this pin gets and
 whether the two point at different commits today; the finding suggests a tag that spells the same
-version unambiguously (`core_v0.10.0`) when there is one. Where the pin takes the branch, RL002 reports
-the branch pin as well, as an error, without repeating the suggestion.
+version unambiguously (`core_v0.10.0`) when there is one. Where the pin takes the branch and RL002
+reports that branch pin (an error, with the same advice), RL013 is not reported on the same ref: one
+finding per problem, the more specific one. With RL002 not selected, RL013 reports it.
 
 ## Why is this bad?
 

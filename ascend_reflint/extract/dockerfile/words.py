@@ -94,8 +94,11 @@ def _docker_segments(raw: str, escape: str) -> list[tuple[str, bool]]:
     def plain(char: str) -> None:
         if char in "$`":
             literal(char)
-        else:
-            buffer.append(char)
+            return
+        if buffer and _NAME.fullmatch(buffer[-1][1:]) and _NAME.fullmatch("_" + char):
+            # A quote ended the ``$NAME`` before it (``"$A"B``): braced, ``$AB`` cannot name another variable.
+            buffer[-1] = "${" + buffer[-1][1:] + "}"
+        buffer.append(char)
 
     position, length, quote = 0, len(raw), ""
     while position < length:

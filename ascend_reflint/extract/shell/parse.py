@@ -24,6 +24,26 @@ _COMMENTED_ASSIGNMENT = re.compile(
     r"#+[ \t]*(?:(?:export|local|readonly|declare(?:[ \t]+-\w+)*)[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)="
 )
 _GITHUB_EXPRESSION = re.compile(r"\$\{\{.*?\}\}", re.DOTALL)
+#: Template placeholders that the shell grammar would split or refuse (``{{ ref }}`` is three words,
+#: ``<branch>`` two redirections, ``%(ref)s`` a syntax error): read as one word each, as the template means.
+_TEMPLATE_PLACEHOLDER = re.compile(
+    r"(?<!\$)\{\{-?[ \t]*[A-Za-z_][\w.\-]*[ \t]*-?\}\}"  # {{ name }}
+    r"|(?<![<\w])<[A-Za-z_][\w.\-]*>(?![>\w])"  # <name>
+    r"|%\([A-Za-z_]\w*\)[sdr]"  # %(name)s
+)
+#: What bash -n accepts and tree-sitter-bash refuses (each found by comparing the two on real scripts):
+#: ``\<``/``\>`` (test's string comparison in ``[ ]``), a ``$`` that ends a word before ``)``
+#: (``grep "so"$)``), ``${A:$B+1}`` (a substring offset that starts with a variable), a bad substitution
+#: such as ``${that sGOLDEN_DIR}`` (an error only when it runs), a function whose name starts with
+#: ``unset`` (``unsetenv() {``), and backquotes around nothing but blanks (an empty command).
+_GRAMMAR_GAPS = re.compile(
+    r"\\[<>]"
+    r"|(?<!\$)\$(?=\))"
+    r"|(?<=\$\{)[A-Za-z_]\w*:\$(?=[A-Za-z_{])"
+    r"|\$\{[A-Za-z_]\w*[ \t][^}\n]*\}"
+    r"|(?<![\w$-])unset(?=[\w-]+[ \t]*\(\))"
+    r"|`\s*`"
+)
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 _ASSIGNMENT_OPERATOR = re.compile(rb"\+?=")
 _LOOP_KEYWORD = re.compile(rb"for|select")
@@ -66,18 +86,41 @@ def _mask(text: str) -> str:
       one byte per character makes tree-sitter's byte offsets character offsets, and tree-sitter-bash's
       scanner reads past its tables on some characters (``{`` then U+100000 crashes the process).
     - GitHub's ``${{ expr }}`` (replaced by the runner before the shell starts) becomes ``_`` characters,
-      one word.
+      one word; so do template placeholders that the grammar would split or refuse (``{{ ref }}``,
+      ``<branch>``, ``%(ref)s``), which a template engine replaces before any shell reads the text.
     - A backslash that ends the text (bash ignores it, the grammar does not) becomes a space.
+    - Constructs that bash accepts and the grammar does not (:data:`_GRAMMAR_GAPS`) have the characters
+      that trip the grammar replaced by ``_``, so that a script bash can run is never a syntax error.
     """
     if not text.isascii():
         text = _NON_ASCII.sub(".", text)
     if "${{" in text:
         text = _GITHUB_EXPRESSION.sub(lambda match: "_" * len(match.group()), text)
+    if "{{" in text or "<" in text or "%(" in text:
+        text = _TEMPLATE_PLACEHOLDER.sub(lambda match: "_" * len(match.group()), text)
+    if "\\" in text or "$" in text or "`" in text or "unset" in text:
+        text = _GRAMMAR_GAPS.sub(_fill_gap, text)
     end = len(text.rstrip("\r\n"))
     backslashes = end - len(text[:end].rstrip("\\"))
     if backslashes % 2 == 1:
         text = text[: end - 1] + " " + text[end:]
     return text
+
+
+def _fill_gap(match: re.Match[str]) -> str:
+    """A :data:`_GRAMMAR_GAPS` match with what trips the grammar replaced: blanks inside a bad substitution,
+    ``\\<`` → ``==`` (a binary operator in ``[ ]``, a word elsewhere), ``A:$`` → ``A:_``, ``unset`` →
+    ``_nset``, empty backquotes → ``_`` … ``_``."""
+    found = match.group()
+    if found.startswith("${"):
+        return found.replace(" ", "_").replace("\t", "_")
+    if found.startswith("unset"):
+        return "_" + found[1:]
+    if found.startswith("\\"):
+        return "=="  # still a binary operator inside [ ]; a word elsewhere
+    if found.startswith("`"):
+        return "_" + found[1:-1] + "_"
+    return found[:-1] + "_"
 
 
 class Text:

@@ -1,0 +1,78 @@
+"""A quote that ends a ``$NAME`` also ends the name: ``"$A"B`` is A's value followed by ``B``.
+
+bash(1) "Parameter Expansion": the name is the longest run of name characters after ``$``, and quote removal
+happens after expansion, so ``"$A"B`` and ``$A""B`` expand ``$A``; BuildKit's ``ProcessWord`` reads Dockerfile
+``ENV``/``ARG`` values the same way. Variables named like the joined text (``AB``) are traps.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ascend_reflint.cli import main
+
+SCRIPT = """#!/bin/bash
+A=v1
+AB=wrong
+A_x=wrong
+git clone --branch "$A"B https://github.com/o/r1.git
+git clone --branch "$A"_x https://github.com/o/r2.git
+git clone --branch $A""B https://github.com/o/r3.git
+git clone --branch "${A}"B https://github.com/o/r4.git
+git clone --branch "$A""$A" https://github.com/o/r5.git
+git clone --branch "$AB" https://github.com/o/r6.git
+"""
+
+DOCKERFILE = """FROM ubuntu:22.04
+ARG A=v1
+ARG AB=wrong
+ENV X="$A"B Y=$A"_9" Z=$AB
+RUN git clone --branch "$X" https://github.com/o/r1.git && \\
+    git clone --branch "$Y" https://github.com/o/r2.git && \\
+    git clone --branch "$Z" https://github.com/o/r3.git && \\
+    git clone --branch "$A"B https://github.com/o/r4.git
+"""
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "lines"),
+    [
+        (
+            "install.sh",
+            SCRIPT,
+            [
+                "install.sh:5:21: github.com/o/r1 v1B (clone-branch)",
+                "install.sh:6:21: github.com/o/r2 v1_x (clone-branch)",
+                "install.sh:7:20: github.com/o/r3 v1B (clone-branch)",
+                "install.sh:8:21: github.com/o/r4 v1B (clone-branch)",
+                "install.sh:9:21: github.com/o/r5 v1v1 (clone-branch)",
+                "install.sh:10:21: github.com/o/r6 wrong (clone-branch)",
+            ],
+        ),
+        (
+            "Dockerfile",
+            DOCKERFILE,
+            [
+                "Dockerfile:5:25: github.com/o/r1 v1B (clone-branch)",
+                "Dockerfile:6:25: github.com/o/r2 v1_9 (clone-branch)",
+                "Dockerfile:7:25: github.com/o/r3 wrong (clone-branch)",
+                "Dockerfile:8:25: github.com/o/r4 v1B (clone-branch)",
+            ],
+        ),
+    ],
+    ids=["script", "dockerfile"],
+)
+def test_a_quote_ends_the_variable_name(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    name: str,
+    text: str,
+    lines: list[str],
+) -> None:
+    (tmp_path / name).write_text(text)
+    monkeypatch.chdir(tmp_path)
+    assert main(["refs"]) == 0
+    assert capsys.readouterr().out.splitlines() == lines
