@@ -51,7 +51,7 @@ def apply_invocations(
         root: the project root; an invoked path that resolves outside it is not followed.
         build_args: ``--build-arg`` values of reflint's command line, which override the values given.
     """
-    by_path = {os.path.realpath(source.abspath): source for source in targets if source.text is not None}
+    by_path = {os.path.realpath(source.abspath): source for source in targets}
     pending = deque((source, invocation, 1) for source in invokers for invocation in source.invocations)
     applied: dict[str, int] = {}
     added: dict[str, list[Pin]] = {}
@@ -97,12 +97,26 @@ def _target(
     return None
 
 
+def _reread(target: SourceFile) -> str | None:
+    """The text of ``target`` read again: a scan lets the texts of extracted files go
+    (:func:`ascend_reflint.inventory.text_needed`); None when it cannot be read now."""
+    from ascend_reflint.textfile import DEFAULT_MAX_BYTES, FileReadError, read_recipe_bytes, text_of
+
+    try:
+        return text_of(read_recipe_bytes(target.abspath, DEFAULT_MAX_BYTES))[0]
+    except FileReadError:
+        return None
+
+
 def _applied(target: SourceFile, invocation: Invocation, build_args: Mapping[str, str]) -> SourceFile | None:
     """``target`` extracted again with the values ``invocation`` gives, or None when that fails."""
     from ascend_reflint.extract import ExtractError, extract_file
 
+    text = target.text if target.text is not None else _reread(target)
+    if text is None:
+        return None
     copy = SourceFile(
-        path=target.path, abspath=target.abspath, kind=target.kind, text=target.text, template=target.template
+        path=target.path, abspath=target.abspath, kind=target.kind, text=text, template=target.template
     )
     given = {value.name: _binding(value) for value in invocation.values}
     try:

@@ -3,6 +3,13 @@
 Every stage depends on this module and on the stage before it, never on a stage after it. The values are
 plain, typed and immutable where they can be, so that a stage cannot change what an earlier stage saw.
 
+The small records that every scan makes by the thousand and nothing changes (spans, origins, env
+settings, messages, failures, related places, the summary) are :class:`typing.NamedTuple` s: one costs a
+quarter of what a frozen dataclass costs to define, and this module is imported by every command
+(``benchmarks/README.md`` has the figures). The records that stages copy with a change
+(``dataclasses.replace``: pins, findings, verdicts, ref lists) and the two that stages fill in stay
+dataclasses.
+
 Positions everywhere are the file's own: 1-based lines, 1-based columns counted in characters (not bytes),
 ``end_column`` exclusive.
 """
@@ -11,6 +18,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 
 class Severity(enum.IntEnum):
@@ -119,8 +127,7 @@ class Resolution(str, enum.Enum):
     PLACEHOLDER = "placeholder"
 
 
-@dataclass(frozen=True, slots=True)
-class Span:
+class Span(NamedTuple):
     """A range of characters in a file: 1-based ``line``/``column``, ``end_column`` exclusive."""
 
     line: int
@@ -129,8 +136,7 @@ class Span:
     end_column: int
 
 
-@dataclass(frozen=True, slots=True)
-class Origin:
+class Origin(NamedTuple):
     """Where a value that reaches a pin through a variable is written: the definition, not the use.
 
     ``span`` covers the value as written there, quotes around it excluded: the ``v0.27.0`` of
@@ -147,8 +153,7 @@ class Origin:
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class CallSite:
+class CallSite(NamedTuple):
     """A place that runs the code a pin is written in, with the values the pin was resolved with.
 
     A pin inside a shell function is resolved once per distinct call (``$1`` … of that call); a Dockerfile's
@@ -169,8 +174,7 @@ class CallSite:
     call: str
 
 
-@dataclass(frozen=True, slots=True)
-class GivenValue:
+class GivenValue(NamedTuple):
     """A value that an invocation gives a variable of the file it invokes: a build argument, an input.
 
     Attributes:
@@ -190,8 +194,7 @@ class GivenValue:
     note: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class InvokedPath:
+class InvokedPath(NamedTuple):
     """A path that names the file an invocation runs: relative to the project root, or to the folder of the
     invoking file; ``/``-separated, as the invoking file writes it after its own rules (a bake target's
     ``context`` joined with its ``dockerfile``)."""
@@ -200,8 +203,7 @@ class InvokedPath:
     from_root: bool
 
 
-@dataclass(frozen=True, slots=True)
-class Invocation:
+class Invocation(NamedTuple):
     """Another file run with values that this file gives it: a Dockerfile built with build arguments
     (``docker build --build-arg``, ``docker/build-push-action``'s ``build-args:``, a bake target's
     ``args``, a compose service's ``build.args``), a reusable workflow called with inputs (``with:``).
@@ -225,8 +227,7 @@ class Invocation:
     target: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Fetch:
+class Fetch(NamedTuple):
     """How the ref that a checkout names by name came into its repository: the ``git fetch`` (or ``git
     pull``) before the checkout that named it. Whether the checkout finds it depends on what the fetch
     stored (git-fetch(1) "CONFIGURED REMOTE-TRACKING BRANCHES"; verified with git 2.39): RL020 reads it.
@@ -350,8 +351,7 @@ class IssueKind(str, enum.Enum):
     BASH_UNDER_SH = "bash-under-sh"
 
 
-@dataclass(frozen=True, slots=True)
-class CommandIssue:
+class CommandIssue(NamedTuple):
     """A recipe command that fails, or does other than it says, as extraction saw it.
 
     Attributes:
@@ -383,8 +383,7 @@ class CommandIssue:
     stage: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class EnvSetting:
+class EnvSetting(NamedTuple):
     """One environment variable that a file sets for what it builds or runs.
 
     Attributes:
@@ -401,8 +400,7 @@ class EnvSetting:
     scope: str
 
 
-@dataclass(frozen=True, slots=True)
-class FileMessage:
+class FileMessage(NamedTuple):
     """A file that could not be read as a whole (``errors``) or that was read with a caveat (``notices``)."""
 
     path: str
@@ -418,7 +416,9 @@ class SourceFile:
         abspath: absolute filesystem path.
         kind: the kind of file.
         explicit: True when the path was given on the command line (read even with an unusual name).
-        text: the decoded text, once read (None before reading or when it could not be read).
+        text: the decoded text, once read (None before reading, when it could not be read, or when the
+            inventory let it go: a scan keeps only the texts that checks read, see
+            :func:`ascend_reflint.inventory.text_needed`).
         pins: pins found, in file order.
         env: environment settings found (Dockerfile ``ENV``, workflow ``env:``).
         notices: caveats about this file (lenient decoding, a skipped ``shell: pwsh`` step …).
@@ -502,8 +502,7 @@ class FailureKind(str, enum.Enum):
     OTHER = "other"
 
 
-@dataclass(frozen=True, slots=True)
-class LookupFailure:
+class LookupFailure(NamedTuple):
     """A lookup that gave no ref list: a fact about the remote, never "ref not found".
 
     Attributes:
@@ -563,8 +562,7 @@ class CommitVerdict:
     detail: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class Related:
+class Related(NamedTuple):
     """Another place that a finding refers to (the other variant, the other file's pin).
 
     Attributes:
@@ -638,8 +636,7 @@ class Finding:
         return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
-@dataclass(frozen=True, slots=True)
-class ScanSummary:
+class ScanSummary(NamedTuple):
     """Counts for the end of a scan.
 
     Attributes:
@@ -647,7 +644,9 @@ class ScanSummary:
         pins: pins found.
         remotes: distinct lookups needed (one per URL that pins fetch, normalised).
         lookups: of those, how many were asked over the network in this run.
-        cached: of those, how many were answered from the cache.
+        cached: of those, how many were answered with a ref list from the cache.
+        cached_failures: of those, how many were answered with a failure that the cache keeps for minutes
+            (no such repository, credentials asked for, unreachable, timed out); ``--refresh`` asks again.
         checked: of those, how many answered: a ref list, or "no such repository" (from the network or
             the cache).
         unchecked_pins: pins whose lookup did not answer (unreachable, timed out, too large, deadline,
@@ -661,6 +660,7 @@ class ScanSummary:
     remotes: int
     lookups: int
     cached: int
+    cached_failures: int = 0
     checked: int = 0
     unchecked_pins: int = 0
     lookup_rules: bool = True

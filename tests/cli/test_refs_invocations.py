@@ -166,6 +166,21 @@ def test_a_finding_that_several_builds_cause_is_reported_once_with_each_build_re
     ]
 
 
+def test_a_build_in_a_file_not_given_still_gives_the_given_dockerfile_its_arguments(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `scan docker/Dockerfile` with a cross-file rule: the script and the workflow that build it are read as
+    # context, and the Dockerfile's text, let go after its extraction, is read again to apply what they give
+    given = ["docker/Dockerfile", "--format", "json", "--offline", "--cache-dir", os.devnull]
+    code = main(["scan", *given, "--select", "RL005,RL007"])
+    document = json.loads(capsys.readouterr().out)
+    assert code == 1
+    assert [
+        (finding["path"], finding["line"], [(r["path"], r["line"]) for r in finding["related"]])
+        for finding in document["findings"]
+    ] == [("docker/Dockerfile", 4, [(".github/workflows/image.yml", 6), ("scripts/build.sh", 4)])]
+
+
 WORKFLOW = """\
 on:
   push:
