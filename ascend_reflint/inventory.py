@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from ascend_reflint.discover import discover, display_path, exclusions, root_exclusions
 from ascend_reflint.model import FileMessage, Pin, SourceFile
 from ascend_reflint.sidefile import inside_root
-from ascend_reflint.textfile import DEFAULT_MAX_BYTES, FileReadError, read_text
+from ascend_reflint.textfile import DEFAULT_MAX_BYTES, FileReadError, read_text, text_of
 
 log = logging.getLogger("reflint")
 
@@ -51,6 +51,7 @@ def build_inventory(
     read_already: Collection[str] = (),
     root: str | None = None,
     root_excludes: Sequence[str] = (),
+    overlay: Mapping[str, bytes] | None = None,
 ) -> Inventory:
     """Discover, read and extract the files under ``paths``, and the files they name (pip's ``-r``/``-c``).
 
@@ -65,6 +66,8 @@ def build_inventory(
             root of a scan of ``paths``, :func:`ascend_reflint.config.project_root`).
         root_excludes: gitignore-style globs relative to ``root`` (the config's ``exclude``) that leave
             paths out, as ``excludes`` does; ``root`` must be given with them.
+        overlay: absolute path → the bytes to read instead of the file's (what ``--diff`` and the rounds of
+            ``--fix`` would have written), for files that discovery finds.
 
     Returns:
         The :class:`Inventory`, its files in display path order. Never raises for a file's content.
@@ -80,7 +83,7 @@ def build_inventory(
     named = _NamedFiles(root, paths, excludes, root_excludes, known)
     while queue:
         source = queue.popleft()
-        _read_and_extract(source, build_args or {}, max_bytes)
+        _read_and_extract(source, build_args or {}, max_bytes, (overlay or {}).get(source.abspath))
         for extra in named.read_by(source):
             inventory.files.append(extra)
             queue.append(extra)
@@ -146,11 +149,13 @@ class _NamedFiles:
         return self._root
 
 
-def _read_and_extract(source: SourceFile, build_args: Mapping[str, str], max_bytes: int) -> None:
+def _read_and_extract(
+    source: SourceFile, build_args: Mapping[str, str], max_bytes: int, data: bytes | None = None
+) -> None:
     from ascend_reflint.extract import ExtractError, extract_file
 
     try:
-        source.text, notice = read_text(source.abspath, max_bytes)
+        source.text, notice = read_text(source.abspath, max_bytes) if data is None else text_of(data)
     except FileReadError as exc:
         source.error = str(exc)
         return

@@ -44,7 +44,15 @@ def read_text(path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[str, str |
         FileReadError: the file is missing, unreadable, a directory, a symlink loop, not a regular file
             (a FIFO, a device, a socket), over ``max_bytes`` or binary.
     """
-    data = _read_bytes(path, max_bytes)
+    return text_of(_read_bytes(path, max_bytes))
+
+
+def text_of(data: bytes) -> tuple[str, str | None]:
+    """A file's bytes as :func:`read_text` reads them: ``(text, notice)``.
+
+    Raises:
+        FileReadError: the bytes are binary (see :func:`decode`).
+    """
     text, notice = decode(data)
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")

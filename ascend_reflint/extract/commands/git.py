@@ -324,6 +324,8 @@ class CloneCommand(NamedTuple):
         recurse_submodules: ``--recurse-submodules[=…]``/``--recursive`` (not cancelled later).
         bare: ``--bare`` or ``--mirror`` (the directory then defaults to ``NAME.git``).
         origin: the ``--origin``/``-o`` value, or None (git's default remote name is ``origin``).
+        options: ``(canonical name, first word, last word)`` of each option given, in order (the last word
+            is the value's when the value is a word of its own), for fixes that remove one.
     """
 
     url: int
@@ -335,6 +337,7 @@ class CloneCommand(NamedTuple):
     recurse_submodules: bool
     bare: bool
     origin: WordPart | None
+    options: tuple[tuple[str, int, int], ...] = ()
 
 
 def parse_clone(
@@ -389,6 +392,9 @@ def parse_clone(
         recurse_submodules=recurse is not None and recurse[0] == "recurse-submodules",
         bare=parsed.has("bare", "mirror"),
         origin=origin[2] if origin else None,
+        options=tuple(
+            (name, index, value.word if value is not None else index) for name, index, value in parsed.options
+        ),
     )
 
 

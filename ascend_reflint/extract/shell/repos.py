@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 from ascend_reflint.extract.shell.dirs import Dir, contains, parent
 from ascend_reflint.extract.shell.state import Sink
 from ascend_reflint.extract.shell.values import Value, combined
-from ascend_reflint.model import Pin, Span, Via
+from ascend_reflint.model import CloneLayout, Pin, Span, Via
 from ascend_reflint.remote import normalise_remote
 
 
@@ -35,7 +35,7 @@ class Clone:
     ``fetched`` is what FETCH_HEAD names (the ref the last ``git fetch … REF`` in it brought in);
     ``fetch_only`` marks a repository that ``git fetch URL REF`` filled (``clone_span`` is then the ``git
     fetch`` words, and ``fetched`` its ref); ``path`` is None while the clone's directory is not known
-    statically.
+    statically; ``layout`` says where the command's parts are written (None for a fetch).
     """
 
     url: Value
@@ -51,6 +51,7 @@ class Clone:
     checkouts: list[Checkout] = field(default_factory=list)
     fetched: Value | None = None
     fetch_only: bool = False
+    layout: CloneLayout | None = None
 
 
 def parse_depth(value: str | None) -> int | None:
@@ -121,6 +122,7 @@ def _clone_pins(clone: Clone, sink: Sink) -> list[Pin]:
         "url_span": url.span,
         "url_origin": url.origin,
         "clone_span": clone.clone_span,
+        "clone_layout": clone.layout,
         "single_branch": clone.single_branch,
         "recurse_submodules": clone.recurse_submodules,
         "stage": sink.stage,
