@@ -101,6 +101,16 @@ class Config:
         return self.settings.verify_commits if self.settings is not None else True
 
     @property
+    def unsafe_fixes(self) -> bool:
+        """The config's ``unsafe-fixes`` (default: False)."""
+        return self.settings.unsafe_fixes if self.settings is not None else False
+
+    @property
+    def pin_commits(self) -> bool:
+        """The config's ``pin-commits`` (default: False)."""
+        return self.settings.pin_commits if self.settings is not None else False
+
+    @property
     def ignore(self) -> tuple[str, ...]:
         """The codes of the config's ``ignore``."""
         if self.settings is None:

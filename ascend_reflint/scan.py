@@ -41,6 +41,20 @@ COMMIT_CODES = frozenset({"RL001", "RL008", "RL025", "RL026"})
 
 
 @dataclass(frozen=True)
+class Answers:
+    """What a scan's lookups and commit verification answered, for a rescan of the same tree to reuse (the
+    rounds of ``--fix``): only what they lack is asked.
+
+    Attributes:
+        lookups: lookup key → its ref list or the lookup's failure.
+        commits: (lookup key, commit id) → verdict.
+    """
+
+    lookups: Mapping[str, LookupResult] = field(default_factory=dict)
+    commits: Mapping[tuple[str, str], CommitVerdict] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class ScanOptions:
     """How to look up remotes and which rules to run (see ``reflint scan --help``).
 
@@ -71,6 +85,7 @@ class ScanOptions:
         verify_commits: verify pinned commit ids against their remotes' histories (and the config's
             ``verify-commits`` allows it).
         max_history_bytes: the largest a remote's cached history may be on disk, in bytes.
+        answers: what an earlier scan of the same tree answered (reused, not asked again), or None.
     """
 
     offline: bool = False
@@ -98,6 +113,7 @@ class ScanOptions:
     max_bytes: int | None = None
     verify_commits: bool = True
     max_history_bytes: int = 256 * 1024 * 1024
+    answers: Answers | None = None
 
 
 @dataclass
@@ -113,11 +129,13 @@ class ScanRun:
         baseline_written: findings recorded by ``--write-baseline`` (None without it).
         side_notices: notices about the scan rather than a file read (the cache's, the config's), which
             are also in ``result.notices``.
+        answers: what the lookups and commit verification answered (for a rescan to reuse).
     """
 
     result: ScanResult
     timings: dict[str, float]
     side_notices: list[FileMessage] = field(default_factory=list)
+    answers: Answers = field(default_factory=Answers)
     baseline_matched: int | None = None
     baseline_stale: int | None = None
     baseline_written: int | None = None
@@ -194,7 +212,10 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
     needs_lookups = any(selection.runs(rule.code) for rule in all_rules() if rule.needs_lookup)
     requests = remotes_to_look_up(inventory.files) if needs_lookups else {}
     started = time.perf_counter()
-    lookups, stats = _lookup_with_progress(requests, _lookup_options(options), options.progress)
+    known = options.answers.lookups if options.answers is not None else {}
+    asked = {key: url for key, url in requests.items() if key not in known}
+    lookups, stats = _lookup_with_progress(asked, _lookup_options(options), options.progress)
+    lookups.update((key, known[key]) for key in requests.keys() - asked.keys())
     timings["lookup"] = time.perf_counter() - started
 
     started = time.perf_counter()
@@ -206,6 +227,10 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
 
     started = time.perf_counter()
     findings = run_checks(inventory.files, lookups, policy, context_files, config.root, commits)
+    if any(finding.fix is not None for finding in findings):
+        from ascend_reflint.fix.settle import settle_fixes
+
+        findings = settle_fixes(findings, inventory.files, context_files)
     findings = _reported(findings, inventory.files, selection, policy, options.report_unused_ignores)
     timings["check"] = time.perf_counter() - started
 
@@ -222,7 +247,8 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
         unchecked_pins=_unchecked_pins(inventory.files, lookups),
         lookup_rules=needs_lookups,
     )
-    run = ScanRun(ScanResult([], list(inventory.errors), notices, summary), timings, side_notices)
+    result = ScanResult([], list(inventory.errors), notices, summary)
+    run = ScanRun(result, timings, side_notices, Answers(lookups, commits))
     run.result.findings = _after_baseline(findings, options, run)
     return run
 
@@ -281,13 +307,19 @@ def _verify_commits(
     """Verify the commit ids the pins check out against their remotes' histories (see
     :mod:`ascend_reflint.lookup.history`), unless no rule that reports a verdict runs; a history fetch may
     take three times ``--timeout``, and the stage what is left of ``--lookup-deadline`` (``time_left``
-    seconds). Returns the verdicts and the stage's notices."""
+    seconds). Verdicts in ``options.answers`` are reused. Returns the verdicts and the stage's notices."""
     from ascend_reflint.check import pinned_commits
     from ascend_reflint.model import RemoteRefs
 
-    pinned = pinned_commits(files, lookups)
+    known = options.answers.commits if options.answers is not None else {}
+    reused: dict[tuple[str, str], CommitVerdict] = {}
+    pinned: dict[str, tuple[str, set[str]]] = {}
+    for key, (remote, commits) in pinned_commits(files, lookups).items():
+        reused.update({(key, commit): known[key, commit] for commit in commits if (key, commit) in known})
+        if todo := {commit for commit in commits if (key, commit) not in known}:
+            pinned[key] = (remote, todo)
     if not pinned or not any(selection.runs(code) for code in COMMIT_CODES):
-        return {}, []
+        return reused, []
     from ascend_reflint.lookup.history import CommitRequest, HistoryOptions, verify_commits
 
     commit_requests = {
@@ -306,7 +338,7 @@ def _verify_commits(
         deadline=time_left,
     )
     verdicts, stats = verify_commits(commit_requests, history_options)
-    return verdicts, stats.notices
+    return {**reused, **verdicts}, stats.notices
 
 
 def build_policy(config: Config, rule_packs: Sequence[Path] = ()) -> Policy:
