@@ -8,8 +8,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from ascend_reflint.model import (
+    Applicability,
     CommitVerdict,
     Finding,
+    Fix,
     LookupFailure,
     LookupResult,
     Pin,
@@ -35,7 +37,8 @@ class RuleInfo:
         severity: the default severity (a finding may be lower; a rule pack may replace it).
         needs_lookup: True when the rule needs the remote's ref list to say anything.
         doc: the user documentation (markdown with "What it does", "Why is this bad?", "Example" and
-            "Use instead" sections): the rule module's docstring.
+            "Use instead" sections, and "Fix" for a rule that has one): the rule module's docstring.
+        fixes: the kinds of fix its findings may carry (empty: none), as the module's ``FIXES`` says.
     """
 
     code: str
@@ -43,14 +46,16 @@ class RuleInfo:
     severity: Severity
     needs_lookup: bool
     doc: str
+    fixes: tuple[Applicability, ...] = ()
 
 
 class RuleModule(Protocol):
     """What every rule module defines (one rule per module, under ``ascend_reflint/check/rules/``).
 
-    The module docstring is the rule's user documentation. A rule module is also a :class:`PinRule` (it
-    defines ``check``) or a :class:`ProjectRule` (it defines ``check_project``); RL099, whose findings come
-    from the suppression comments rather than from pins, is neither.
+    The module docstring is the rule's user documentation. A rule whose findings may carry a fix also
+    defines ``FIXES``, the kinds of fix it makes (``(Applicability.SAFE,)``). A rule module is also a
+    :class:`PinRule` (it defines ``check``) or a :class:`ProjectRule` (it defines ``check_project``); RL099,
+    whose findings come from the suppression comments rather than from pins, is neither.
     """
 
     CODE: str
@@ -134,6 +139,7 @@ class PinContext:
         ref: str | None = None,
         suggestion: str | None = None,
         related: Sequence[Related] = (),
+        fix: Fix | None = None,
     ) -> Finding:
         """A finding of the running rule about this pin.
 
@@ -145,6 +151,7 @@ class PinContext:
             ref: the ref concerned (default: the pin's ref as resolved, else as written).
             suggestion: the existing ref the user most likely meant.
             related: other places the finding refers to (the clone that a checkout follows).
+            fix: the edits that fix it (see :mod:`ascend_reflint.check.fixes`), or None.
 
         Raises:
             ValueError: when ``severity`` is above the rule's default (context may only lower it).
@@ -162,6 +169,7 @@ class PinContext:
             ref=ref if ref is not None else (self.pin.ref or self.pin.ref_text),
             suggestion=suggestion,
             related=tuple(related),
+            fix=fix,
         )
 
 
@@ -197,6 +205,7 @@ class ProjectContext:
         remote: str | None = None,
         ref: str | None = None,
         related: Sequence[Related] = (),
+        fix: Fix | None = None,
     ) -> Finding:
         """A finding of the running rule, at its default severity.
 
@@ -207,6 +216,7 @@ class ProjectContext:
             remote: the normalised remote concerned.
             ref: the ref concerned (resolved, else as written).
             related: the other places it refers to, in path and line order.
+            fix: the edits that fix it, or None.
         """
         return Finding(
             code=self.rule.code,
@@ -218,4 +228,5 @@ class ProjectContext:
             remote=remote,
             ref=ref,
             related=tuple(related),
+            fix=fix,
         )

@@ -229,3 +229,12 @@ def same_ref(first: str | None, second: str | None) -> bool:
     commit_ids = all(is_full_commit_id(ref) or is_abbreviated_commit_id(ref) for ref in (first, second))
     shorter, longer = sorted((first.lower(), second.lower()), key=len)
     return commit_ids and longer.startswith(shorter)
+
+
+def declared_ref(pin: Pin) -> str | None:
+    """The ref that ``pin`` stands for when pins of several files are compared: the version its comment
+    names, for a commit pin that has one (``@<commit> # v4.2.2`` is ``v4.2.2``: RL023 holds the comment to
+    the commit), else its ref."""
+    if pin.version_comment is not None and pin.ref is not None and pinned_commit(pin) is not None:
+        return pin.version_comment
+    return pin.ref

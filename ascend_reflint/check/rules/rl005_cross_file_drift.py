@@ -6,8 +6,9 @@ Compares the pins of one remote across the files of one *family*: the files that
 `drift-families` in the rule packs matches (the default pack has one, `ascend`: every path with
 `ascend` or `npu` in a file or folder name), and, for a file in no family, the other files of its folder.
 Within a family, a Dockerfile, a shell script, a workflow and a requirements file that pin the same
-remote must pin the same ref (two commit ids match when one abbreviates the other). Each pin that
-differs is reported, with the other places as related locations.
+remote must pin the same ref (two commit ids match when one abbreviates the other, and a commit id with a
+version comment, `@<commit> # v2.10`, stands for the version it names, which RL023 checks). Each pin
+that differs is reported, with the other places as related locations.
 
 Not compared, to keep the noise down:
 
@@ -55,7 +56,7 @@ from collections.abc import Iterator, Sequence
 
 from ascend_reflint.check.context import ProjectContext
 from ascend_reflint.check.globs import matches
-from ascend_reflint.check.refnames import same_ref
+from ascend_reflint.check.refnames import declared_ref, same_ref
 from ascend_reflint.model import FileKind, Finding, Pin, Related, Severity, SourceFile
 
 CODE = "RL005"
@@ -109,27 +110,34 @@ def _drifting(context: ProjectContext, pins: Sequence[Pin]) -> Iterator[tuple[Pi
     the pins of the buckets that differ from its own, which are the others it reports, bar its own file
     and its variants.
     """
-    buckets: dict[tuple[str | None, FileKind], list[int]] = {}
+    buckets: dict[tuple[str | None, str | None, FileKind], list[int]] = {}
     for index, pin in enumerate(pins):
-        buckets.setdefault((pin.ref, pin.kind), []).append(index)
+        buckets.setdefault(_key(pin), []).append(index)
     same_kind = context.policy.drift_same_kind
-    differing: dict[tuple[str | None, FileKind], list[int]] = {}
+    differing: dict[tuple[str | None, str | None, FileKind], list[int]] = {}
     for key in buckets:
-        ref, kind = key
+        ref, declared, kind = key
         differing[key] = sorted(
             index
-            for (other_ref, other_kind), indexes in buckets.items()
-            if (same_kind or other_kind is not kind) and not same_ref(ref, other_ref)
+            for (other_ref, other_declared, other_kind), indexes in buckets.items()
+            if (same_kind or other_kind is not kind)
+            and not same_ref(ref, other_ref)
+            and not same_ref(declared, other_declared)
             for index in indexes
         )
     for pin in pins:
         others = [
             other
-            for other in (pins[index] for index in differing[(pin.ref, pin.kind)])
+            for other in (pins[index] for index in differing[_key(pin)])
             if other.path != pin.path and not context.variants.are_variants(pin.path, other.path)
         ]
         if others:
             yield pin, others
+
+
+def _key(pin: Pin) -> tuple[str | None, str | None, FileKind]:
+    """What a pin is compared by: its ref, the ref it stands for (:func:`declared_ref`), its kind."""
+    return (pin.ref, declared_ref(pin), pin.kind)
 
 
 def _drift(context: ProjectContext, pin: Pin, others: Sequence[Pin], family: str) -> Finding:
