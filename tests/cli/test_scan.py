@@ -102,6 +102,8 @@ def test_megatron_release_branch_and_missing_refs(
         "unchecked": 0,
         "unchecked_pins": 0,
         "findings": {"error": 3, "warning": 0, "info": 0},
+        "fixable": {"now": 0, "with_unsafe_fixes": 0},
+        "fixed": None,
     }
     assert [f["message"] for f in document["findings"]] == [
         MEGATRON_RELEASE_BRANCH,
@@ -166,6 +168,8 @@ def test_missing_repository_and_unreachable_host(
         "unchecked": 1,
         "unchecked_pins": 1,
         "findings": {"error": 1, "warning": 1, "info": 0},
+        "fixable": {"now": 0, "with_unsafe_fixes": 0},
+        "fixed": None,
     }
 
 
@@ -226,6 +230,8 @@ def test_offline_with_an_empty_cache_is_unknown_not_missing(
         "unchecked": 3,
         "unchecked_pins": 5,
         "findings": {"error": 0, "warning": 3, "info": 0},
+        "fixable": {"now": 0, "with_unsafe_fixes": 0},
+        "fixed": None,
     }
 
 
@@ -251,6 +257,8 @@ def test_many_pins_of_one_remote_make_one_lookup(
         "unchecked": 0,
         "unchecked_pins": 0,
         "findings": {"error": 0, "warning": 0, "info": 0},
+        "fixable": {"now": 0, "with_unsafe_fixes": 0},
+        "fixed": None,
     }
 
 
