@@ -404,6 +404,11 @@ def _add_input_options(command: argparse.ArgumentParser) -> None:
         help="skip files larger than this (default: 10 MiB)",
     )
     command.add_argument(
+        "--no-docs",
+        action="store_true",
+        help="do not read documentation (Markdown, reStructuredText, notebooks): the config's docs = false",
+    )
+    command.add_argument(
         "--debug", action="store_true", default=argparse.SUPPRESS, help="show tracebacks and debug logs"
     )
 
@@ -583,6 +588,7 @@ def _inventory(  # type: ignore[no-untyped-def]
         root=config.root,
         root_excludes=config.exclude,
         overlay=overlay,
+        docs=config.docs and not args.no_docs,
     )
 
 
@@ -678,6 +684,7 @@ def _run_scan(args: argparse.Namespace) -> int:
         max_bytes=args.max_file_size,
         verify_commits=args.verify_commits,
         max_history_bytes=_bytes(args.max_history_size),
+        docs=config.docs and not args.no_docs,
     )
     destinations = _destinations(args.format or ["text"], args.output)
     inventory = _inventory(args, config)
@@ -700,6 +707,14 @@ def _run_scan(args: argparse.Namespace) -> int:
     write_file_messages(result.errors, [] if args.quiet else _scan_notices(run), sys.stderr)
     if not args.quiet:
         _write_baseline_note(run, args.baseline, args.write_baseline)
+    if run.cache_in_tree is not None:
+        from ascend_reflint.output import shown
+
+        sys.stderr.write(
+            f"reflint: warning: answers came from the cache directory {shown(run.cache_in_tree)}, which is "
+            "inside the scanned tree: a cache committed there can vouch for refs that do not exist; keep it "
+            "outside (--cache-dir)\n"
+        )
     text_options = TextOptions(wants_colour(sys.stdout, args.colour), args.quiet, args.statistics)
     # Files first: a reader that closes standard output early (`| head`) must not cost the SARIF file.
     for output_format, path in sorted(destinations, key=lambda destination: destination[1] in (None, "-")):

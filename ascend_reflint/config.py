@@ -111,6 +111,11 @@ class Config:
         return self.settings.pin_commits if self.settings is not None else False
 
     @property
+    def docs(self) -> bool:
+        """The config's ``docs`` (default: True): read the install steps in documentation."""
+        return self.settings.docs if self.settings is not None else True
+
+    @property
     def ignore(self) -> tuple[str, ...]:
         """The codes of the config's ``ignore``."""
         if self.settings is None:

@@ -71,6 +71,7 @@ def discover(
     cwd: str | None = None,
     root_excludes: Sequence[str] = (),
     root: str | None = None,
+    docs: bool = True,
 ) -> Discovery:
     """Find the files under ``paths`` that can pin git refs.
 
@@ -82,6 +83,8 @@ def discover(
         root_excludes: gitignore-style globs (the config's ``exclude`` and ``extend-exclude``) matched
             against paths relative to ``root``; they leave out walked and explicit paths alike.
         root: the project root (needed when ``root_excludes`` are given).
+        docs: read documentation (kind ``docs``); False for ``--no-docs`` (an explicit docs path is then
+            skipped with a notice).
 
     Returns:
         A :class:`Discovery`; files are sorted by display path, each path once.
@@ -112,13 +115,16 @@ def discover(
             if shown in found or excluded(shown):
                 continue
             kind = classify(path, explicit)
-            if kind is None:
+            if kind is None or (kind is FileKind.DOCS and not docs):
                 if explicit:
-                    result.notices.append(FileMessage(shown, SKIPPED))
+                    why = SKIPPED if kind is None else "skipped: documentation is not read (--no-docs)"
+                    result.notices.append(FileMessage(shown, why))
                 continue
             if root_excluded(path):
                 continue
-            found[shown] = SourceFile(path=shown, abspath=path, kind=kind, explicit=explicit)
+            found[shown] = SourceFile(
+                path=shown, abspath=path, kind=kind, explicit=explicit, template=is_template(path)
+            )
     result.files = [found[key] for key in sorted(found)]
     return result
 
@@ -225,40 +231,91 @@ def _printable(path: str) -> str:
 
 
 def classify(path: str, explicit: bool = False) -> FileKind | None:
-    """The kind of file at ``path`` from its name, or from its first line for scripts without an extension.
+    """The kind of file at ``path`` from its name, or from its first lines where the name cannot tell.
 
-    Names (any case): ``Dockerfile*``, ``Containerfile*``, ``*.dockerfile`` (dockerfile); ``*.sh``,
-    ``*.bash`` (shell); ``.github/workflows/*.yml|yaml`` and ``action.yml|yaml`` (workflow);
+    Names (any case): ``Dockerfile*``, ``Containerfile*``, ``*.dockerfile``, ``*_Dockerfile`` (dockerfile);
+    ``*.sh``, ``*.bash`` (shell); ``.github/workflows/*.yml|yaml`` and ``action.yml|yaml`` (workflow);
     ``requirements*.txt|in``, ``*.requirements.txt``, ``constraints*.txt`` and any ``*.txt``/``*.in`` in a
     folder named ``requirements`` (requirements); ``pyproject.toml`` (pyproject); ``environment*.yml|yaml``
-    (conda); ``.gitmodules`` (submodule); ``.pre-commit-config.yaml|yml`` (pre-commit). An explicit path with
-    no such name is read as a shell script when it has a shell shebang, as a Dockerfile when its first
-    instruction is ``FROM`` or ``ARG``.
+    (conda); ``.gitmodules`` (submodule); ``.pre-commit-config.yaml|yml`` (pre-commit); ``CMakeLists.txt``,
+    ``*.cmake`` (cmake); ``Makefile``, ``GNUmakefile``, ``Makefile-*``, ``Makefile.*``, ``*.mk`` (makefile);
+    ``.gitlab-ci.yml`` and ``*.yml|yaml`` under a ``.gitlab`` folder (gitlab-ci); ``Apptainerfile*``,
+    ``Singularity*`` and ``*.def`` files whose first line is a ``Bootstrap:`` header (apptainer); ``*.md``,
+    ``*.markdown``, ``*.mdx``, ``*.qmd``, ``*.rst``, ``*.ipynb`` (docs). A template of one of these
+    (:func:`is_template`: ``Dockerfile.j2``, ``.gitlab-ci.yml.jinja``) has the kind of its name without the
+    template's suffix. An explicit path with no such name is read as a shell script when it has a shell
+    shebang, as a Dockerfile when its first instruction is ``FROM`` or ``ARG``.
 
     Returns:
         The kind, or None when reflint does not read such a file.
     """
     name = os.path.basename(path)
     lower = name.lower()
-    if lower.endswith((".dockerfile", ".containerfile")) or (
-        lower.startswith(("dockerfile", "containerfile")) and not lower.endswith(_NOT_RECIPE_SUFFIXES)
-    ):
-        return FileKind.DOCKERFILE
-    if lower.endswith(_SHELL_SUFFIXES):
-        return FileKind.SHELL
-    if lower.endswith(_YAML_SUFFIXES):
-        return _yaml_kind(path, lower)
-    if lower.endswith((".txt", ".in")) and _is_requirements(path, lower):
-        return FileKind.REQUIREMENTS
-    if lower in _NAMED_KINDS:
-        return _NAMED_KINDS[lower]
+    suffix = _template_suffix(lower)
+    if suffix is not None:
+        stem = path[: len(path) - len(suffix)]
+        return _kind_by_name(stem, lower[: len(lower) - len(suffix)])
+    kind = _kind_by_name(path, lower)
+    if kind is not None:
+        return kind
+    if lower.endswith(".def"):
+        return FileKind.APPTAINER if _is_definition_file(path) else None
     if "." not in name or explicit:
         return _sniff(path, explicit)
     return None
 
 
+def is_template(path: str) -> bool:
+    """True when ``path`` names a template of a recipe (``.j2``, ``.jinja``, ``.jinja2``, ``.tmpl``, ``.tpl``,
+    ``.template``): it is read as the kind of its name without that suffix (:func:`classify`)."""
+    return _template_suffix(os.path.basename(path).lower()) is not None
+
+
+#: The suffixes of template files (Jinja, Go templates and the like), lower case.
+_TEMPLATE_SUFFIXES = (".j2", ".jinja", ".jinja2", ".tmpl", ".tpl", ".template")
+#: Documentation reflint reads the shell and Dockerfile blocks of (lower-case suffixes).
+_DOCS_SUFFIXES = (".md", ".markdown", ".mdx", ".qmd", ".rst", ".ipynb")
+
+
+def _template_suffix(lower: str) -> str | None:
+    for suffix in _TEMPLATE_SUFFIXES:
+        if lower.endswith(suffix) and len(lower) > len(suffix):
+            return suffix
+    return None
+
+
+def _kind_by_name(path: str, lower: str) -> FileKind | None:
+    """The kind that a file name (``lower``, the lower-case base name of ``path``) gives, or None."""
+    if lower.endswith((".dockerfile", ".containerfile", "_dockerfile")) or (
+        lower.startswith(("dockerfile", "containerfile")) and not lower.endswith(_NOT_RECIPE_SUFFIXES)
+    ):
+        return FileKind.DOCKERFILE
+    if lower.startswith(("apptainerfile", "singularity")) and not lower.endswith(_NOT_RECIPE_SUFFIXES):
+        return FileKind.APPTAINER
+    if lower.endswith(_SHELL_SUFFIXES):
+        return FileKind.SHELL
+    if lower.endswith(_YAML_SUFFIXES):
+        return _yaml_kind(path, lower)
+    if lower == "cmakelists.txt" or lower.endswith(".cmake"):
+        return FileKind.CMAKE
+    if _is_makefile(lower):
+        return FileKind.MAKEFILE
+    if lower.endswith((".txt", ".in")) and _is_requirements(path, lower):
+        return FileKind.REQUIREMENTS
+    if lower.endswith(_DOCS_SUFFIXES):
+        return FileKind.DOCS
+    return _NAMED_KINDS.get(lower)
+
+
 #: Files whose whole name (lower case) gives their kind.
 _NAMED_KINDS = {"pyproject.toml": FileKind.PYPROJECT, ".gitmodules": FileKind.SUBMODULE}
+
+
+def _is_makefile(lower: str) -> bool:
+    """``Makefile``, ``GNUmakefile``, ``Makefile-*``, ``Makefile.*`` (not a document about one), ``*.mk``."""
+    if lower in ("makefile", "gnumakefile") or lower.endswith(".mk"):
+        return True
+    return lower.startswith(("makefile-", "makefile.")) and not lower.endswith(_NOT_RECIPE_SUFFIXES)
 
 
 def _yaml_kind(path: str, lower: str) -> FileKind | None:
@@ -267,6 +324,8 @@ def _yaml_kind(path: str, lower: str) -> FileKind | None:
         return FileKind.WORKFLOW
     if lower in (".pre-commit-config.yaml", ".pre-commit-config.yml"):
         return FileKind.PRE_COMMIT
+    if lower in (".gitlab-ci.yml", ".gitlab-ci.yaml") or ".gitlab" in parts[:-1]:
+        return FileKind.GITLAB_CI
     if lower.startswith("environment"):
         return FileKind.CONDA
     return None
@@ -281,6 +340,22 @@ def _is_requirements(path: str, lower: str) -> bool:
         return True
     folders = path.replace(os.sep, "/").lower().split("/")[:-1]
     return "requirements" in folders
+
+
+def _is_definition_file(path: str) -> bool:
+    """True when the first line that is not blank or a comment of ``path`` is a ``Bootstrap:`` header: an
+    Apptainer/Singularity definition file (Apptainer's "Definition Files": the header comes first and
+    ``Bootstrap`` is its one required keyword). Other ``*.def`` files (module definitions, linker files)
+    are not read."""
+    try:
+        head = read_head(path, 1024)
+    except FileReadError:
+        return False
+    for line in head.decode("utf-8", "replace").splitlines():
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#"):
+            return stripped.lower().startswith("bootstrap:")
+    return False
 
 
 def _sniff(path: str, explicit: bool) -> FileKind | None:

@@ -14,7 +14,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ascend_reflint.discover import discover, display_path, exclusions, root_exclusions
-from ascend_reflint.model import FileMessage, Pin, SourceFile
+from ascend_reflint.model import FileKind, FileMessage, Pin, SourceFile
 from ascend_reflint.sidefile import inside_root
 from ascend_reflint.textfile import DEFAULT_MAX_BYTES, FileReadError, read_text, text_of
 
@@ -52,6 +52,7 @@ def build_inventory(
     root: str | None = None,
     root_excludes: Sequence[str] = (),
     overlay: Mapping[str, bytes] | None = None,
+    docs: bool = True,
 ) -> Inventory:
     """Discover, read and extract the files under ``paths``, and the files they name (pip's ``-r``/``-c``).
 
@@ -68,12 +69,13 @@ def build_inventory(
             paths out, as ``excludes`` does; ``root`` must be given with them.
         overlay: absolute path → the bytes to read instead of the file's (what ``--diff`` and the rounds of
             ``--fix`` would have written), for files that discovery finds.
+        docs: read documentation (``--no-docs`` and the config's ``docs: false`` turn it off).
 
     Returns:
         The :class:`Inventory`, its files in display path order. Never raises for a file's content.
     """
     started = time.perf_counter()
-    found = discover(paths, excludes, root_excludes=root_excludes, root=root)
+    found = discover(paths, excludes, root_excludes=root_excludes, root=root, docs=docs)
     files = [source for source in found.files if source.abspath not in read_already]
     inventory = Inventory(files=files, errors=list(found.errors), notices=list(found.notices))
     inventory.timings["discover"] = time.perf_counter() - started
@@ -96,6 +98,10 @@ def build_inventory(
         inventory.notices.sort(key=lambda message: message.path)
     inventory.timings["extract"] = time.perf_counter() - started
     return inventory
+
+
+#: How a file names the files of each kind that it has its tool read, for notices.
+_NAMED_BY = {FileKind.REQUIREMENTS: "named by -r/-c", FileKind.GITLAB_CI: "named by include: local"}
 
 
 class _NamedFiles:
@@ -129,11 +135,12 @@ class _NamedFiles:
             shown = display_path(path, os.getcwd())
             if self._excluded(shown) or self._root_excluded(path):
                 continue
+            how = _NAMED_BY.get(kind, "named")
             if inside_root(self.root, path) is None:
-                source.notices.append(f"{name!r} (named by -r/-c) is outside the project root: not read")
+                source.notices.append(f"{name!r} ({how}) is outside the project root: not read")
                 continue
             if not os.path.lexists(path):
-                source.notices.append(f"{name!r} (named by -r/-c) does not exist")
+                source.notices.append(f"{name!r} ({how}) does not exist")
                 continue
             self._known.add(path)
             found.append(SourceFile(path=shown, abspath=path, kind=kind))

@@ -49,6 +49,11 @@ class FileKind(str, enum.Enum):
     CONDA = "conda"
     SUBMODULE = "submodule"
     PRE_COMMIT = "pre-commit"
+    CMAKE = "cmake"
+    MAKEFILE = "makefile"
+    GITLAB_CI = "gitlab-ci"
+    APPTAINER = "apptainer"
+    DOCS = "docs"
 
 
 class Via(str, enum.Enum):
@@ -63,6 +68,13 @@ class Via(str, enum.Enum):
     - ``UV_SOURCE``: a ``git`` source of ``[tool.uv.sources]`` in ``pyproject.toml``.
     - ``POETRY``: a ``git`` dependency of Poetry (``[tool.poetry.dependencies]`` and its groups).
     - ``PRE_COMMIT``: a ``repo:`` and its ``rev:`` in ``.pre-commit-config.yaml``.
+    - ``FETCHCONTENT``: CMake's ``FetchContent_Declare`` with ``GIT_REPOSITORY`` and ``GIT_TAG``.
+    - ``EXTERNAL_PROJECT``: CMake's ``ExternalProject_Add`` with ``GIT_REPOSITORY`` and ``GIT_TAG``.
+    - ``CPM``: ``CPMAddPackage``/``CPMFindPackage`` of CPM.cmake (named arguments or ``gh:owner/repo@1.2.3``).
+    - ``GITLAB_INCLUDE``: GitLab CI's ``include: project: … ref: …``.
+    - ``ADD_GIT``: a Dockerfile ``ADD`` of a git repository (BuildKit's git source, ``URL.git#REF``).
+    - ``CARGO``: ``cargo install --git URL [--tag|--branch|--rev REF]``.
+    - ``NPM``: a git dependency given to ``npm``/``yarn``/``pnpm`` (``github:owner/repo#REF``).
     """
 
     CLONE = "clone"
@@ -74,6 +86,13 @@ class Via(str, enum.Enum):
     UV_SOURCE = "uv-source"
     POETRY = "poetry"
     PRE_COMMIT = "pre-commit"
+    FETCHCONTENT = "fetchcontent"
+    EXTERNAL_PROJECT = "external-project"
+    CPM = "cpm"
+    GITLAB_INCLUDE = "gitlab-include"
+    ADD_GIT = "add-git"
+    CARGO = "cargo"
+    NPM = "npm"
 
 
 class Resolution(str, enum.Enum):
@@ -192,6 +211,8 @@ class Pin:
             itself, or comes from several places or partly from the use (``v$VER``, ``${A}${B}``), or from
             reflint's own ``--build-arg``.
         url_origin: the same for the URL (for ``url_span``).
+        template: the pin comes from a template of a recipe (``Dockerfile.j2``), whose template
+            expressions are filled in when it is rendered.
         version_comment_span: where that version is written in the comment (a fix that corrects the
             comment edits it), None when there is no version comment.
         clone_layout: for a ``git clone`` in a shell script (``CLONE``, ``CLONE_BRANCH`` and ``CHECKOUT``
@@ -222,6 +243,7 @@ class Pin:
     version_comment: str | None = None
     ref_origin: Origin | None = None
     url_origin: Origin | None = None
+    template: bool = False
     # Where things are written, for fixes: not part of what the pin is (equal pins stay equal).
     version_comment_span: Span | None = field(default=None, compare=False)
     clone_layout: CloneLayout | None = field(default=None, compare=False)
@@ -273,7 +295,10 @@ class SourceFile:
         notices: caveats about this file (lenient decoding, a skipped ``shell: pwsh`` step …).
         error: why the file could not be read or parsed, or None.
         named_files: files that this file has its tool read, as written (relative to this file's folder),
-            with the kind to read them as: pip's ``-r``/``-c`` files. The inventory reads them too.
+            with the kind to read them as: pip's ``-r``/``-c`` files, GitLab CI's ``include: local``. The
+            inventory reads them too.
+        template: the file is a template of a recipe (``Dockerfile.j2``), read as its kind with its
+            template expressions masked.
     """
 
     path: str
@@ -286,6 +311,7 @@ class SourceFile:
     notices: list[str] = field(default_factory=list)
     error: str | None = None
     named_files: list[tuple[str, FileKind]] = field(default_factory=list)
+    template: bool = False
 
 
 class RefType(str, enum.Enum):
@@ -306,6 +332,9 @@ class RemoteRefs:
             annotated tag, per git-ls-remote(1)).
         head: the commit id of HEAD when advertised, else None.
         fetched_at: when the answer came from the remote, in seconds since the epoch.
+        default_branch: the branch that the remote's HEAD points at (``git ls-remote --symref -- URL
+            HEAD``, asked only when a suggestion needs it); ``""`` when it was asked and HEAD names no
+            branch; None when it was not asked.
     """
 
     remote: str
@@ -313,6 +342,7 @@ class RemoteRefs:
     tags: dict[str, str]
     head: str | None = None
     fetched_at: float = 0.0
+    default_branch: str | None = None
 
     def commits(self) -> frozenset[str]:
         """Every commit id that a branch or tag tip names (lower-case 40 hex)."""
@@ -324,6 +354,11 @@ class FailureKind(str, enum.Enum):
 
     NOT_FOUND = "not-found"  # the server says there is no such repository
     NOT_FOUND_OR_PRIVATE = "not-found-or-private"  # https asked for credentials (GitHub's answer to both)
+    # The user's git config rewrote the URL (url.<base>.insteadOf) and the mirror it points at said "not
+    # found", or asked for credentials: facts about the mirror, not the remote. ``detail`` is the URL git
+    # asked.
+    NOT_IN_MIRROR = "not-in-mirror"
+    NOT_IN_MIRROR_OR_PRIVATE = "not-in-mirror-or-private"
     AUTH_REQUIRED = "auth-required"  # credentials were asked for (ssh: permission denied)
     UNREACHABLE = "unreachable"  # DNS, connection refused, TLS, …
     TIMEOUT = "timeout"  # no answer within --timeout
@@ -397,12 +432,24 @@ class CommitVerdict:
 
 @dataclass(frozen=True, slots=True)
 class Related:
-    """Another place that a finding refers to (the other variant, the other file's pin)."""
+    """Another place that a finding refers to (the other variant, the other file's pin).
+
+    Attributes:
+        path: display path of the file.
+        line: 1-based line.
+        column: 1-based column, in characters.
+        message: what is there, in a phrase.
+        same_value: True for the other end of the value that the finding is about: where that value is used
+            when the finding sits where it is written (``ARG TAG=v1`` … ``--branch ${TAG}``), or where it is
+            written when the finding sits at the use. A ``# reflint: ignore`` comment there suppresses the
+            finding too, in whatever file it is.
+    """
 
     path: str
     line: int
     column: int
     message: str
+    same_value: bool = False
 
 
 class Applicability(str, enum.Enum):
@@ -470,6 +517,9 @@ class Finding:
         suggestion: the existing ref the user most likely meant, or None.
         related: other places the finding refers to.
         fix: the edits that fix it, or None when reflint cannot fix it.
+        use_path: the display path of the pin that the finding is about, when the finding was placed where
+            the pin's value is written in another file (a build argument that a workflow gives a
+            Dockerfile); None when it is ``path``. The fingerprint is keyed on it.
     """
 
     code: str
@@ -483,20 +533,26 @@ class Finding:
     suggestion: str | None = None
     related: tuple[Related, ...] = ()
     fix: Fix | None = None
+    use_path: str | None = None
 
     def sort_key(self) -> tuple[str, int, int, str]:
         """Findings are sorted by path, line, column, code."""
         return (self.path, self.span.line, self.span.column, self.code)
 
     def fingerprint(self) -> str:
-        """A key that survives edits above the finding: code, path, remote and ref, never line numbers.
+        """A key that survives edits above the finding: code, the path of the pin it is about, remote and
+        ref, never line numbers.
 
         The baseline and SARIF ``partialFingerprints`` use it, so a changed ARG value (a new ref) is a new
-        finding while a line moved down is not. Returns 32 lower-case hex characters.
+        finding while a line moved down is not. The path is the pin's (``use_path`` when set), not the one
+        the finding is shown at: a finding placed where its value is written keeps the key that baselines
+        written when findings were shown at the use still hold.
+        Returns 32 lower-case hex characters.
         """
         import hashlib
 
-        key = "\0".join((self.code, self.path, self.remote or "", self.ref or ""))
+        path = self.use_path if self.use_path is not None else self.path
+        key = "\0".join((self.code, path, self.remote or "", self.ref or ""))
         return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 

@@ -72,7 +72,8 @@ def redact(text: str) -> str:
 
 
 def unsafe_reason(url: str) -> str | None:
-    """Say why git must not be given ``url``, or None when it is safe to look up.
+    """Say why git must not be given ``url``, or None when it is safe to give git (a local path is safe,
+    though never looked up: see :func:`is_local_path`).
 
     Checked on the URL as written in the file, before git's ``url.<base>.insteadOf`` rewriting, so that a
     user's own rewrites to local mirrors keep working.

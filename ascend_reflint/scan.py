@@ -19,6 +19,7 @@ What a scan reports, in order:
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -27,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from ascend_reflint.config import Config
 from ascend_reflint.inventory import Inventory, build_inventory
-from ascend_reflint.model import FileMessage, Finding, ScanResult, ScanSummary, SourceFile
+from ascend_reflint.model import FileKind, FileMessage, Finding, ScanResult, ScanSummary, Severity, SourceFile
 
 if TYPE_CHECKING:
     from ascend_reflint.check.policy import Policy
@@ -84,6 +85,7 @@ class ScanOptions:
         max_bytes: the largest file read, for the work tree read as context (None: the default).
         verify_commits: verify pinned commit ids against their remotes' histories (and the config's
             ``verify-commits`` allows it).
+        docs: read documentation (``--no-docs``, the config's ``docs``), for the work tree read as context.
         max_history_bytes: the largest a remote's cached history may be on disk, in bytes.
         answers: what an earlier scan of the same tree answered (reused, not asked again), or None.
     """
@@ -113,6 +115,7 @@ class ScanOptions:
     max_bytes: int | None = None
     verify_commits: bool = True
     max_history_bytes: int = 256 * 1024 * 1024
+    docs: bool = True
     answers: Answers | None = None
 
 
@@ -130,6 +133,8 @@ class ScanRun:
         side_notices: notices about the scan rather than a file read (the cache's, the config's), which
             are also in ``result.notices``.
         answers: what the lookups and commit verification answered (for a rescan to reuse).
+        cache_in_tree: the cache directory, when answers came from it and it lies inside the project root
+            (a cache committed there can vouch for refs that do not exist), else None.
     """
 
     result: ScanResult
@@ -139,6 +144,7 @@ class ScanRun:
     baseline_matched: int | None = None
     baseline_stale: int | None = None
     baseline_written: int | None = None
+    cache_in_tree: str | None = None
 
 
 @dataclass(frozen=True)
@@ -216,6 +222,8 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
     asked = {key: url for key, url in requests.items() if key not in known}
     lookups, stats = _lookup_with_progress(asked, _lookup_options(options), options.progress)
     lookups.update((key, known[key]) for key in requests.keys() - asked.keys())
+    if selection.runs("RL001"):
+        lookups.update(_default_branches(inventory.files, requests, lookups, options, stats))
     timings["lookup"] = time.perf_counter() - started
 
     started = time.perf_counter()
@@ -227,11 +235,14 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
 
     started = time.perf_counter()
     findings = run_checks(inventory.files, lookups, policy, context_files, config.root, commits)
+    findings = _documentation_capped(findings, inventory.files)
     if any(finding.fix is not None for finding in findings):
         from ascend_reflint.fix.settle import settle_fixes
 
         findings = settle_fixes(findings, inventory.files, context_files)
-    findings = _reported(findings, inventory.files, selection, policy, options.report_unused_ignores)
+    findings = _reported(
+        findings, inventory.files, context_files, selection, policy, options.report_unused_ignores
+    )
     timings["check"] = time.perf_counter() - started
 
     side_notices = [FileMessage("(cache)", notice) for notice in (*stats.notices, *history_notices)]
@@ -249,6 +260,8 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
     )
     result = ScanResult([], list(inventory.errors), notices, summary)
     run = ScanRun(result, timings, side_notices, Answers(lookups, commits))
+    if stats.cached:
+        run.cache_in_tree = _cache_in_tree(options, config)
     run.result.findings = _after_baseline(findings, options, run)
     return run
 
@@ -269,6 +282,30 @@ def _config_notices(inventory: Inventory, config: Config) -> list[FileMessage]:
     ]
 
 
+def _default_branches(
+    files: Sequence[SourceFile],
+    requests: Mapping[str, str],
+    lookups: Mapping[str, LookupResult],
+    options: ScanOptions,
+    stats: LookupStats,
+) -> dict[str, LookupResult]:
+    """The ref lists that RL001's suggestions need the remote's default branch of, with it (see
+    :mod:`ascend_reflint.lookup.head`); none when no pin needs one."""
+    from ascend_reflint.check import default_branch_lookups
+    from ascend_reflint.model import RemoteRefs
+
+    needed = {
+        key: (requests[key], refs)
+        for key in default_branch_lookups(files, lookups)
+        if isinstance(refs := lookups[key], RemoteRefs)
+    }
+    if not needed:
+        return {}
+    from ascend_reflint.lookup.head import default_branches
+
+    return dict(default_branches(needed, _lookup_options(options), stats))
+
+
 def _lookup_options(options: ScanOptions) -> LookupOptions:
     from ascend_reflint.lookup import LookupOptions
 
@@ -285,6 +322,16 @@ def _lookup_options(options: ScanOptions) -> LookupOptions:
         memory=options.lookup_memory,
         credentials_for=options.credentials_for,
     )
+
+
+def _cache_in_tree(options: ScanOptions, config: Config) -> str | None:
+    """The cache directory that the lookups used, when it is inside the project root (symbolic links
+    followed), else None."""
+    from ascend_reflint.discover import under_root
+    from ascend_reflint.lookup.cache import default_cache_dir
+
+    cache = os.path.realpath(options.cache_dir or default_cache_dir())
+    return cache if under_root(cache, os.path.realpath(config.root)) is not None else None
 
 
 def _unchecked_pins(files: Sequence[SourceFile], lookups: Mapping[str, LookupResult]) -> int:
@@ -380,6 +427,7 @@ def _context_files(
         build_args=options.build_args,
         max_bytes=options.max_bytes or DEFAULT_MAX_BYTES,
         read_already={source.abspath for source in inventory.files},
+        docs=options.docs,
     )
     return tree.files
 
@@ -387,11 +435,15 @@ def _context_files(
 def _reported(
     findings: list[Finding],
     files: Sequence[SourceFile],
+    context_files: Sequence[SourceFile],
     selection: RuleSelection,
     policy: Policy,
     report_unused_ignores: bool,
 ) -> list[Finding]:
-    """The findings that the selection keeps and no suppression comment covers, with RL099 findings."""
+    """The findings that the selection keeps and no suppression comment covers, with RL099 findings.
+
+    The comments of ``context_files`` count for the other end of a finding's value (a variable set in a
+    file that pre-commit did not pass); only those of ``files`` are reported when unused."""
     from ascend_reflint.check.engine import all_rules
     from ascend_reflint.check.overlaps import without_overlaps
     from ascend_reflint.check.rules import rl099_unused_ignore
@@ -404,7 +456,8 @@ def _reported(
 
     selected = without_overlaps([finding for finding in findings if enabled(finding.code, finding.path)])
     suppressions = [suppression for source in files for suppression in find_suppressions(source)]
-    kept = apply_suppressions(selected, suppressions)
+    elsewhere = [suppression for source in context_files for suppression in find_suppressions(source)]
+    kept = apply_suppressions(selected, [*suppressions, *elsewhere])
     if report_unused_ignores:
         known = {rule.code for rule in all_rules()}
         unused = rl099_unused_ignore.unused_ignore_findings(suppressions, known, enabled)
@@ -414,6 +467,22 @@ def _reported(
             if enabled(finding.code, finding.path)
         )
     return sorted(kept, key=Finding.sort_key)
+
+
+def _documentation_capped(findings: list[Finding], files: Sequence[SourceFile]) -> list[Finding]:
+    """Findings on documentation capped at warning: install steps in docs are copied by people, who see
+    the error when it happens, and a stale example must not fail CI as a broken recipe does."""
+    docs = {source.path for source in files if source.kind is FileKind.DOCS}
+    if not docs:
+        return findings
+    import dataclasses
+
+    return [
+        dataclasses.replace(finding, severity=Severity.WARNING)
+        if finding.path in docs and finding.severity > Severity.WARNING
+        else finding
+        for finding in findings
+    ]
 
 
 def _with_severity(finding: Finding, policy: Policy) -> Finding:

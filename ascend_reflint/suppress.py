@@ -4,6 +4,9 @@ A bare ``# reflint: ignore`` suppresses every rule there. A finding that stands 
 its own file (RL010 and RL014 report all pins of one remote in a file once, listing the others as
 ``related``) is suppressed by a comment at any of those places; ``related`` entries in other files (RL004,
 RL005, RL006 point at the other variant, file or image) never suppress it: a comment belongs to its file.
+The one exception is the other end of the finding's value (:attr:`Related.same_value
+<ascend_reflint.model.Related.same_value>`): a finding placed where a variable is set is suppressed by a
+comment at the variable's use too, and the other way round, in whatever file each is.
 
 The comment works in every kind of file that reflint reads (Dockerfiles, also inside a continued RUN;
 shell; YAML), since all of them use ``#`` comments.
@@ -37,20 +40,23 @@ class Suppression:
     used: set[str] = field(default_factory=set)
 
     def covers(self, finding: Finding) -> bool:
-        """True when this comment names the finding's code (or none) and sits on, or on the line above, the
-        finding's line or the line of one of its ``related`` entries in the finding's own file.
-
-        The caller matches ``self.path`` with ``finding.path``; this only compares lines.
-        """
+        """True when this comment names the finding's code (or none) and sits on, or on the line above, one
+        of the finding's places (:func:`places`)."""
         if self.codes is not None and finding.code not in self.codes:
             return False
-        return any(line in (self.span.line, self.span.line + 1) for line in _own_file_lines(finding))
+        lines = (self.span.line, self.span.line + 1)
+        return any(path == self.path and line in lines for path, line in places(finding))
 
 
-def _own_file_lines(finding: Finding) -> list[int]:
-    """The finding's line, then the lines of its related entries that are in the same file."""
-    own = [related.line for related in finding.related if related.path == finding.path]
-    return [finding.span.line, *own]
+def places(finding: Finding) -> list[tuple[str, int]]:
+    """``(path, line)`` of each place where a comment suppresses ``finding``: its own line, the lines of its
+    related entries in its own file, and the other end of its value (``same_value``) in any file."""
+    others = [
+        (related.path, related.line)
+        for related in finding.related
+        if related.path == finding.path or related.same_value
+    ]
+    return [(finding.path, finding.span.line), *others]
 
 
 def find_suppressions(source: SourceFile) -> list[Suppression]:
@@ -82,14 +88,15 @@ def apply_suppressions(findings: Iterable[Finding], suppressions: Sequence[Suppr
 
     Args:
         findings: findings of any files.
-        suppressions: the comments of those files.
+        suppressions: the comments of those files (and of the files their ``same_value`` places are in).
     """
     by_path: dict[str, list[Suppression]] = {}
     for suppression in suppressions:
         by_path.setdefault(suppression.path, []).append(suppression)
     kept: list[Finding] = []
     for finding in findings:
-        covering = [s for s in by_path.get(finding.path, ()) if s.covers(finding)]
+        paths = dict.fromkeys(path for path, _ in places(finding))
+        covering = [s for path in paths for s in by_path.get(path, ()) if s.covers(finding)]
         for suppression in covering:
             suppression.used.add(finding.code if suppression.codes is not None else "*")
         if not covering:

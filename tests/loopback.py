@@ -10,8 +10,10 @@ most :data:`STOP_TIMEOUT` and fails the test if the thread is still running then
 
 from __future__ import annotations
 
+import contextlib
+import http.server
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 #: Seconds a server waits on one client's socket (a read or a write) before giving up on the connection.
 CLIENT_TIMEOUT = 10.0
@@ -48,3 +50,35 @@ class ServerThread:
         self._stopping.set()
         self._thread.join(STOP_TIMEOUT)
         assert not self._thread.is_alive(), f"{self._thread.name} did not stop within {STOP_TIMEOUT} s"
+
+
+@contextlib.contextmanager
+def http_status_server(status: int) -> Iterator[int]:
+    """A loopback HTTP server that answers every request with ``status`` and an empty body; yields its port.
+
+    ``git ls-remote http://127.0.0.1:PORT/o/r.git`` against ``status`` 404 is a server's "repository not
+    found" to a URL that no ``insteadOf`` rewrote: the answer RL014 reports (a 404 from a mirror that the
+    user's config points at is RL010's).
+    """
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        timeout = CLIENT_TIMEOUT
+
+        def do_GET(self) -> None:
+            self.send_response(status)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    server.timeout = POLL_INTERVAL
+    server.socket.settimeout(POLL_INTERVAL)
+    thread = ServerThread(server.handle_request, f"http-{status}")
+    try:
+        yield server.server_address[1]
+    finally:
+        thread.stop()
+        server.server_close()

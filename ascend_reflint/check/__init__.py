@@ -20,6 +20,7 @@ from typing import Any
 from ascend_reflint.check.context import PinContext, ProjectContext, RuleInfo
 from ascend_reflint.check.engine import (
     all_rules,
+    default_branch_lookups,
     needs_lookup,
     pinned_commits,
     remotes_to_look_up,
@@ -36,6 +37,7 @@ __all__ = [
     "RuleInfo",
     "RulePack",
     "all_rules",
+    "default_branch_lookups",
     "load_policy",
     "needs_lookup",
     "pinned_commits",

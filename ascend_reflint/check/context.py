@@ -7,6 +7,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
+from ascend_reflint.check.placement import at_value, placed
 from ascend_reflint.model import (
     Applicability,
     CommitVerdict,
@@ -14,6 +15,7 @@ from ascend_reflint.model import (
     Fix,
     LookupFailure,
     LookupResult,
+    Origin,
     Pin,
     Related,
     RemoteRefs,
@@ -95,6 +97,8 @@ class PinContext:
         commit: what commit verification found for the commit id the pin checks out (see
             :func:`~ascend_reflint.check.refnames.pinned_commit`), or None when it pins no commit id or the
             id was not verified (the lookup failed, or the remote was not looked up).
+        reported: the display paths the scan reports on (where a finding may move to; see
+            :mod:`ascend_reflint.check.placement`); empty means the pin's own file only.
     """
 
     pin: Pin
@@ -103,6 +107,7 @@ class PinContext:
     remote_pins: tuple[Pin, ...]
     rule: RuleInfo
     commit: CommitVerdict | None = None
+    reported: frozenset[str] = frozenset()
 
     @property
     def refs(self) -> RemoteRefs | None:
@@ -140,8 +145,13 @@ class PinContext:
         suggestion: str | None = None,
         related: Sequence[Related] = (),
         fix: Fix | None = None,
+        at_use: bool = False,
     ) -> Finding:
         """A finding of the running rule about this pin.
+
+        A finding on the pin's ref token (or URL token) is about the value written there; when that value
+        comes through a variable, the finding goes where the variable is set (:mod:`placement
+        <ascend_reflint.check.placement>`), unless ``at_use``.
 
         Args:
             message: what is wrong, where, and what to do, in one sentence.
@@ -152,13 +162,15 @@ class PinContext:
             suggestion: the existing ref the user most likely meant.
             related: other places the finding refers to (the clone that a checkout follows).
             fix: the edits that fix it (see :mod:`ascend_reflint.check.fixes`), or None.
+            at_use: keep the finding at the use even when the value is written elsewhere: the fix changes
+                the command there (RL007's ``--branch``, RL015's missing ref), not the value.
 
         Raises:
             ValueError: when ``severity`` is above the rule's default (context may only lower it).
         """
         if severity is not None and severity > self.rule.severity:
             raise ValueError(f"{self.rule.code} may lower its severity, not raise it to {severity.label}")
-        return Finding(
+        finding = Finding(
             code=self.rule.code,
             rule=self.rule.name,
             severity=severity if severity is not None else self.rule.severity,
@@ -171,6 +183,18 @@ class PinContext:
             related=tuple(related),
             fix=fix,
         )
+        if at_use:
+            return finding
+        return placed(finding, self._origin_of(finding.span), self.reported or {self.pin.path})
+
+    def _origin_of(self, span: Span) -> Origin | None:
+        """Where the value at ``span`` is written, when ``span`` is the pin's ref or URL token."""
+        pin = self.pin
+        if span == pin.span and pin.ref_text is not None:
+            return pin.ref_origin
+        if span == pin.url_span:
+            return pin.url_origin
+        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,6 +208,7 @@ class ProjectContext:
         rule: the rule that is running.
         relpaths: display path → path relative to the project root (``/``-separated), which globs match.
         variants: the variant groups of ``files``.
+        reported: the display paths of the files the scan reports on (the others are context only).
     """
 
     files: Sequence[SourceFile]
@@ -191,6 +216,7 @@ class ProjectContext:
     rule: RuleInfo
     relpaths: Mapping[str, str]
     variants: VariantIndex
+    reported: frozenset[str] = frozenset()
 
     def relpath(self, source: SourceFile) -> str:
         """``source``'s path relative to the project root."""
@@ -230,3 +256,35 @@ class ProjectContext:
             related=tuple(related),
             fix=fix,
         )
+
+    def pin_finding(
+        self,
+        pin: Pin,
+        message: str,
+        *,
+        ref: str | None = None,
+        related: Sequence[Related] = (),
+    ) -> Finding:
+        """A finding about ``pin``'s ref, at its default severity, where the ref is written (see
+        :mod:`ascend_reflint.check.placement`).
+
+        Args:
+            pin: the pin.
+            message: what is wrong, where, and what to do, in one sentence.
+            ref: the ref concerned (default: the pin's ref).
+            related: the other places it refers to.
+        """
+        finding = self.finding(
+            pin.path,
+            pin.span,
+            message,
+            remote=pin.remote,
+            ref=ref if ref is not None else pin.ref,
+            related=related,
+        )
+        return placed(finding, pin.ref_origin if pin.ref_text is not None else None, self.reported)
+
+    def related_pin(self, pin: Pin, message: str) -> Related:
+        """A related place at ``pin``'s ref where it is written (its origin, when it has one)."""
+        path, line, column = at_value(pin.ref_origin, pin.path, pin.span.line, pin.span.column)
+        return Related(path, line, column, message)

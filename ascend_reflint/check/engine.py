@@ -14,8 +14,9 @@ from collections.abc import Mapping, Sequence
 
 from ascend_reflint.check.context import PinContext, ProjectContext, RuleInfo, RuleModule
 from ascend_reflint.check.policy import Policy
-from ascend_reflint.check.refnames import is_full_commit_id, pinned_commit
+from ascend_reflint.check.refnames import exists, is_full_commit_id, named_refs, pinned_commit
 from ascend_reflint.check.rules import PIN_RULES, PROJECT_RULES, RULES
+from ascend_reflint.check.suggest import wants_default_branch
 from ascend_reflint.check.variants import find_variants
 from ascend_reflint.discover import under_root
 from ascend_reflint.model import (
@@ -23,6 +24,7 @@ from ascend_reflint.model import (
     Finding,
     LookupResult,
     Pin,
+    RefType,
     RemoteRefs,
     Resolution,
     SourceFile,
@@ -95,6 +97,29 @@ def remotes_to_look_up(files: Sequence[SourceFile]) -> dict[str, str]:
     return lookups
 
 
+def default_branch_lookups(files: Sequence[SourceFile], lookups: Mapping[str, LookupResult]) -> list[str]:
+    """The lookups whose remote's default branch a suggestion needs: a pin asks for a branch the remote
+    lacks by a name that means "the default branch"
+    (:func:`~ascend_reflint.check.suggest.wants_default_branch`).
+
+    Returns:
+        Lookup keys, in file and pin order, each once.
+    """
+    keys: dict[str, None] = {}
+    for source in files:
+        for pin in source.pins:
+            key = pin_lookup_key(pin)
+            refs = lookups.get(key) if key is not None else None
+            if key is None or not isinstance(refs, RemoteRefs) or key in keys:
+                continue
+            if any(
+                ref.kind is not RefType.TAG and not exists(ref, refs) and wants_default_branch(ref.name, refs)
+                for ref in named_refs(pin)
+            ):
+                keys[key] = None
+    return list(keys)
+
+
 def pinned_commits(
     files: Sequence[SourceFile], lookups: Mapping[str, LookupResult]
 ) -> dict[str, tuple[str, set[str]]]:
@@ -148,6 +173,7 @@ def run_checks(
         The findings on ``files``, with the packs' severities applied, sorted by :meth:`Finding.sort_key`.
     """
     rules = [(rule, rule_info(rule)) for rule in PIN_RULES]
+    reported = frozenset(source.path for source in files)
     findings: list[Finding] = []
     for source in files:
         keys = [pin_lookup_key(pin) for pin in source.pins]
@@ -159,7 +185,7 @@ def run_checks(
             for rule, info in rules:
                 if pin.resolution is Resolution.PLACEHOLDER and info.code not in _PLACEHOLDER_CODES:
                     continue
-                context = PinContext(pin, lookup, policy, shared, info, verdict)
+                context = PinContext(pin, lookup, policy, shared, info, verdict, reported)
                 findings.extend(rule.check(context))
     if PROJECT_RULES:
         findings.extend(_project_findings(files, context_files, policy, root))
@@ -186,10 +212,10 @@ def _project_findings(
     everything = sorted([*files, *context_files], key=lambda source: source.path)
     relpaths = {source.path: _relpath(source, root) for source in everything}
     variants = find_variants(everything, policy, relpaths)
-    scanned = {source.path for source in files}
+    scanned = frozenset(source.path for source in files)
     findings: list[Finding] = []
     for rule in PROJECT_RULES:
-        context = ProjectContext(everything, policy, rule_info(rule), relpaths, variants)
+        context = ProjectContext(everything, policy, rule_info(rule), relpaths, variants, scanned)
         findings.extend(finding for finding in rule.check_project(context) if finding.path in scanned)
     return findings
 

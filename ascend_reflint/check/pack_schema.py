@@ -162,6 +162,7 @@ class UserConfig(PackSettings):
             ``exclude`` list for it to extend, so the two add up alike).
         rule_packs: rule pack files to merge after the default ones and before this config's own settings,
             relative to the config file's folder.
+        docs: read the install steps of documentation (False: as ``--no-docs``).
         verify_commits: verify pinned commit ids against their remotes' histories (False: as
             ``--no-verify-commits``).
         unsafe_fixes: apply unsafe fixes too, as ``--unsafe-fixes`` (default: False).
@@ -180,3 +181,4 @@ class UserConfig(PackSettings):
     verify_commits: StrictBool = True
     unsafe_fixes: StrictBool = False
     pin_commits: StrictBool = False
+    docs: StrictBool = True

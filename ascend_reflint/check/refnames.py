@@ -16,6 +16,10 @@ Facts used here:
   ``branch =`` name one kind of ref (:attr:`Pin.ref_type`).
 - ``git submodule update --remote`` follows the submodule's ``branch``, a branch of its remote
   (git-submodule(1)).
+- CMake's ExternalProject and FetchContent (and CPM.cmake, which hands its ``GIT_TAG`` to FetchContent)
+  clone and then run ``git checkout GIT_TAG --``: read as ``git checkout`` reads a name (CMake's documentation
+  suggests ``origin/NAME`` for a branch). BuildKit's git source (``ADD URL.git#REF``) takes the branch when a
+  branch and a tag share the name (``source/git/source.go``, ``resolveMetadataFromURL``).
 - gitrevisions(7): ``refs/heads/X`` and ``refs/tags/X`` name one ref each; in a clone, ``origin/X`` is the
   remote's branch X and ``tags/X`` its tag X.
 - An abbreviated object name is at least 4 hex digits (gitrevisions(7)); reflint counts only 7 or more,
@@ -27,6 +31,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ascend_reflint.check.refindex import index_of
 from ascend_reflint.model import Pin, RefType, RemoteRefs, Span, Via
 
 _FULL_COMMIT_ID = re.compile(r"[0-9a-fA-F]{40}|[0-9a-fA-F]{64}")
@@ -36,7 +41,18 @@ _EXPRESSION_MARKS = ("~", "^", ":", "@{")
 _FULL_PREFIXES = {"refs/heads/": RefType.BRANCH, "refs/tags/": RefType.TAG}
 _CLONE_PREFIXES = {"origin/": RefType.BRANCH, "tags/": RefType.TAG}
 #: Ways of pinning that take the tag when a branch and a tag share the name (see the module docstring).
-_TAG_FIRST = (Via.CHECKOUT, Via.ACTION, Via.PRE_COMMIT, Via.POETRY)
+_TAG_FIRST = (
+    Via.CHECKOUT,
+    Via.ACTION,
+    Via.PRE_COMMIT,
+    Via.POETRY,
+    Via.FETCHCONTENT,
+    Via.EXTERNAL_PROJECT,
+    Via.CPM,
+)
+#: Ways of pinning that check the ref out in a clone, where ``origin/NAME`` and ``tags/NAME`` name the
+#: remote's branch and tag.
+_CHECKS_OUT = (Via.CHECKOUT, Via.FETCHCONTENT, Via.EXTERNAL_PROJECT, Via.CPM)
 
 #: How each way of pinning names a git command for messages.
 COMMAND = {
@@ -49,6 +65,13 @@ COMMAND = {
     Via.UV_SOURCE: "uv",
     Via.POETRY: "Poetry",
     Via.PRE_COMMIT: "pre-commit",
+    Via.FETCHCONTENT: "FetchContent",
+    Via.EXTERNAL_PROJECT: "ExternalProject",
+    Via.CPM: "CPM.cmake",
+    Via.GITLAB_INCLUDE: "GitLab's `include: project:`",
+    Via.ADD_GIT: "BuildKit's `ADD` of a git repository",
+    Via.CARGO: "`cargo install --git`",
+    Via.NPM: "npm",
 }
 
 
@@ -119,7 +142,7 @@ def _named(written: str, span: Span, via: Via) -> NamedRef | None:
     if written in _LOCAL_NAMES or any(mark in written for mark in _EXPRESSION_MARKS):
         return None
     prefixes = dict(_FULL_PREFIXES)
-    if via is Via.CHECKOUT:
+    if via in _CHECKS_OUT:
         prefixes.update(_CLONE_PREFIXES)
     for prefix, kind in prefixes.items():
         if written.startswith(prefix):
@@ -162,6 +185,13 @@ _TAKES_COMMITS = (
     Via.UV_SOURCE,
     Via.POETRY,
     Via.PRE_COMMIT,
+    Via.FETCHCONTENT,
+    Via.EXTERNAL_PROJECT,
+    Via.CPM,
+    Via.GITLAB_INCLUDE,
+    Via.ADD_GIT,
+    Via.CARGO,
+    Via.NPM,
 )
 
 
@@ -191,20 +221,18 @@ def gets_branch(ref: NamedRef, refs: RemoteRefs) -> bool:
     return not (tag_wins and ref.name in refs.tags)
 
 
-def tips_starting_with(commit_id: str, refs: RemoteRefs) -> list[tuple[str, str]]:
-    """Branches and tags whose tip commit starts with ``commit_id``.
+def first_tip(commit_id: str, refs: RemoteRefs) -> tuple[str, str] | None:
+    """The tag, else the branch, whose tip commit starts with ``commit_id``, first by name.
 
     Args:
         commit_id: a full or abbreviated commit id (any case).
         refs: the remote's branches and tags (tag ids are already peeled to commits).
 
     Returns:
-        ``(kind, name)`` pairs, ``kind`` being ``"tag"`` or ``"branch"``; tags first, each sorted by name.
+        ``(kind, name)``, ``kind`` being ``"tag"`` or ``"branch"``; None when no tip starts so. Found by
+        bisection in the ref list's index (:mod:`ascend_reflint.check.refindex`).
     """
-    prefix = commit_id.lower()
-    tags = sorted(name for name, commit in refs.tags.items() if commit.startswith(prefix))
-    branches = sorted(name for name, commit in refs.branches.items() if commit.startswith(prefix))
-    return [("tag", name) for name in tags] + [("branch", name) for name in branches]
+    return index_of(refs).first_tip(commit_id)
 
 
 def describe_counts(refs: RemoteRefs) -> str:

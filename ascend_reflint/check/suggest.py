@@ -17,8 +17,13 @@ The rules (documented for users in RL001 and RL002):
    ``releases/v#`` and ``v#``), so that bot branches such as ``ci/bump-0.20.0`` are not offered for
    ``core_r0.20.0``. Among equals: the closest letters (``core_v`` is closer to ``core_r`` than ``v``
    is), then the shorter name, then the name.
-2. **A name without digits** is matched by spelling (difflib's ratio, at least :data:`NAME_CUTOFF`)
-   against the remote's names that hold no digits either.
+2. **A name without digits** is matched by spelling against the remote's names that hold no digits
+   either: difflib's ratio at least :data:`NAME_CUTOFF`, or a few edits away (:func:`within_edits`:
+   one letter added, dropped, changed or two swapped, two for long names).
+3. **A name that means "the default branch"** (:data:`DEFAULT_BRANCH_NAMES`: ``main``, ``master``, …)
+   with no close spelling gets the remote's default branch, when it was asked for
+   (:attr:`RemoteRefs.default_branch <ascend_reflint.model.RemoteRefs.default_branch>`, see
+   :mod:`ascend_reflint.lookup.head`): ``--branch main`` on a remote whose default branch is ``master``.
 """
 
 from __future__ import annotations
@@ -26,9 +31,9 @@ from __future__ import annotations
 import difflib
 import functools
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from ascend_reflint.check.refindex import Candidate, index_of
 from ascend_reflint.check.versions import RefVersion, parse_version
 from ascend_reflint.model import RemoteRefs
 
@@ -40,21 +45,10 @@ NAME_CUTOFF = 0.75
 BRANCH_LETTERS_CUTOFF = 0.5
 #: The least ratio for the looser "nearest names" list in messages.
 NEAREST_CUTOFF = 0.6
-#: How many remotes' results are remembered (a scan looks up a few dozen remotes; more just start afresh).
-_MEMO_REMOTES = 256
-
+#: Names that stand for "the default branch": git's ``init.defaultBranch`` values and the usual others. Only
+#: for these is the remote's default branch a suggestion (``feature-x`` missing says nothing about it).
+DEFAULT_BRANCH_NAMES = frozenset({"main", "master", "trunk", "default", "develop", "development", "dev"})
 _T = TypeVar("_T")
-#: ``id(refs)`` → ``(refs, results)``: results computed from one ref list, kept with the list itself so that
-#: its id cannot be reused while it is remembered. A lookup's :class:`RemoteRefs` is never changed after it
-#: is made, so a result stays true.
-_MEMO: dict[int, tuple[RemoteRefs, dict[tuple[Any, ...], Any]]] = {}
-
-
-@dataclass(frozen=True, slots=True)
-class _Candidate:
-    name: str
-    is_tag: bool
-    version: RefVersion | None
 
 
 def ref_kind(name: str, refs: RemoteRefs) -> str:
@@ -80,11 +74,7 @@ def _same_version_tags(name: str, refs: RemoteRefs) -> list[str]:
     wanted = parse_version(name)
     if wanted is None:
         return []
-    matches = [
-        _Candidate(tag, True, version)
-        for tag in refs.tags
-        if tag != name and (version := parse_version(tag)) is not None and version.same_version(wanted)
-    ]
+    matches = [c for c in index_of(refs).same_version(wanted) if c.is_tag and c.name != name]
     return [candidate.name for candidate in sorted(matches, key=lambda c: _tie_break(wanted, c))]
 
 
@@ -102,18 +92,52 @@ def suggest_ref(name: str, refs: RemoteRefs) -> str | None:
 
 
 def _suggest_ref(name: str, refs: RemoteRefs) -> str | None:
-    candidates = [c for c in _candidates(refs) if c.name != name]
+    index = index_of(refs)
     wanted = parse_version(name)
     if wanted is None:
-        return _closest_spelling(name, [c for c in candidates if c.version is None], NAME_CUTOFF)
-    same_release = [c for c in candidates if c.version is not None and c.version.same_release(wanted)]
+        close = _closest_spelling(name, _other(index.plain_near_in_length(name), name), NAME_CUTOFF)
+        if close is None and name.lower() in DEFAULT_BRANCH_NAMES and refs.default_branch not in ("", None):
+            return refs.default_branch
+        return close
+    same_release = _other(index.same_release(wanted), name)
     tags = [c for c in same_release if c.is_tag]
     branches = [c for c in same_release if not c.is_tag and _letters_close(wanted, c)]
     for group in (tags, branches):
         if group:
             return _best_of_release(wanted, group)
-    same_numbers = [c for c in candidates if c.version is not None and c.version.numbers == wanted.numbers]
-    return _closest_spelling(name, same_numbers, NAME_CUTOFF)
+    return _closest_spelling(name, _other(index.same_numbers(wanted), name), NAME_CUTOFF)
+
+
+def wants_default_branch(name: str, refs: RemoteRefs) -> bool:
+    """True when only the remote's default branch can answer for the missing ``name``: it means "the
+    default branch" (:data:`DEFAULT_BRANCH_NAMES`) and no name of the remote is spelt close to it. The
+    lookup stage then asks the remote for it (:mod:`ascend_reflint.lookup.head`), once."""
+    if name.lower() not in DEFAULT_BRANCH_NAMES or name in refs.branches or name in refs.tags:
+        return False
+    candidates = _other(index_of(refs).plain_near_in_length(name), name)
+    return _closest_spelling(name, candidates, NAME_CUTOFF) is None
+
+
+def within_edits(ours: str, theirs: str) -> bool:
+    """True when ``theirs`` is one edit from ``ours`` (a letter added, dropped or changed, or two
+    neighbours swapped: the optimal string alignment distance), two for names of 10 letters or more; never
+    for names under 4 letters, where one edit makes another word (``dev``, ``doc``)."""
+    if min(len(ours), len(theirs)) < 4:
+        return False
+    allowed = 2 if min(len(ours), len(theirs)) >= 10 else 1
+    if abs(len(ours) - len(theirs)) > allowed:
+        return False
+    previous2: list[int] = []
+    previous = list(range(len(theirs) + 1))
+    for i, ours_char in enumerate(ours, start=1):
+        current = [i] + [0] * len(theirs)
+        for j, theirs_char in enumerate(theirs, start=1):
+            cost = ours_char != theirs_char
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1 and j > 1 and ours_char == theirs[j - 2] and ours[i - 2] == theirs_char:
+                current[j] = min(current[j], previous2[j - 2] + 1)
+        previous2, previous = previous, current
+    return previous[-1] <= allowed
 
 
 def nearest_names(name: str, refs: RemoteRefs, limit: int = 3) -> list[str]:
@@ -135,17 +159,13 @@ def nearest_names(name: str, refs: RemoteRefs, limit: int = 3) -> list[str]:
 
 
 def _nearest_names(name: str, refs: RemoteRefs, limit: int) -> list[str]:
-    candidates = [c for c in _candidates(refs) if c.name != name]
+    index = index_of(refs)
     wanted = parse_version(name)
     if wanted is None:
-        close = _by_spelling(name, candidates, NEAREST_CUTOFF)
+        close = _by_spelling(name, _other(index.near_in_length(name), name), NEAREST_CUTOFF)
         return [candidate.name for candidate in close[:limit]]
     comparable = [
-        c
-        for c in candidates
-        if c.version is not None
-        and len(c.version.parts) == len(wanted.parts)
-        and (c.is_tag or _letters_close(wanted, c))
+        c for c in _other(index.near_in_numbers(wanted), name) if c.is_tag or _letters_close(wanted, c)
     ]
     comparable.sort(key=lambda c: (*_number_distance(wanted, c.version), *_tie_break(wanted, c)))  # type: ignore[arg-type]
     return [candidate.name for candidate in comparable[:limit]]
@@ -169,10 +189,10 @@ def newest_release_tag(refs: RemoteRefs) -> str | None:
 
 def _newest_release_tag(refs: RemoteRefs) -> str | None:
     families: dict[str, list[tuple[tuple[tuple[int, ...], ...], str]]] = {}
-    for tag in refs.tags:
-        version = parse_version(tag)
-        if version is not None and version.is_release:
-            families.setdefault(version.skeleton, []).append((version.numbers, tag))
+    for candidate in index_of(refs).versioned():
+        version = candidate.version
+        if candidate.is_tag and version is not None and version.is_release:
+            families.setdefault(version.skeleton, []).append((version.numbers, candidate.name))
     if not families:
         return None
     release_line = max(families.values(), key=lambda family: (len(family), max(family)))
@@ -180,33 +200,20 @@ def _newest_release_tag(refs: RemoteRefs) -> str | None:
 
 
 def _remembered(refs: RemoteRefs, key: tuple[Any, ...], compute: Callable[[], _T]) -> _T:
-    """``compute()``, remembered per ref list (by identity) and ``key``: the rules ask the same questions
-    of a remote for every pin that names the same ref, and each answer compares the name with every ref."""
-    entry = _MEMO.get(id(refs))
-    if entry is None or entry[0] is not refs:
-        if len(_MEMO) >= _MEMO_REMOTES:
-            _MEMO.clear()
-        entry = _MEMO[id(refs)] = (refs, {})
-    results = entry[1]
-    if key not in results:
-        results[key] = compute()
-    result: _T = results[key]
-    return result
+    """``compute()``, remembered with the ref list's index (:func:`~ascend_reflint.check.refindex.index_of`)
+    under ``key``: the rules ask the same questions of a remote for every pin that names the same ref."""
+    return index_of(refs).remembered(key, compute)
 
 
-def _candidates(refs: RemoteRefs) -> list[_Candidate]:
-    return _remembered(refs, ("candidates",), lambda: _all_candidates(refs))
+def _other(candidates: Sequence[Candidate], name: str) -> list[Candidate]:
+    """``candidates`` but ``name`` itself."""
+    return [candidate for candidate in candidates if candidate.name != name]
 
 
-def _all_candidates(refs: RemoteRefs) -> list[_Candidate]:
-    names = sorted(set(refs.branches) | set(refs.tags))
-    return [_Candidate(name, name in refs.tags, parse_version(name)) for name in names]
-
-
-def _best_of_release(wanted: RefVersion, candidates: Sequence[_Candidate]) -> str:
+def _best_of_release(wanted: RefVersion, candidates: Sequence[Candidate]) -> str:
     asked = wanted.parts[-1].qualifier_key
 
-    def qualifier(candidate: _Candidate) -> tuple[tuple[int, int], ...]:
+    def qualifier(candidate: Candidate) -> tuple[tuple[int, int], ...]:
         assert candidate.version is not None
         return candidate.version.parts[-1].qualifier_key
 
@@ -216,7 +223,7 @@ def _best_of_release(wanted: RefVersion, candidates: Sequence[_Candidate]) -> st
     return min(group, key=lambda c: _tie_break(wanted, c)).name
 
 
-def _letters_close(wanted: RefVersion, candidate: _Candidate) -> bool:
+def _letters_close(wanted: RefVersion, candidate: Candidate) -> bool:
     assert candidate.version is not None
     ours, theirs = wanted.skeleton, candidate.version.skeleton
     if _skeleton_ratio(ours, theirs) >= BRANCH_LETTERS_CUTOFF:
@@ -225,7 +232,7 @@ def _letters_close(wanted: RefVersion, candidate: _Candidate) -> bool:
     return any(ch.isalpha() for ch in shorter) and longer.endswith(shorter)
 
 
-def _tie_break(wanted: RefVersion, candidate: _Candidate) -> tuple[bool, float, int, str]:
+def _tie_break(wanted: RefVersion, candidate: Candidate) -> tuple[bool, float, int, str]:
     assert candidate.version is not None
     letters = _skeleton_ratio(wanted.skeleton, candidate.version.skeleton)
     return (not candidate.is_tag, -letters, len(candidate.name), candidate.name)
@@ -237,22 +244,26 @@ def _skeleton_ratio(ours: str, theirs: str) -> float:
     return difflib.SequenceMatcher(None, ours, theirs).ratio()
 
 
-def _closest_spelling(name: str, candidates: Sequence[_Candidate], cutoff: float) -> str | None:
+def _closest_spelling(name: str, candidates: Sequence[Candidate], cutoff: float) -> str | None:
     close = _by_spelling(name, candidates, cutoff)
     return close[0].name if close else None
 
 
-def _by_spelling(name: str, candidates: Sequence[_Candidate], cutoff: float) -> list[_Candidate]:
+def _by_spelling(name: str, candidates: Sequence[Candidate], cutoff: float) -> list[Candidate]:
     """Candidates whose spelling is at least ``cutoff`` close to ``name`` (case ignored), closest first."""
     matcher = difflib.SequenceMatcher()
     matcher.set_seq2(name.lower())
-    scored: list[tuple[float, bool, str, _Candidate]] = []
+    scored: list[tuple[float, bool, str, Candidate]] = []
     for candidate in candidates:
-        matcher.set_seq1(candidate.name.lower())
+        lower = candidate.name.lower()
+        matcher.set_seq1(lower)
         if matcher.real_quick_ratio() >= cutoff and matcher.quick_ratio() >= cutoff:
             ratio = matcher.ratio()
             if ratio >= cutoff:
                 scored.append((-ratio, not candidate.is_tag, candidate.name, candidate))
+                continue
+        if within_edits(name.lower(), lower):
+            scored.append((-matcher.ratio(), not candidate.is_tag, candidate.name, candidate))
     return [entry[-1] for entry in sorted(scored, key=lambda entry: entry[:3])]
 
 

@@ -22,6 +22,9 @@ __all__ = ["ExtractError", "extract_file"]
 def extract_file(source: SourceFile, build_args: Mapping[str, str] | None = None) -> None:
     """Fill ``source.pins``, ``source.env`` and ``source.notices`` from ``source.text``.
 
+    A template of a recipe (:attr:`SourceFile.template`) is read as its kind with its template syntax
+    masked (:mod:`ascend_reflint.extract.template`); one that does not read so is a notice, not an error.
+
     Args:
         source: a file whose ``text`` has been read (``text`` must not be None).
         build_args: ``--build-arg NAME=VALUE`` values, which override Dockerfile ``ARG`` defaults.
@@ -31,7 +34,10 @@ def extract_file(source: SourceFile, build_args: Mapping[str, str] | None = None
     """
     assert source.text is not None
     try:
-        _extract(source, build_args)
+        if source.template:
+            _extract_template(source, build_args)
+        else:
+            _extract(source, build_args)
     finally:
         mark_placeholders(source)
         mark_version_comments(source)
@@ -56,6 +62,30 @@ def _extract(source: SourceFile, build_args: Mapping[str, str] | None) -> None:
         getattr(importlib.import_module(f"ascend_reflint.extract.{module}"), function)(source)
 
 
+def _extract_template(source: SourceFile, build_args: Mapping[str, str] | None) -> None:
+    """Read a template as its kind, its template syntax masked; pins come back as the template writes them."""
+    from ascend_reflint.extract.template import mask_template, unmask_pin
+
+    text = source.text
+    assert text is not None
+    masked = mask_template(text)
+    source.text = masked.text
+    try:
+        _extract(source, build_args)
+    except ExtractError as error:
+        source.notices.append(
+            f"read as a {source.kind.value} template with its template syntax masked: {error}; "
+            "read as far as it goes"
+        )
+    finally:
+        source.text = text
+        source.pins = [unmask_pin(pin, masked.expressions) for pin in source.pins]
+    if masked.unterminated is not None:
+        source.notices.append(
+            f"line {masked.unterminated}: a template tag that nothing closes; masked to the end of the file"
+        )
+
+
 def mark_placeholders(source: SourceFile) -> None:
     """Mark each pin of ``source`` whose ref or URL holds a template placeholder (as written or as
     resolved, see :func:`ascend_reflint.resolve.placeholder`) as :attr:`Resolution.PLACEHOLDER`: it is no
@@ -63,7 +93,10 @@ def mark_placeholders(source: SourceFile) -> None:
     for index, pin in enumerate(source.pins):
         if pin.resolution is Resolution.PLACEHOLDER:
             continue
-        found = next(filter(None, map(placeholder, (pin.ref, pin.ref_text, pin.url))), None)
+        # A ref that the file gives a value (Apptainer's {{ ARG }} with a %arguments default, IPython's
+        # {NAME} of a Python string) is judged by that value; one without, by what is written.
+        written = (pin.ref, pin.url) if pin.ref is not None else (pin.ref_text, pin.url)
+        found = next(filter(None, map(placeholder, written)), None)
         if found is not None:
             note = f"{found} is a template placeholder, filled in when the template is rendered"
             source.pins[index] = dataclasses.replace(
@@ -78,4 +111,9 @@ _EXTRACTORS = {
     FileKind.CONDA: ("conda", "extract_conda"),
     FileKind.SUBMODULE: ("submodule", "extract_submodules"),
     FileKind.PRE_COMMIT: ("precommit", "extract_pre_commit"),
+    FileKind.CMAKE: ("cmake", "extract_cmake"),
+    FileKind.MAKEFILE: ("makefile", "extract_makefile"),
+    FileKind.GITLAB_CI: ("gitlab", "extract_gitlab_ci"),
+    FileKind.APPTAINER: ("apptainer", "extract_apptainer"),
+    FileKind.DOCS: ("docs", "extract_docs"),
 }

@@ -214,7 +214,10 @@ def _look_up_over_network(
 
     results: dict[str, LookupResult] = {}
 
+    rewrite: Callable[[str], str] = _as_written  # until git's config is read
+
     def finish(request: Request, result: LookupResult) -> None:
+        result = _through_mirror(request.url, rewrite(request.url), result)
         results[request.key] = result
         if isinstance(result, RemoteRefs):
             notice = cache.store(cache_key(request.key, policy.allows(request.url)), result)
@@ -233,9 +236,10 @@ def _look_up_over_network(
     )
     try:
         with git_directory() as directory:
-            start = _starter(directory, policy, options.timeout, stats)
-            if isinstance(start, str):
-                return {r.key: LookupFailure(r.remote, FailureKind.OTHER, start) for r in pending}
+            started = _starter(directory, policy, options.timeout, stats)
+            if isinstance(started, str):
+                return {r.key: LookupFailure(r.remote, FailureKind.OTHER, started) for r in pending}
+            start, rewrite = started
             run_lookups(pending, start, limits, finish)
     except OSError as error:  # no temporary directory
         detail = clean_detail(f"git cannot be run: {error}")
@@ -321,12 +325,35 @@ def start_runners(
     return runners, f"your git config could not be read ({problem}); lookups used none of it"
 
 
+def _as_written(url: str) -> str:
+    return url
+
+
+def _through_mirror(url: str, fetched: str, result: LookupResult) -> LookupResult:
+    """``result``, or, when the user's git config sent ``url`` to another URL (``fetched``: a mirror, set
+    with ``url.<base>.insteadOf``) and that answered "no such repository", a
+    :attr:`~ascend_reflint.model.FailureKind.NOT_IN_MIRROR` failure: the mirror lacks a copy, which says
+    nothing about the remote that the recipe names (a build in a container may not use the mirror at all);
+    :attr:`~ascend_reflint.model.FailureKind.NOT_IN_MIRROR_OR_PRIVATE` when the mirror asked for
+    credentials instead.
+    """
+    in_mirror = {
+        FailureKind.NOT_FOUND: FailureKind.NOT_IN_MIRROR,
+        FailureKind.NOT_FOUND_OR_PRIVATE: FailureKind.NOT_IN_MIRROR_OR_PRIVATE,
+    }
+    if fetched == url or not isinstance(result, LookupFailure) or result.kind not in in_mirror:
+        return result
+    return LookupFailure(result.remote, in_mirror[result.kind], clean_detail(fetched))
+
+
 def _starter(
     directory: str, policy: CredentialPolicy, timeout: float, stats: LookupStats
-) -> Callable[[Request], subprocess.Popen[bytes]] | str:
-    """A function that starts the ``git ls-remote`` of one request in the environment its URL gets, or why
-    git cannot be run at all."""
+) -> tuple[Callable[[Request], subprocess.Popen[bytes]], Callable[[str], str]] | str:
+    """A function that starts the ``git ls-remote`` of one request in the environment its URL gets, and one
+    that says which URL git fetches for a URL (the user's ``insteadOf`` rewrites); or why git cannot be run
+    at all."""
     from ascend_reflint.lookup.git import ls_remote_args, start_git
+    from ascend_reflint.lookup.gitconfig import rewrite_url
 
     started = start_runners(timeout, directory, policy.hosts)
     if isinstance(started, str):
@@ -345,4 +372,4 @@ def _starter(
         stats.lookups += 1
         return proc
 
-    return start
+    return start, lambda url: rewrite_url(url, environments.config)

@@ -1,7 +1,8 @@
 """The disk cache of ref lists: one compact JSON file per lookup, written atomically.
 
 Layout: ``<cache dir>/remotes/<sha256 of the cache key>.json`` holding
-``{"format": 2, "key": …, "remote": …, "fetched_at": …, "head": …, "branches": {…}, "tags": {…}}``. The
+``{"format": 2, "key": …, "remote": …, "fetched_at": …, "head": …, "branches": {…}, "tags": {…}}``, and
+``"default_branch": …`` once the remote's default branch was asked (:mod:`ascend_reflint.lookup.head`). The
 cache key (:func:`cache_key`) is the lookup key (the URL as the recipe wrote it, normalised: see
 :func:`ascend_reflint.remote.lookup_key`) with any password or token masked, and whether the user's
 credentials were allowed for it; so a ``git://`` answer never stands for an ``https://`` pin. Neither the
@@ -111,7 +112,7 @@ def cache_key(lookup_key: str, credentials: bool) -> str:
 
 
 def _entry_from_refs(key: str, refs: RemoteRefs) -> dict[str, Any]:
-    return {
+    entry = {
         "format": FORMAT,
         "key": key,
         "remote": refs.remote,
@@ -120,23 +121,32 @@ def _entry_from_refs(key: str, refs: RemoteRefs) -> dict[str, Any]:
         "branches": refs.branches,
         "tags": refs.tags,
     }
+    if refs.default_branch is not None:
+        entry["default_branch"] = refs.default_branch
+    return entry
 
 
 def _refs_from_entry(data: object, key: str) -> RemoteRefs | None:
     if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("key") != key:
         return None
     remote, fetched_at, head = data.get("remote"), data.get("fetched_at"), data.get("head")
-    branches, tags = data.get("branches"), data.get("tags")
+    branches, tags, default_branch = data.get("branches"), data.get("tags"), data.get("default_branch")
     if (
         isinstance(remote, str)
         and isinstance(fetched_at, (int, float))
         and not isinstance(fetched_at, bool)
         and (head is None or isinstance(head, str))
+        and (default_branch is None or isinstance(default_branch, str))
         and _is_name_map(branches)
         and _is_name_map(tags)
     ):
         return RemoteRefs(
-            remote=remote, branches=branches, tags=tags, head=head, fetched_at=float(fetched_at)
+            remote=remote,
+            branches=branches,
+            tags=tags,
+            head=head,
+            fetched_at=float(fetched_at),
+            default_branch=default_branch,
         )
     return None
 

@@ -27,7 +27,8 @@ def parse_credential_hosts(text: str) -> list[str]:
     ``--credentials-for`` and :data:`CREDENTIALS_ENV` take them.
 
     Returns:
-        The hosts, lower-case, in order (empty items skipped).
+        The hosts, lower-case, in order (empty items skipped); an IPv6 address without its brackets
+        (``[::1]:8443`` → ``::1:8443``), as :func:`ascend_reflint.remote.url_host` gives hosts.
 
     Raises:
         ValueError: an item that is not a host name or address with an optional port (a URL, a path,
@@ -39,7 +40,7 @@ def parse_credential_hosts(text: str) -> list[str]:
             continue
         if not _HOST.fullmatch(item):
             raise ValueError(f"not a host name (with an optional :port): {item!r}")
-        hosts.append(item.lower())
+        hosts.append(item.lower().replace("[", "").replace("]", ""))
     return hosts
 
 

@@ -218,7 +218,7 @@ class _Run:
             self._stop(lookup, f"ref list too large: more than {self.limits.max_refs} refs (--max-refs)")
         elif reader.bytes_read > self.limits.max_bytes:
             self._stop(
-                lookup, f"ref list too large: more than {_size(self.limits.max_bytes)} (--max-ref-bytes)"
+                lookup, f"ref list too large: more than {_size(self.limits.max_bytes)} (--max-ref-list-size)"
             )
 
     def _enforce_budget(self) -> None:

@@ -34,6 +34,8 @@ def pin_record(pin: Pin, describe: str | None = None) -> dict[str, Any]:
         "ref_origin": _origin(pin.ref_origin),
         "url_origin": _origin(pin.url_origin),
     }
+    if pin.template:
+        record["template"] = True
     if describe is not None:
         record["describe"] = describe
     return record

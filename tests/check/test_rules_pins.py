@@ -462,9 +462,9 @@ def test_rl014_not_found_or_private() -> None:
             "RL014",
             "repo-not-found",
             Severity.ERROR,
-            "github.com/nvidia/megatron-lm was not found or is private: a mistyped repository fails the "
-            "build the same way; a private one needs credentials in git's config and its host allowed "
-            "them (--credentials-for HOST), or its remote listed under private-remotes (2 pins in this file)",
+            "github.com/nvidia/megatron-lm was not found or is private: if it is mistyped, `git clone` fails "
+            "here; a private one needs credentials in git's config and its host allowed them "
+            "(--credentials-for HOST), or its remote listed under private-remotes (2 pins in this file)",
             ref="core_v0.18.0",
             span=URL_SPAN,
             related=SECOND_PIN,
@@ -472,12 +472,34 @@ def test_rl014_not_found_or_private() -> None:
     ]
 
 
-def test_rl014_not_found() -> None:
+def test_rl014_not_found_says_what_fails_in_the_words_of_the_pins_kind() -> None:
     failure = LookupFailure(MEGATRON, FailureKind.NOT_FOUND, "ERROR: Repository not found.")
-    assert [f.message for f in scan([make_pin("core_v0.18.0")], {MEGATRON: failure})] == [
-        "github.com/nvidia/megatron-lm does not exist (ERROR: Repository not found.), so the build fails "
-        "here; "
-        "check the owner and name in the URL"
+    head = "github.com/nvidia/megatron-lm does not exist (ERROR: Repository not found.), so "
+    fails = {
+        Via.CLONE_BRANCH: "`git clone` fails here",
+        Via.PIP_VCS: "pip fails to install it",
+        Via.ACTION: "GitHub Actions cannot find the action and the job fails before it starts",
+        Via.SUBMODULE: "`git submodule update` fails",
+        Via.PRE_COMMIT: "pre-commit cannot install its hooks",
+    }
+    for via, what in fails.items():
+        found = scan([make_pin("core_v0.18.0", via=via)], {MEGATRON: failure})
+        assert [f.message for f in found] == [f"{head}{what}; check the owner and name in the URL"]
+
+
+def test_rl010_not_rl014_for_a_mirror_without_a_copy() -> None:
+    mirror = "https://mirror.example/github.com/NVIDIA/Megatron-LM.git"
+    failure = LookupFailure(MEGATRON, FailureKind.NOT_IN_MIRROR, mirror)
+    assert [
+        (f.code, f.severity, f.message) for f in scan([make_pin("core_v0.18.0")], {MEGATRON: failure})
+    ] == [
+        (
+            "RL010",
+            Severity.WARNING,
+            f"the mirror {mirror} has no copy of github.com/nvidia/megatron-lm (your git config rewrites its "
+            "URL with url.<base>.insteadOf), so this pin went unchecked; add it to the mirror to have it "
+            "checked",
+        )
     ]
 
 

@@ -6,7 +6,14 @@ from dataclasses import replace
 
 import pytest
 
-from ascend_reflint.check.suggest import nearest_names, newest_release_tag, same_version_tags, suggest_ref
+from ascend_reflint.check.suggest import (
+    nearest_names,
+    newest_release_tag,
+    same_version_tags,
+    suggest_ref,
+    wants_default_branch,
+    within_edits,
+)
 from ascend_reflint.model import RemoteRefs
 
 from .helpers import (
@@ -161,3 +168,29 @@ def test_newest_release_tag_is_the_newest_of_the_main_release_line(remote: str, 
 
 def test_no_release_tag_when_every_tag_is_a_pre_release() -> None:
     assert newest_release_tag(RemoteRefs("r", branches={}, tags={"v1.0rc1": ID})) is None
+
+
+@pytest.mark.parametrize(
+    ("ours", "theirs", "close"),
+    [
+        ("maser", "master", True),  # one letter dropped
+        ("relaese", "release", True),  # two neighbours swapped
+        ("maintenance", "maintainance", True),  # two edits, a long name
+        ("dev", "deb", False),  # too short: one edit makes another word
+        ("main", "master", False),
+    ],
+)
+def test_names_a_letter_or_two_away_are_close(ours: str, theirs: str, close: bool) -> None:
+    assert within_edits(ours, theirs) is close
+
+
+def test_a_default_branch_name_gets_the_remotes_default_branch_once_it_is_known() -> None:
+    refs = RemoteRefs("r", branches={"master": ID, "develop": ID}, tags={"v1.0": ID})
+    assert (wants_default_branch("main", refs), suggest_ref("main", refs)) == (True, None)
+    known = replace(refs, default_branch="master")
+    assert suggest_ref("main", known) == "master"
+    assert suggest_ref("trunk", known) == "master"
+    # Not for a name that is no default branch's, nor when HEAD names no branch, nor for a close spelling.
+    assert (wants_default_branch("feature-x", refs), suggest_ref("feature-x", known)) == (False, None)
+    assert suggest_ref("main", replace(refs, default_branch="")) is None
+    assert (wants_default_branch("devel", refs), suggest_ref("devel", known)) == (False, "develop")

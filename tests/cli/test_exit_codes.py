@@ -84,7 +84,7 @@ def test_a_recipe_that_cannot_be_read_or_parsed_fails_the_scan_in_every_format(
 
 
 def test_refs_and_exit_zero_still_exit_0_and_a_clean_tree_exits_0(
-    broken: Path, capsys: pytest.CaptureFixture[str]
+    broken: Path, capsys: pytest.CaptureFixture[str], tmp_path_factory: pytest.TempPathFactory
 ) -> None:
     refs = main(["refs"])
     capsys.readouterr()
@@ -92,9 +92,11 @@ def test_refs_and_exit_zero_still_exit_0_and_a_clean_tree_exits_0(
     for name in BROKEN:
         (broken / name).unlink()
     # The remote's ref list in the cache: the offline scan checks the pin, so clean means checked and clean.
+    # (Outside the scanned tree: answers from a cache inside it are warned about.)
     answer = RemoteRefs("github.com/o/r", {"main": "1" * 40}, {}, fetched_at=0.0)
-    RefCache(broken / "cache").store(cache_key("https://github.com/o/r", credentials=False), answer)
-    clean = _scan(capsys)
+    cache = tmp_path_factory.mktemp("cache")
+    RefCache(cache).store(cache_key("https://github.com/o/r", credentials=False), answer)
+    clean = _scan(capsys, "--cache-dir", str(cache))
 
     assert (refs, exit_zero[0], clean[0]) == (0, 0, 0)
     assert clean[2] == ""

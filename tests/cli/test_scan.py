@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from expected import MEGATRON_RELEASE_BRANCH
 from gitfixtures import FakeRemotes, build_remotes, set_env
+from loopback import http_status_server
 
 from ascend_reflint.cli import main
 from ascend_reflint.lookup.cache import RefCache
@@ -126,30 +127,54 @@ def test_text_output_does_not_repeat_a_suggestion_that_the_message_names(
     ]
 
 
-def test_missing_repository_and_unreachable_host(
+def test_missing_repository_mirror_without_a_copy_and_unreachable_host(
     project: Path, tmp_path: Path, remotes: FakeRemotes, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    (project / "install.sh").write_text(MISSING_AND_UNREACHABLE)
-    code, document = scan_json(capsys, "install.sh", "--cache-dir", str(tmp_path / "cache"), "--timeout", "5")
+    with http_status_server(404) as port:
+        missing = f"git clone --branch v1 http://127.0.0.1:{port}/nobody/missing.git\n"
+        (project / "install.sh").write_text(missing + MISSING_AND_UNREACHABLE)
+        code, document = scan_json(
+            capsys,
+            "install.sh",
+            "--cache-dir",
+            str(tmp_path / "cache"),
+            "--timeout",
+            "5",
+            "--ignore",
+            "RL016",
+        )
     assert code == 1
     remotes_root = remotes.root.resolve()
     assert [
         (*_where(f), re.sub(r" after \d+ ms:", " after N ms:", f["message"])) for f in document["findings"]
     ] == [
         (
+            # The server itself says there is no such repository: the clone fails.
             "RL014",
             "error",
             1,
             23,
+            23 + len(f"http://127.0.0.1:{port}/nobody/missing.git"),
+            f"127.0.0.1:{port}/nobody/missing does not exist (fatal: repository "
+            f"'http://127.0.0.1:{port}/nobody/missing.git/' not found), so `git clone` fails here; check the "
+            "owner and name in the URL",
+        ),
+        (
+            # The user's git config sends github.com to a mirror that lacks the repository: said of the
+            # mirror, as a remote that went unchecked, never "does not exist".
+            "RL010",
+            "warning",
+            2,
+            23,
             60,
-            "github.com/nobody/missing does not exist (fatal: "
-            f"'{remotes_root}/github.com/nobody/missing.git' does not appear to be a git repository), so "
-            "the build fails here; check the owner and name in the URL",
+            f"the mirror {remotes_root}/github.com/nobody/missing.git has no copy of "
+            "github.com/nobody/missing (your git config rewrites its URL with url.<base>.insteadOf), so this "
+            "pin went unchecked; add it to the mirror to have it checked",
         ),
         (
             "RL010",
             "warning",
-            2,
+            3,
             23,
             60,
             # A remote that cannot be reached is unreachable, never "ref not found" (no RL001).
@@ -160,14 +185,14 @@ def test_missing_repository_and_unreachable_host(
     ]
     assert document["summary"] == {
         "files": 1,
-        "pins": 2,
-        "remotes": 2,
-        "lookups": 2,
+        "pins": 3,
+        "remotes": 3,
+        "lookups": 3,
         "cached": 0,
         "checked": 1,
-        "unchecked": 1,
-        "unchecked_pins": 1,
-        "findings": {"error": 1, "warning": 1, "info": 0},
+        "unchecked": 2,
+        "unchecked_pins": 2,
+        "findings": {"error": 1, "warning": 2, "info": 0},
         "fixable": {"now": 0, "with_unsafe_fixes": 0},
         "fixed": None,
     }

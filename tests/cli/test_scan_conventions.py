@@ -65,7 +65,7 @@ def project(tmp_path: Path, remotes: FakeRemotes, monkeypatch: pytest.MonkeyPatc
     (root / "Dockerfile").write_text(DOCKERFILE, encoding="utf-8")
     (root / "scripts").mkdir()
     (root / "scripts" / "install.sh").write_text(SCRIPT, encoding="utf-8")
-    (root / "README.md").write_text("# not a recipe\n", encoding="utf-8")
+    (root / "notes.txt").write_text("# not a recipe\n", encoding="utf-8")
     monkeypatch.chdir(root)
     return root
 
@@ -160,7 +160,7 @@ def test_statistics_count_findings_per_rule_as_ruff_does(
 
 
 def test_quiet_prints_the_findings_only(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert scan(capsys, "--quiet", "--select", "RL002", "scripts/install.sh", "README.md") == (
+    assert scan(capsys, "--quiet", "--select", "RL002", "scripts/install.sh", "notes.txt") == (
         1,
         [RELEASE_BRANCH],
         [],
@@ -173,7 +173,7 @@ def test_quiet_prints_the_findings_only(project: Path, capsys: pytest.CaptureFix
 
 
 def test_explicit_paths_that_scan_skips_are_named(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert scan(capsys, "scripts/install.sh", "README.md") == (
+    assert scan(capsys, "scripts/install.sh", "notes.txt") == (
         1,
         [
             RELEASE_BRANCH,
@@ -181,7 +181,7 @@ def test_explicit_paths_that_scan_skips_are_named(project: Path, capsys: pytest.
             "1 error, 0 warnings, 0 info in 1 of 1 file (1 pin, 1 remote: 1 checked (0 cached), 0 not "
             "checked)",
         ],
-        ["README.md: notice: skipped: not a kind of file reflint reads"],
+        ["notes.txt: notice: skipped: not a kind of file reflint reads"],
     )
 
 
@@ -304,3 +304,39 @@ def test_per_file_ignores_are_relative_to_the_project_root_whatever_config_names
         f"{shared / 'reflint.yaml'}: notice: per-file-ignores: 'docker/**' matches no file scanned; globs "
         f"are relative to the project root {project}"
     ]
+
+
+DEFAULT_BRANCH = """\
+#!/bin/bash
+git clone --branch main https://github.com/Ascend/MindSpeed.git
+git clone --branch maser https://github.com/Ascend/MindSpeed.git /opt/m2
+git clone --branch feature-z https://github.com/Ascend/MindSpeed.git /opt/m3
+"""
+NOT_A_REF = (
+    'ref "{}" is neither a branch nor a tag of github.com/ascend/mindspeed, so `git clone --branch` fails'
+)
+
+
+def test_rl001_suggests_the_default_branch_asked_once_and_names_a_letter_away(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (project / "scripts" / "install.sh").write_text(DEFAULT_BRANCH, encoding="utf-8")
+    first = main(["--debug", "scan", "--cache-dir", "../cache", "--select", "RL001", "scripts/install.sh"])
+    first_run = capsys.readouterr()
+    second = main(["--debug", "scan", "--cache-dir", "../cache", "--select", "RL001", "scripts/install.sh"])
+    second_run = capsys.readouterr()
+
+    assert (first, second) == (1, 1)
+    assert second_run.out == first_run.out.replace("(0 cached)", "(1 cached)")
+    assert first_run.out.splitlines() == [
+        f'scripts/install.sh:2:20: RL001 [error] {NOT_A_REF.format("main")}; its default branch is "master"',
+        f"scripts/install.sh:3:20: RL001 [error] {NOT_A_REF.format('maser')}; the closest of its 6 branches "
+        'and 2 tags is branch "master"',
+        f"scripts/install.sh:4:20: RL001 [error] {NOT_A_REF.format('feature-z')}; it has 6 branches and 2 "
+        "tags",
+        "",
+        "3 errors, 0 warnings, 0 info in 1 of 1 file (3 pins, 1 remote: 1 checked (0 cached), 0 not checked)",
+    ]
+    # HEAD is asked once, only because `main` needs it, and answered from the cache afterwards.
+    asked = "git ls-remote --symref -- https://github.com/Ascend/MindSpeed.git HEAD"
+    assert [first_run.err.count(asked), second_run.err.count(asked)] == [1, 0]

@@ -297,25 +297,129 @@ def test_resolved_drift_beside_an_unresolved_pin_is_still_reported(tmp_path: Pat
         "Dockerfile.a5": vllm_dockerfile("v0.27.0", commit_branch=False),
     }
     found = findings_in(tmp_path, files, "RL004")
+    # Each side once (one variant against one), where the tag is written: ARG VLLM_TAG=… on line 3.
     assert [record(f) for f in found] == [
         (
             "RL004",
             "Dockerfile",
-            10,
-            30,
-            39,
+            3,
+            14,
+            21,
             'github.com/vllm-project/vllm is pinned at "v0.27.1" here but at "v0.27.0" in Dockerfile.a5, '
             f"{SAME_REF}",
-            (Related("Dockerfile.a5", 4, 28, 'github.com/vllm-project/vllm is pinned at "v0.27.0" here'),),
+            (
+                Related("Dockerfile", 10, 30, "the value is used here", same_value=True),
+                Related("Dockerfile.a5", 3, 14, 'github.com/vllm-project/vllm is pinned at "v0.27.0" here'),
+            ),
         ),
         (
             "RL004",
             "Dockerfile.a5",
-            4,
-            28,
-            37,
+            3,
+            14,
+            21,
             'github.com/vllm-project/vllm is pinned at "v0.27.0" here but at "v0.27.1" in Dockerfile, '
             f"{SAME_REF}",
-            (Related("Dockerfile", 10, 30, 'github.com/vllm-project/vllm is pinned at "v0.27.1" here'),),
+            (
+                Related("Dockerfile.a5", 4, 28, "the value is used here", same_value=True),
+                Related("Dockerfile", 3, 14, 'github.com/vllm-project/vllm is pinned at "v0.27.1" here'),
+            ),
         ),
+    ]
+
+
+VARIANTS = ["a2", "a3", "a5", "310p", "openEuler", "a2.openEuler", "a3.openEuler", "a5.openEuler"]
+
+
+def vllm_tag(tag: str) -> str:
+    clone = "RUN git clone --depth 1 --branch ${VLLM_TAG} https://github.com/vllm-project/vllm.git\n"
+    return f"FROM ubuntu\nARG VLLM_TAG={tag}\n{clone}"
+
+
+def test_the_odd_variant_out_is_reported_once_where_its_ref_is_set(tmp_path: Path) -> None:
+    files = {f"docker/Dockerfile.{v}": vllm_tag("v0.26.0") for v in VARIANTS}
+    files["docker/Dockerfile.a5"] = vllm_tag("v0.27.0")
+    others = [f"docker/Dockerfile.{v}" for v in sorted(VARIANTS) if v != "a5"]
+    found = findings_in(tmp_path, files, "RL004")
+    assert [record(f) for f in found] == [
+        (
+            "RL004",
+            "docker/Dockerfile.a5",
+            2,
+            14,
+            21,
+            'github.com/vllm-project/vllm is pinned at "v0.27.0" here but at "v0.26.0" in 7 of its variants '
+            f'({", ".join(others[:3])} and 4 more); pin "v0.26.0" as they do (or list the remote under the '
+            "group's allowed-drift)",
+            (
+                Related("docker/Dockerfile.a5", 3, 34, "the value is used here", same_value=True),
+                *(
+                    Related(path, 2, 14, 'github.com/vllm-project/vllm is pinned at "v0.26.0" here')
+                    for path in others
+                ),
+            ),
+        )
+    ]
+
+
+def test_a_tie_reports_each_side_once(tmp_path: Path) -> None:
+    files = {
+        "Dockerfile.a2": vllm_tag("v0.26.0"),
+        "Dockerfile.a3": vllm_tag("v0.26.0"),
+        "Dockerfile.a5": vllm_tag("v0.27.0"),
+        "Dockerfile.310p": vllm_tag("v0.27.0"),
+    }
+    found = findings_in(tmp_path, files, "RL004")
+    assert [(f.path, f.span.line, f.ref, [(r.path, r.message) for r in f.related]) for f in found] == [
+        (
+            "Dockerfile.310p",
+            2,
+            "v0.27.0",
+            [
+                ("Dockerfile.310p", "the value is used here"),
+                ("Dockerfile.a2", 'github.com/vllm-project/vllm is pinned at "v0.26.0" here'),
+                ("Dockerfile.a3", 'github.com/vllm-project/vllm is pinned at "v0.26.0" here'),
+                ("Dockerfile.a5", 'github.com/vllm-project/vllm is pinned at "v0.27.0" here too'),
+            ],
+        ),
+        (
+            "Dockerfile.a2",
+            2,
+            "v0.26.0",
+            [
+                ("Dockerfile.a2", "the value is used here"),
+                ("Dockerfile.310p", 'github.com/vllm-project/vllm is pinned at "v0.27.0" here'),
+                ("Dockerfile.a5", 'github.com/vllm-project/vllm is pinned at "v0.27.0" here'),
+                ("Dockerfile.a3", 'github.com/vllm-project/vllm is pinned at "v0.26.0" here too'),
+            ],
+        ),
+    ]
+    # Under pre-commit, a side is reported at its variant that was given.
+    found = findings_in(tmp_path / "x", files, "RL004", scanned=["Dockerfile.a3"])
+    assert [(f.path, f.ref) for f in found] == [("Dockerfile.a3", "v0.26.0")]
+
+
+def test_only_the_variant_that_lacks_a_remote_the_others_pin_is_reported(tmp_path: Path) -> None:
+    deepep = "RUN pip install git+https://github.com/deepseek-ai/DeepEP.git@v1.2.1\n"
+    files = {
+        "Dockerfile.a2": dockerfile("core_v0.12.1", extra=deepep),
+        "Dockerfile.a3": dockerfile("core_v0.12.1", extra=deepep),
+        "Dockerfile.a5": dockerfile("core_v0.12.1"),
+    }
+    found = findings_in(tmp_path, files, "RL004")
+    assert [record(f) for f in found] == [
+        (
+            "RL004",
+            "Dockerfile.a5",
+            1,
+            1,
+            12,
+            "github.com/deepseek-ai/deepep is not pinned in this file but in 2 of its variants "
+            "(Dockerfile.a2 at "
+            '"v1.2.1", Dockerfile.a3 at "v1.2.1"); pin it in every variant or in none',
+            (
+                Related("Dockerfile.a2", 3, 63, 'github.com/deepseek-ai/deepep is pinned at "v1.2.1" here'),
+                Related("Dockerfile.a3", 3, 63, 'github.com/deepseek-ai/deepep is pinned at "v1.2.1" here'),
+            ),
+        )
     ]

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from ascend_reflint.discover import classify, discover
+from ascend_reflint.discover import classify, discover, is_template
 from ascend_reflint.model import FileKind, FileMessage
 
 
@@ -42,6 +42,7 @@ def test_walk_outside_git_classifies_by_name_and_shebang(tmp_path: Path) -> None
     assert [(f.path, f.kind) for f in found.files] == [
         (".github/workflows/ci.yml", FileKind.WORKFLOW),
         ("Containerfile", FileKind.DOCKERFILE),
+        ("README.md", FileKind.DOCS),
         ("action.yml", FileKind.WORKFLOW),
         ("build/ignored.sh", FileKind.SHELL),
         ("docker/Dockerfile.ascend_a2", FileKind.DOCKERFILE),
@@ -70,6 +71,7 @@ def test_git_work_tree_uses_tracked_and_untracked_not_ignored(tmp_path: Path) ->
     assert [f.path for f in whole.files] == [
         ".github/workflows/ci.yml",
         "Containerfile",
+        "README.md",
         "action.yml",
         "docker/Dockerfile.ascend_a2",
         "docker/build.dockerfile",
@@ -97,6 +99,7 @@ def test_exclude_globs_leave_paths_out(tmp_path: Path) -> None:
     assert [f.path for f in found.files] == [
         ".github/workflows/ci.yml",
         "Containerfile",
+        "README.md",
         "action.yml",
         "build/ignored.sh",
         "docker/Dockerfile.ascend_a2",
@@ -128,7 +131,7 @@ def test_paths_outside_cwd_are_shown_as_given(tmp_path: Path) -> None:
         ("requirements-dev.in", FileKind.REQUIREMENTS),
         ("constraints-cu128.txt", FileKind.REQUIREMENTS),
         ("constraints.in", None),
-        ("requirements/README.md", None),
+        ("requirements/README.md", FileKind.DOCS),
         ("MANIFEST.in", None),
         ("docs/requirements_notes/x.txt", None),
         ("sub/pyproject.toml", FileKind.PYPROJECT),
@@ -141,6 +144,27 @@ def test_paths_outside_cwd_are_shown_as_given(tmp_path: Path) -> None:
         (".pre-commit-config.yaml", FileKind.PRE_COMMIT),
         (".pre-commit-config.yml", FileKind.PRE_COMMIT),
         (".pre-commit-hooks.yaml", None),
+        ("CMakeLists.txt", FileKind.CMAKE),
+        ("requirements/CMakeLists.txt", FileKind.CMAKE),
+        ("cmake/FindNCCL.cmake", FileKind.CMAKE),
+        ("CMakeCache.txt", None),
+        ("Makefile", FileKind.MAKEFILE),
+        ("server/Makefile-flash-att-v2", FileKind.MAKEFILE),
+        ("Makefile.am", FileKind.MAKEFILE),
+        ("rules.mk", FileKind.MAKEFILE),
+        ("GNUmakefile", FileKind.MAKEFILE),
+        ("Makefile.md", FileKind.DOCS),
+        (".gitlab-ci.yml", FileKind.GITLAB_CI),
+        (".gitlab/stages/00.pre.yml", FileKind.GITLAB_CI),
+        ("x/.gitlab/ci.yaml", FileKind.GITLAB_CI),
+        ("docker/Qwen2VL_Dockerfile", FileKind.DOCKERFILE),
+        ("Dockerfile_dev", FileKind.DOCKERFILE),
+        ("docker/rocm/Apptainerfile.rocm", FileKind.APPTAINER),
+        ("Singularity", FileKind.APPTAINER),
+        ("singularity_build.py", None),
+        ("docs/install.rst", FileKind.DOCS),
+        ("tutorials/sft.ipynb", FileKind.DOCS),
+        ("docs/guide.qmd", FileKind.DOCS),
     ],
 )
 def test_classify_by_name(name: str, kind: FileKind | None) -> None:
@@ -148,14 +172,50 @@ def test_classify_by_name(name: str, kind: FileKind | None) -> None:
 
 
 @pytest.mark.parametrize(
-    "name",
+    ("name", "kind"),
     [
-        "docs/dockerfile_build_guidance.rst",
-        "Dockerfile.md",
-        "Dockerfile.j2",
-        "dockerfile.py",
-        "Dockerfile.orig",
+        ("docs/dockerfile_build_guidance.rst", FileKind.DOCS),
+        ("Dockerfile.md", FileKind.DOCS),
+        ("dockerfile.py", None),
+        ("Dockerfile.orig", None),
     ],
 )
-def test_documents_about_dockerfiles_are_not_dockerfiles(name: str) -> None:
-    assert classify(name) is None
+def test_documents_about_dockerfiles_are_not_dockerfiles(name: str, kind: FileKind | None) -> None:
+    assert classify(name) == kind
+
+
+@pytest.mark.parametrize(
+    ("name", "kind"),
+    [
+        ("Dockerfile.j2", FileKind.DOCKERFILE),
+        ("cicd/Dockerfile-uv.jinja", FileKind.DOCKERFILE),
+        (".github/workflows/pr-test.yml.j2", FileKind.WORKFLOW),
+        (".gitlab-ci.yml.tmpl", FileKind.GITLAB_CI),
+        ("Makefile.jinja2", FileKind.MAKEFILE),
+        ("src/chat_templates/qwen3.jinja", None),
+        ("k8s/lws.yaml.jinja2", None),
+    ],
+)
+def test_templates_have_the_kind_of_their_name_without_the_template_suffix(
+    name: str, kind: FileKind | None
+) -> None:
+    assert (classify(name), is_template(name)) == (kind, True)
+
+
+def test_a_def_file_is_a_definition_file_only_with_a_bootstrap_header(tmp_path: Path) -> None:
+    _write(
+        tmp_path,
+        {
+            "apptainer/train.def": "# comment\n\nBootstrap: docker\nFrom: ubuntu:22.04\n",
+            "exports.def": "EXPORTS\n  main\n",
+        },
+    )
+    assert classify(str(tmp_path / "apptainer/train.def")) is FileKind.APPTAINER
+    assert classify(str(tmp_path / "exports.def")) is None
+
+
+def test_no_docs_leaves_documentation_out_and_says_so_for_an_explicit_path(tmp_path: Path) -> None:
+    _write(tmp_path, {"README.md": "```bash\ngit clone u\n```\n", "install.sh": "git clone u\n"})
+    found = discover([".", "README.md"], cwd=str(tmp_path), docs=False)
+    assert [(f.path, f.kind) for f in found.files] == [("install.sh", FileKind.SHELL)]
+    assert found.notices == [FileMessage("README.md", "skipped: documentation is not read (--no-docs)")]

@@ -2,7 +2,14 @@
 
 import pytest
 
-from ascend_reflint.remote import normalise_remote, redact, repo_dir_name, unsafe_reason
+from ascend_reflint.remote import (
+    is_local_path,
+    lookup_key,
+    normalise_remote,
+    redact,
+    repo_dir_name,
+    unsafe_reason,
+)
 
 
 @pytest.mark.parametrize(
@@ -67,3 +74,51 @@ def test_redact_replaces_password_and_token_user() -> None:
 )
 def test_repo_dir_name(url: str, name: str) -> None:
     assert repo_dir_name(url) == name
+
+
+@pytest.mark.parametrize(
+    ("url", "key"),
+    [
+        ("https://github.com/NVIDIA/Megatron-LM.git", "https://github.com/nvidia/megatron-lm"),
+        ("https://github.com/nvidia/megatron-lm/", "https://github.com/nvidia/megatron-lm"),
+        ("HTTPS://GitHub.com/NVIDIA/Megatron-LM", "https://github.com/nvidia/megatron-lm"),
+        ("git://github.com/NVIDIA/Megatron-LM.git", "git://github.com/nvidia/megatron-lm"),
+        ("https://TOKEN@github.com/NVIDIA/Megatron-LM.git", "https://TOKEN@github.com/nvidia/megatron-lm"),
+        ("https://a@b.com:PASS@github.com/o/r", "https://a@b.com:PASS@github.com/o/r"),
+        ("https://github.com:8443/o/r.git", "https://github.com:8443/o/r"),
+        ("git@github.com:NVIDIA/Megatron-LM.git", "git@github.com:nvidia/megatron-lm"),
+        ("ssh://git@github.com/NVIDIA/Megatron-LM.git", "ssh://git@github.com/nvidia/megatron-lm"),
+        ("https://git.example.com/Team/Repo.git", "https://git.example.com/Team/Repo"),
+        ("../x/.git", None),
+        ("file:///srv/r.git", None),
+        ("$REPO", None),
+    ],
+)
+def test_lookup_key_keeps_scheme_user_host_port_and_path(url: str, key: str | None) -> None:
+    assert lookup_key(url) == key
+
+
+@pytest.mark.parametrize(
+    ("url", "local"),
+    [
+        ("../x/.git", True),
+        ("/etc", True),
+        ("//host/share/r", True),
+        ("./x", True),
+        ("~/src/r", True),
+        ("FILE:///srv/r", True),
+        (".", True),
+        ("https://github.com/o/r", False),
+        ("git@github.com:o/r", False),
+        ("x/.git", False),
+    ],
+)
+def test_local_paths_are_told_apart_as_written(url: str, local: bool) -> None:
+    assert is_local_path(url) is local
+
+
+def test_white_space_is_refused_in_a_url_but_not_in_a_local_path() -> None:
+    reason = "it holds white space, which no git URL does (a stray space or a line break inside quotes?)"
+    assert unsafe_reason("https://github.com/o/r .git") == reason
+    assert unsafe_reason("git@github.com:o/r .git") == reason
+    assert unsafe_reason("/srv/my repo") is None

@@ -60,7 +60,7 @@ CASES = {
     ),
     "rl024-newer-release": Case(
         ("--unsafe-fixes",),
-        before=(("RL024", "Dockerfile", 3), ("RL024", "Dockerfile", 4)),
+        before=(("RL024", "Dockerfile", 2), ("RL024", "Dockerfile", 4)),
         after=(),
     ),
     "pin-commits": Case(("--pin-commits",), before=(), after=()),

@@ -269,10 +269,10 @@ def test_query_tokens_passwords_with_at_signs_and_scp_users_are_masked_everywher
         "***@127.0.0.1:o/r.git",
         f"http://127.0.0.1:{closed_port}/o/r.git?private_token=***",
     ]
-    # git's own messages were masked too: the local path with the query, ssh's user@host.
+    # The URL that the user's insteadOf made of it (the mirror, here the local copy) is masked, and so are
+    # git's own messages: ssh's user@host.
     messages = [finding["message"] for finding in json_output(runs[2])["findings"]]
-    assert any(
-        "Megatron-LM.git?access_token=***' does not appear to be a git repository" in m for m in messages
-    )
+    mirror = remotes.root.resolve() / "github.com" / "NVIDIA" / "Megatron-LM.git?access_token=***"
+    assert any(f"the mirror {mirror} has no copy of github.com/nvidia/megatron-lm " in m for m in messages)
     assert any("(***@127.0.0.1: Permission denied (publickey).)" in m for m in messages)
     assert "ls-remote" in runs[2].stderr  # --debug logged the git commands, URLs and all

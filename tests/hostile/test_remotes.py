@@ -95,9 +95,9 @@ def test_each_misbehaving_remote_gets_its_own_verdict_and_spares_the_others(
             url_column,
             url_column + len(f"http://{hidden}.git"),
             hidden,
-            f"{hidden} was not found or is private: a mistyped repository fails the build the same way; a "
-            "private one needs credentials in git's config and its host allowed them (--credentials-for "
-            "HOST), or its remote listed under private-remotes",
+            f"{hidden} was not found or is private: if it is mistyped, `git clone` fails here; a private one "
+            "needs credentials in git's config and its host allowed them (--credentials-for HOST), or its "
+            "remote listed under private-remotes",
         ),
         (
             "RL010",

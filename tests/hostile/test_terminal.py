@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from expected import MEGATRON_RELEASE_BRANCH
 from gitfixtures import FakeRemotes
 
@@ -137,10 +138,13 @@ def test_coloured_scan_on_a_terminal_prints_markup_and_escapes_literally(
     assert report.split("\r\n") == [*_text_report("\x1b[1;31m{}\x1b[0m", "\x1b[1m{}\x1b[0m"), ""]
 
 
-def test_plain_outputs_print_markup_and_escapes_literally(tmp_path: Path, remotes: FakeRemotes) -> None:
+def test_plain_outputs_print_markup_and_escapes_literally(
+    tmp_path: Path, remotes: FakeRemotes, tmp_path_factory: pytest.TempPathFactory
+) -> None:
     _project(tmp_path)
     env = remotes.env()
-    cache = ["--cache-dir", str(tmp_path / "cache")]
+    # Outside the scanned tree: answers from a cache inside it are warned about.
+    cache = ["--cache-dir", str(tmp_path_factory.mktemp("cache"))]
 
     refs = run_reflint(["refs"], tmp_path, env)
     scan = run_reflint(["scan", *cache], tmp_path, env)

@@ -151,6 +151,12 @@ def remotes_pairs(remotes: FakeRemotes) -> list[tuple[str, str]]:
     return [(env[f"GIT_CONFIG_KEY_{n}"], env[f"GIT_CONFIG_VALUE_{n}"]) for n in range(count)]
 
 
+MIRROR_MISS = (
+    "(your git config rewrites its URL with url.<base>.insteadOf), so this pin went unchecked; add it to the "
+    "mirror to have it checked"
+)
+
+
 def test_a_shell_never_reads_a_url(tmp_path: Path, remotes: FakeRemotes) -> None:
     evil, marker = evil_script(tmp_path, "shell")
     env = clean_env(remotes.env())
@@ -166,8 +172,12 @@ def test_a_shell_never_reads_a_url(tmp_path: Path, remotes: FakeRemotes) -> None
     )
 
     assert not marker.exists()
-    assert (completed.returncode, completed.stderr) == (1, "")
-    # Each URL reached git as one argument after "--", and git found no such repository.
+    assert (completed.returncode, completed.stderr) == (
+        1,
+        "reflint: no remote could be checked: 2 pins unchecked\n",
+    )
+    # Each URL reached git as one argument after "--", and the mirror (the tests' insteadOf) had no such
+    # repository.
     looked_up = sorted(call["argv"] for call in calls() if call["argv"][:1] == ["ls-remote"])
     megatron_url = f"https://github.com/NVIDIA/Megatron-LM.git;{evil}"
     checkout_url = f"https://github.com/actions/checkout|{evil}"
@@ -178,24 +188,22 @@ def test_a_shell_never_reads_a_url(tmp_path: Path, remotes: FakeRemotes) -> None
     local = remotes.root.resolve() / "github.com"
     assert _findings(json_output(completed)) == [
         (
-            "RL014",
+            "RL010",
             "Dockerfile",
             2,
             _column(line, megatron_url),
             _column(line, megatron_url) + len(megatron_url),
-            f"github.com/nvidia/megatron-lm.git;{evil} does not exist (fatal: "
-            f"'{local}/NVIDIA/Megatron-LM.git;{evil}' does not appear to be a git repository), so the build "
-            "fails here; check the owner and name in the URL",
+            f"the mirror {local}/NVIDIA/Megatron-LM.git;{evil} has no copy of "
+            f"github.com/nvidia/megatron-lm.git;{evil} {MIRROR_MISS}",
         ),
         (
-            "RL014",
+            "RL010",
             "Dockerfile",
             3,
             _column(pip, checkout_url),
             _column(pip, checkout_url) + len(checkout_url),
-            f"github.com/actions/checkout|{evil} does not exist (fatal: '{local}/actions/checkout|{evil}' "
-            "does not appear to be a git repository), so the build fails here; check the owner and name in "
-            "the URL",
+            f"the mirror {local}/actions/checkout|{evil} has no copy of github.com/actions/checkout|{evil} "
+            f"{MIRROR_MISS}",
         ),
     ]
 

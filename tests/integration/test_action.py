@@ -181,13 +181,16 @@ def test_scan_step_passes_every_input_and_reflint_s_exit_code(tmp_path: Path) ->
         "format": "github, text",
         "fail-on": "warning",
         "offline": "true",
+        "credentials-for": "github.com\n git.corp.example:8443, ",
         "args": "--exclude 'third_party/**' --build-arg MEGATRON_REF=$HOME",
         "sarif-file": "out/reflint.sarif",
     }
     completed = run_step(step("scan"), inputs, environ, tmp_path / "workspace")
     assert completed.returncode == 1
     assert json.loads((tmp_path / "argv.json").read_text()) == [
-        "scan", "--fail-on", "warning", "--offline", "--format", "github", "--format", "text",
+        "scan", "--fail-on", "warning", "--offline",
+        "--credentials-for", "github.com,,git.corp.example:8443,,",
+        "--format", "github", "--format", "text",
         "--format", "sarif", "--output", "out/reflint.sarif",
         "--exclude", "third_party/**", "--build-arg", "MEGATRON_REF=$HOME",
         "--", "docker", "scripts/with space.sh",

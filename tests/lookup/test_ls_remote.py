@@ -112,7 +112,11 @@ def test_every_url_form_of_a_remote_reaches_it(git_env: FakeRemotes, cache_dir: 
     )
 
 
-def test_missing_repository_is_not_found(git_env: FakeRemotes, cache_dir: Path) -> None:
+def test_a_repository_missing_from_the_mirror_that_insteadof_points_at_is_not_in_the_mirror(
+    git_env: FakeRemotes, cache_dir: Path
+) -> None:
+    # The user's config sends https://github.com/ to a mirror (here: local repositories) that lacks the
+    # repository: a fact about the mirror, never "no such repository" (a 404 without a rewrite is, above).
     results, stats = lookup_remotes(
         {"github.com/nvidia/no-such-repo": "https://github.com/NVIDIA/no-such-repo.git"},
         LookupOptions(cache_dir=cache_dir),
@@ -121,9 +125,7 @@ def test_missing_repository_is_not_found(git_env: FakeRemotes, cache_dir: Path) 
     missing = git_env.root.resolve() / "github.com/NVIDIA/no-such-repo.git"
     assert results == {
         "github.com/nvidia/no-such-repo": LookupFailure(
-            remote="github.com/nvidia/no-such-repo",
-            kind=FailureKind.NOT_FOUND,
-            detail=f"fatal: '{missing}' does not appear to be a git repository",
+            remote="github.com/nvidia/no-such-repo", kind=FailureKind.NOT_IN_MIRROR, detail=str(missing)
         )
     }
     assert stats.lookups == 1
@@ -361,9 +363,7 @@ def test_each_remote_is_asked_by_one_noninteractive_git_in_its_own_session(
     }
     missing = git_env.root.resolve() / "github.com/NVIDIA/no-such-repo.git"
     assert results["github.com/nvidia/no-such-repo"] == LookupFailure(
-        "github.com/nvidia/no-such-repo",
-        FailureKind.NOT_FOUND,
-        f"fatal: '{missing}' does not appear to be a git repository",
+        "github.com/nvidia/no-such-repo", FailureKind.NOT_IN_MIRROR, str(missing)
     )
 
 

@@ -22,9 +22,12 @@ version spelt another way comes first (`core_v0.18.0` for `core_r0.18.0`); then 
 candidate or the release of the same version (the oldest at or after the one asked for, else the newest
 before it: `v0.11.0` for `v0.11.0rc9` when 0.11.0 is out, else `v0.11.0rc3`); tags before branches;
 never another version (`core_v0.18.2` is not offered for `core_v0.18.1`). A name without digits gets the
-closest spelling (`hybrid_ep` → `hybrid-ep`). The message names the suggestion once, as a fact (the
-reports add their own "did you mean" line), or, when there is none, a few of the nearest refs; and how
-many branches and tags the remote has.
+closest spelling, or a name a letter or two away (`hybrid_ep` → `hybrid-ep`, `maser` → `master`); a name
+that means "the default branch" (`main`, `master`, `trunk`, `develop`, …) with none close gets the
+remote's actual default branch (`--branch main` where the default is `master`), asked for with
+`git ls-remote --symref -- URL HEAD` only then, once per remote, and cached. The message names the
+suggestion, as a fact, or, when there is none, a few of the nearest refs; and how many branches and tags
+the remote has.
 
 ## Why is this bad?
 
@@ -56,12 +59,12 @@ from ascend_reflint.check.refnames import (
     NamedRef,
     describe_counts,
     exists,
+    first_tip,
     is_abbreviated_commit_id,
     is_full_commit_id,
     named_refs,
-    tips_starting_with,
 )
-from ascend_reflint.check.suggest import nearest_names, ref_kind, suggest_ref
+from ascend_reflint.check.suggest import DEFAULT_BRANCH_NAMES, nearest_names, ref_kind, suggest_ref
 from ascend_reflint.check.versions import parse_version
 from ascend_reflint.model import CommitState, Finding, RefType, RemoteRefs, Severity, Via
 
@@ -79,6 +82,13 @@ _FAILS = {
     Via.UV_SOURCE: "uv fails",
     Via.POETRY: "Poetry fails",
     Via.PRE_COMMIT: "pre-commit cannot install the hooks",
+    Via.FETCHCONTENT: "CMake's download step fails",
+    Via.EXTERNAL_PROJECT: "CMake's download step fails",
+    Via.CPM: "CPM's download fails",
+    Via.GITLAB_INCLUDE: "GitLab refuses the pipeline",
+    Via.ADD_GIT: "the image build fails",
+    Via.CARGO: "`cargo install` fails",
+    Via.NPM: "the install fails",
 }
 
 
@@ -135,6 +145,8 @@ def _fails(ref: NamedRef) -> str:
 
 def _message(ref: NamedRef, refs: RemoteRefs, suggestion: str | None) -> str:
     head, name, counts = _head(ref, refs), ref.name, describe_counts(refs)
+    if suggestion is not None and suggestion == refs.default_branch and name.lower() in DEFAULT_BRANCH_NAMES:
+        return f'{head}; its default branch is "{suggestion}"'
     if suggestion is not None:
         return f'{head}; the closest of its {counts} is {ref_kind(suggestion, refs)} "{suggestion}"'
     nearest = nearest_names(name, refs)
@@ -164,10 +176,10 @@ def _short_action_id(context: PinContext, ref: NamedRef, refs: RemoteRefs) -> Fi
         f'"{name}" is not a branch or tag of {refs.remote}, and GitHub Actions takes only full '
         "40-character commit ids, so the workflow fails"
     )
-    tips = tips_starting_with(name, refs)
-    if not tips:
+    tip = first_tip(name, refs)
+    if tip is None:
         return context.finding(f"{head}: write the commit's full id", span=span, ref=name)
-    kind, tip_name = tips[0]
+    kind, tip_name = tip
     full_id = (refs.tags if kind == "tag" else refs.branches)[tip_name]
     return context.finding(
         f'{head}: write "{full_id}" (the tip of {kind} "{tip_name}")', span=span, ref=name, suggestion=full_id

@@ -79,6 +79,7 @@ def check(context: PinContext) -> Iterator[Finding]:
             "shallow option",
             related=related,
             fix=_full_clone(pin),
+            at_use=True,
         )
         return
     if pin.via is not Via.CHECKOUT or not pin.resolved or pin.ref is None:
@@ -102,6 +103,7 @@ def check(context: PinContext) -> Iterator[Finding]:
         f"{holds}, so the checkout fails (or breaks once {cloned} moves on); {advice}",
         related=related,
         fix=_full_clone(pin),
+        at_use=True,
     )
 
 

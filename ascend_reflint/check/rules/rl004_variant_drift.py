@@ -10,9 +10,13 @@ any case, each a whole `.`-, `_`- or `-`-separated part of a name), and the grou
 `docker-build-ascend-a2.yml` and `docker-build-ascend-a3.yml`.
 
 Every remote that one variant pins must be pinned by the others, at the same ref (two commit ids match
-when one abbreviates the other), cloned shallow in all or in none. Each side that differs is reported,
-with the other side's line as a related location; a variant that does not pin the remote at all is
-reported on its first line.
+when one abbreviates the other), cloned shallow in all or in none. The finding goes to the odd one out:
+when seven variants pin `v0.26.0` and one pins `v0.27.0`, one finding on the one, with the seven as
+related places, since that is the file to edit; nobody touched the seven. When no ref is pinned by more
+variants than every other (two variants that disagree; two against two), each side is reported once, at
+its first variant. A finding about a ref sits where the ref is written (`ARG VLLM_TAG=v0.27.0`), with the
+pin that uses it as a related place; a variant that does not pin the remote at all is reported on its
+first line.
 
 Only pins whose ref and URL are resolved are compared. A pin whose ref is unresolved (a
 `git fetch URL "$COMMIT"` with `ARG COMMIT=""`, a `${{ matrix.ref }}`: RL009 reports it) or empty
@@ -55,11 +59,11 @@ RUN git clone --depth 1 --branch core_v0.12.1 https://github.com/NVIDIA/Megatron
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Hashable, Iterator, Mapping, Sequence
 
 from ascend_reflint.check.context import ProjectContext
-from ascend_reflint.check.refnames import same_ref
-from ascend_reflint.check.variants import VariantGroup, shown_ref
+from ascend_reflint.check.refnames import is_abbreviated_commit_id, is_full_commit_id
+from ascend_reflint.check.variants import shown_ref
 from ascend_reflint.model import Finding, Pin, Related, Severity, SourceFile, Span, Via
 
 CODE = "RL004"
@@ -67,9 +71,15 @@ NAME = "variant-drift"
 SEVERITY = Severity.ERROR
 NEEDS_LOOKUP = False
 
+#: How many files a message names before it says "and N more" (the related places list them all).
+_NAMED = 3
+#: The value of a variant that does not pin the remote.
+_ABSENT = "absent"
+
 
 def check_project(context: ProjectContext) -> Iterator[Finding]:
-    """Report every difference between the variants of each group, on each side."""
+    """Report, for each remote that the variants of a group pin differently, the odd ones out (each side
+    once when there is no majority)."""
     for group in context.variants.groups:
         named = {source.path: _remotes_named(source) for source in group.files}
         compared = {source.path: [pin for pin in source.pins if _comparable(pin)] for source in group.files}
@@ -77,12 +87,13 @@ def check_project(context: ProjectContext) -> Iterator[Finding]:
         for remote in remotes:
             if remote in group.allowed_drift:
                 continue
-            of_remote = {
+            pins = {
                 path: [pin for pin in listed if pin.remote == remote] for path, listed in compared.items()
             }
-            naming = {path for path, remotes_named in named.items() if remote in remotes_named}
-            for source in group.files:
-                yield from _compare(context, group, source, remote, of_remote, naming)
+            # A variant whose pins of the remote are all unresolved neither lacks it nor is compared.
+            taking_part = [s for s in group.files if pins[s.path] or remote not in named[s.path]]
+            yield from _ref_drift(context, remote, taking_part, pins)
+            yield from _depth_drift(context, remote, taking_part, pins)
 
 
 def _comparable(pin: Pin) -> bool:
@@ -95,49 +106,89 @@ def _remotes_named(source: SourceFile) -> set[str]:
     return {pin.remote for pin in source.pins if pin.remote is not None}
 
 
-def _compare(
-    context: ProjectContext,
-    group: VariantGroup,
-    source: SourceFile,
-    remote: str,
-    of_remote: dict[str, list[Pin]],
-    naming: set[str],
-) -> Iterator[Finding]:
-    """Findings on ``source`` for ``remote``.
+def _sides(files: Sequence[SourceFile], value: Mapping[str, Hashable]) -> list[list[SourceFile]]:
+    """The files grouped by their value, in the order of each value's first file."""
+    sides: dict[Hashable, list[SourceFile]] = {}
+    for source in files:
+        sides.setdefault(value[source.path], []).append(source)
+    return list(sides.values())
 
-    Args:
-        of_remote: display path → the comparable pins of ``remote`` in that variant.
-        naming: the display paths of the variants that name ``remote`` by any pin, comparable or not:
-            a variant whose pins of it are all unresolved neither lacks it nor is compared.
+
+def _odd_ones(
+    context: ProjectContext, sides: list[list[SourceFile]]
+) -> Iterator[tuple[SourceFile, list[SourceFile], list[SourceFile], bool]]:
+    """``(file, its side, the others to compare with, majority)`` for each file to report.
+
+    With a majority (one side larger than every other), each file outside it, compared with the majority;
+    without one, each side once, at its first file that the scan reports on, compared with all the others.
     """
-    others = [other for other in group.files if other is not source]
-    mine = of_remote[source.path]
-    if not mine:
-        if source.path not in naming:
-            pinned_elsewhere = [of_remote[other.path][0] for other in others if of_remote[other.path]]
-            yield _missing_here(context, source, remote, pinned_elsewhere)
+    if len(sides) < 2:
         return
-    for pin in mine:
-        missing: list[SourceFile] = []
-        other_refs: list[Pin] = []
-        other_depths: list[Pin] = []
-        for other in others:
-            theirs = of_remote[other.path]
-            same = [q for q in theirs if same_ref(pin.ref, q.ref)]
-            clones = [q for q in same if _is_clone(q)]
-            if not theirs:
-                if other.path not in naming:
-                    missing.append(other)
-            elif not same:
-                other_refs.extend(theirs)
-            elif _is_clone(pin) and clones and not any(q.shallow == pin.shallow for q in clones):
-                other_depths.append(clones[0])
-        if other_refs:
-            yield _different_ref(context, pin, other_refs)
-        if other_depths:
-            yield _different_depth(context, pin, other_depths)
-        if missing:
-            yield _missing_there(context, pin, missing)
+    largest = max(len(side) for side in sides)
+    tops = [side for side in sides if len(side) == largest]
+    if len(tops) == 1:
+        for side in sides:
+            if side is not tops[0]:
+                for source in side:
+                    yield source, side, tops[0], True
+        return
+    for side in sides:
+        shown = [source for source in side if source.path in context.reported] or side
+        others = [source for other in sides if other is not side for source in other]
+        yield shown[0], side, others, False
+
+
+def _ref_drift(
+    context: ProjectContext, remote: str, files: Sequence[SourceFile], pins: Mapping[str, list[Pin]]
+) -> Iterator[Finding]:
+    canonical = _canonical_refs([pin.ref for listed in pins.values() for pin in listed])
+    value: dict[str, Hashable] = {
+        source.path: frozenset(canonical(pin.ref) for pin in pins[source.path]) or _ABSENT for source in files
+    }
+    for source, side, others, majority in _odd_ones(context, _sides(files, value)):
+        theirs = [pin for other in others for pin in pins[other.path]]
+        mates = [pin for mate in side if mate is not source for pin in pins[mate.path]]
+        if not pins[source.path]:
+            yield _missing_here(context, source, remote, others, theirs, majority)
+        elif not theirs:
+            yield _missing_there(context, pins[source.path][0], others, majority)
+        else:
+            wanted = {canonical(pin.ref) for pin in theirs}
+            mine = pins[source.path]
+            odd = next((pin for pin in mine if canonical(pin.ref) not in wanted), mine[0])
+            yield _different_ref(context, odd, theirs, mates, majority)
+
+
+def _depth_drift(
+    context: ProjectContext, remote: str, files: Sequence[SourceFile], pins: Mapping[str, list[Pin]]
+) -> Iterator[Finding]:
+    """Clones of the remote shallow in some variants and with full history in others."""
+    clones = {source.path: [pin for pin in pins[source.path] if _is_clone(pin)] for source in files}
+    depths = {path: {pin.shallow for pin in listed} for path, listed in clones.items()}
+    cloning = [source for source in files if len(depths[source.path]) == 1]
+    value: dict[str, Hashable] = {source.path: depths[source.path].pop() for source in cloning}
+    for source, side, others, majority in _odd_ones(context, _sides(cloning, value)):
+        theirs = [pin for other in others for pin in clones[other.path]]
+        mates = [pin for mate in side if mate is not source for pin in clones[mate.path]]
+        yield _different_depth(context, clones[source.path][0], theirs, mates, majority)
+
+
+def _canonical_refs(refs: Sequence[str | None]):  # type: ignore[no-untyped-def]
+    """A function that maps a ref to the form it is compared in: a commit id to the longest id of
+    ``refs`` that it abbreviates (or is), lower-cased; any other ref to itself."""
+    commits = sorted(
+        {ref.lower() for ref in refs if ref and (is_full_commit_id(ref) or is_abbreviated_commit_id(ref))},
+        key=len,
+        reverse=True,
+    )
+
+    def canonical(ref: str | None) -> str | None:
+        if ref is None or not (is_full_commit_id(ref) or is_abbreviated_commit_id(ref)):
+            return ref
+        lower = ref.lower()
+        return next(commit for commit in commits if commit.startswith(lower))
+
+    return canonical
 
 
 def _is_clone(pin: Pin) -> bool:
@@ -145,54 +196,88 @@ def _is_clone(pin: Pin) -> bool:
     return pin.via in (Via.CLONE, Via.CLONE_BRANCH, Via.CHECKOUT, Via.SUBMODULE)
 
 
-def _different_ref(context: ProjectContext, pin: Pin, others: Sequence[Pin]) -> Finding:
-    elsewhere = ", ".join(f"{shown_ref(other)} in {other.path}" for other in others)
-    return context.finding(
-        pin.path,
-        pin.span,
-        f"{pin.remote} is pinned at {shown_ref(pin)} here but at {elsewhere}, a variant of the same recipe; "
-        "pin the same ref in every variant (or list the remote under the group's allowed-drift)",
-        remote=pin.remote,
-        ref=pin.ref,
-        related=[_at(other, f"{other.remote} is pinned at {shown_ref(other)} here") for other in others],
-    )
+def _in_variants(names: Sequence[str]) -> str:
+    """``in 7 of its variants (a, b, c and 4 more)``, or ``in its variant a`` for one."""
+    listed = ", ".join(names[:_NAMED]) + (f" and {len(names) - _NAMED} more" if len(names) > _NAMED else "")
+    return f"in {len(names)} of its variants ({listed})" if len(names) > 1 else f"in its variant {listed}"
 
 
-def _different_depth(context: ProjectContext, pin: Pin, others: Sequence[Pin]) -> Finding:
-    elsewhere = ", ".join(f"{_depth(other)} in {other.path}" for other in others)
-    return context.finding(
-        pin.path,
-        pin.span,
-        f"{pin.remote} is cloned {_depth(pin)} here but {elsewhere}, a variant of the same recipe; clone it "
-        "the same way in every variant",
-        remote=pin.remote,
-        ref=pin.ref,
-        related=[_at(other, f"{other.remote} is cloned {_depth(other)} here") for other in others],
-    )
+def _different_ref(
+    context: ProjectContext, pin: Pin, others: Sequence[Pin], mates: Sequence[Pin], majority: bool
+) -> Finding:
+    related = [context.related_pin(o, f"{o.remote} is pinned at {shown_ref(o)} here") for o in others]
+    related += [context.related_pin(m, f"{m.remote} is pinned at {shown_ref(m)} here too") for m in mates]
+    if majority:
+        refs = list(dict.fromkeys(shown_ref(other) for other in others))
+        where = _in_variants(list(dict.fromkeys(other.path for other in others)))
+        advice = f"pin {refs[0]} as they do" if len(refs) == 1 else "pin what they pin"
+        message = (
+            f"{pin.remote} is pinned at {shown_ref(pin)} here but at {' and '.join(refs)} {where}; {advice} "
+            "(or list the remote under the group's allowed-drift)"
+        )
+    else:
+        elsewhere = ", ".join(f"{shown_ref(other)} in {other.path}" for other in others)
+        message = (
+            f"{pin.remote} is pinned at {shown_ref(pin)} here but at {elsewhere}, a variant of the same "
+            "recipe; pin the same ref in every variant (or list the remote under the group's allowed-drift)"
+        )
+    return context.pin_finding(pin, message, related=related)
 
 
-def _missing_there(context: ProjectContext, pin: Pin, others: Sequence[SourceFile]) -> Finding:
-    names = ", ".join(other.path for other in others)
-    return context.finding(
-        pin.path,
-        pin.span,
-        f"{pin.remote} is pinned here but not in {names}, a variant of the same recipe; pin it in every "
-        "variant or in none",
-        remote=pin.remote,
-        ref=pin.ref,
+def _first(pins: Sequence[Pin], path: str) -> Pin:
+    return next(pin for pin in pins if pin.path == path)
+
+
+def _different_depth(
+    context: ProjectContext, pin: Pin, others: Sequence[Pin], mates: Sequence[Pin], majority: bool
+) -> Finding:
+    related = [context.related_pin(o, f"{o.remote} is cloned {_depth(o)} here") for o in others]
+    related += [context.related_pin(m, f"{m.remote} is cloned {_depth(m)} here too") for m in mates]
+    if majority:
+        where = _in_variants(list(dict.fromkeys(other.path for other in others)))
+        message = (
+            f"{pin.remote} is cloned {_depth(pin)} here but {_depth(others[0])} {where}; clone it as they do"
+        )
+    else:
+        elsewhere = ", ".join(f"{_depth(other)} in {other.path}" for other in others)
+        message = (
+            f"{pin.remote} is cloned {_depth(pin)} here but {elsewhere}, a variant of the same recipe; clone "
+            "it the same way in every variant"
+        )
+    return context.finding(pin.path, pin.span, message, remote=pin.remote, ref=pin.ref, related=related)
+
+
+def _missing_there(
+    context: ProjectContext, pin: Pin, others: Sequence[SourceFile], majority: bool
+) -> Finding:
+    names = [other.path for other in others]
+    where = _in_variants(names) if majority else f"in {', '.join(names)}, a variant of the same recipe"
+    return context.pin_finding(
+        pin,
+        f"{pin.remote} is pinned here but not {where}; pin it in every variant or in none",
         related=[Related(other.path, 1, 1, f"{other.path} does not pin {pin.remote}") for other in others],
     )
 
 
-def _missing_here(context: ProjectContext, source: SourceFile, remote: str, others: Sequence[Pin]) -> Finding:
-    elsewhere = ", ".join(f"{other.path} at {shown_ref(other)}" for other in others)
+def _missing_here(
+    context: ProjectContext,
+    source: SourceFile,
+    remote: str,
+    others: Sequence[SourceFile],
+    theirs: Sequence[Pin],
+    majority: bool,
+) -> Finding:
+    firsts = [_first(theirs, other.path) for other in others if any(pin.path == other.path for pin in theirs)]
+    listed = [f"{pin.path} at {shown_ref(pin)}" for pin in firsts]
+    where = _in_variants(listed) if majority else f"in {', '.join(listed)}, a variant of the same recipe"
     return context.finding(
         source.path,
         first_line_span(source),
-        f"{remote} is not pinned in this file but in {elsewhere}, a variant of the same recipe; pin it in "
-        "every variant or in none",
+        f"{remote} is not pinned in this file but {where}; pin it in every variant or in none",
         remote=remote,
-        related=[_at(other, f"{other.remote} is pinned at {shown_ref(other)} here") for other in others],
+        related=[
+            context.related_pin(pin, f"{pin.remote} is pinned at {shown_ref(pin)} here") for pin in firsts
+        ],
     )
 
 
@@ -206,7 +291,3 @@ def _depth(pin: Pin) -> str:
     if not pin.shallow:
         return "with full history"
     return f"shallow (`--depth {pin.depth}`)" if pin.depth is not None else "shallow"
-
-
-def _at(pin: Pin, message: str) -> Related:
-    return Related(pin.path, pin.span.line, pin.span.column, message)

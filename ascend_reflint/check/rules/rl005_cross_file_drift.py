@@ -57,7 +57,7 @@ from collections.abc import Iterator, Sequence
 from ascend_reflint.check.context import ProjectContext
 from ascend_reflint.check.globs import matches
 from ascend_reflint.check.refnames import declared_ref, same_ref
-from ascend_reflint.model import FileKind, Finding, Pin, Related, Severity, SourceFile
+from ascend_reflint.model import FileKind, Finding, Pin, Severity, SourceFile
 
 CODE = "RL005"
 NAME = "cross-file-drift"
@@ -73,6 +73,11 @@ _KIND_NAMES = {
     FileKind.CONDA: "the conda environment",
     FileKind.SUBMODULE: "the submodule file",
     FileKind.PRE_COMMIT: "the pre-commit config",
+    FileKind.CMAKE: "the CMake file",
+    FileKind.MAKEFILE: "the Makefile",
+    FileKind.GITLAB_CI: "the GitLab CI file",
+    FileKind.APPTAINER: "the Apptainer definition",
+    FileKind.DOCS: "the documentation",
 }
 
 
@@ -143,21 +148,12 @@ def _key(pin: Pin) -> tuple[str | None, str | None, FileKind]:
 def _drift(context: ProjectContext, pin: Pin, others: Sequence[Pin], family: str) -> Finding:
     first = others[0]
     more = f" (and {len(others) - 1} more)" if len(others) > 1 else ""
-    return context.finding(
-        pin.path,
-        pin.span,
+    return context.pin_finding(
+        pin,
         f'{pin.remote} is pinned at "{pin.ref}" here but at "{first.ref}" in {_KIND_NAMES[first.kind]} '
         f"{first.path}{more}; the files of {family} should pin one ref (or list the remote under "
         "drift-allowed-remotes)",
-        remote=pin.remote,
-        ref=pin.ref,
         related=[
-            Related(
-                other.path,
-                other.span.line,
-                other.span.column,
-                f'{other.remote} is pinned at "{other.ref}" here',
-            )
-            for other in others
+            context.related_pin(other, f'{other.remote} is pinned at "{other.ref}" here') for other in others
         ],
     )

@@ -43,10 +43,10 @@ from collections.abc import Iterator
 from ascend_reflint.check.context import PinContext
 from ascend_reflint.check.refnames import (
     exists,
+    first_tip,
     is_abbreviated_commit_id,
     is_full_commit_id,
     named_refs,
-    tips_starting_with,
 )
 from ascend_reflint.model import Applicability, Finding, Fix, Pin, RemoteRefs, Severity, Via
 
@@ -71,8 +71,11 @@ def check(context: PinContext) -> Iterator[Finding]:
             f'`git clone --branch` takes a branch or a tag, never a commit id such as "{ref.name}", '
             f"so the clone fails: {advice}"
         )
+        # The command changes (clone, then check out), not the value: the finding stays at the use.
         fix = _checkout_instead(context.pin) if ref.span == context.pin.span else None
-        yield context.finding(message, span=ref.span, ref=ref.name, suggestion=suggestion, fix=fix)
+        yield context.finding(
+            message, span=ref.span, ref=ref.name, suggestion=suggestion, fix=fix, at_use=True
+        )
 
 
 def _checkout_instead(pin: Pin) -> Fix | None:
@@ -89,9 +92,9 @@ def _checkout_instead(pin: Pin) -> Fix | None:
 
 def _advice(context: PinContext, commit_id: str, refs: RemoteRefs | None) -> tuple[str, str | None]:
     """What to write instead, and the branch or tag to suggest when the commit is one's tip."""
-    tips = tips_starting_with(commit_id, refs) if refs is not None else []
-    if tips:
-        kind, name = tips[0]
+    tip = first_tip(commit_id, refs) if refs is not None else None
+    if tip is not None:
+        kind, name = tip
         return f'it is the tip of {kind} "{name}" of {context.pin.remote}; pass that instead', name
     if context.pin.shallow:
         return f"clone without --branch and --depth, then `git checkout {commit_id}`", None

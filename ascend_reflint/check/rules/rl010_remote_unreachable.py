@@ -6,12 +6,18 @@ Reports, once per file and remote (at the first pin that needed the remote, with
 in the message and the other pins as related places), a `git ls-remote` that gave no answer: the remote
 was unreachable (DNS, connection, TLS), did not answer within `--timeout`, asked for credentials, was not
 in the cache under `--offline`, advertised a ref list larger than reflint reads (`--max-refs`,
-`--max-ref-bytes`, `--lookup-memory`: "ref list too large"), or was not looked up before the lookups'
+`--max-ref-list-size`, `--lookup-memory`: "ref list too large"), or was not looked up before the lookups'
 deadline (`--lookup-deadline`: "not looked up: deadline"). The message quotes git's first error line.
 A remote listed under `private-remotes` is not reported for asking for credentials. Each URL is looked up
 on its own (scheme, user, host, port and path): a pin over `git://` that fails does not stand for one
 over `https://` of the same repository. A `# reflint: ignore[RL010]` comment at any of the file's pins of
 that URL suppresses the finding.
+
+When your git configuration sends the remote's URL to a mirror (`url.<base>.insteadOf`, common in CI and
+air-gapped setups) and the mirror has no such repository, that is reported here too, as "the mirror
+<URL> has no copy of <remote>": it says nothing about the remote itself (RL014 is only for a remote that
+answered "no such repository" to its own URL), and the build, in a container or on another machine, may
+not use the mirror at all.
 
 ## Why is this bad?
 
@@ -52,6 +58,13 @@ _REASONS = {
     FailureKind.TOO_LARGE: "ref list too large",
     FailureKind.DEADLINE: "not looked up: deadline",
     FailureKind.OTHER: "git failed",
+    FailureKind.NOT_IN_MIRROR: "the mirror that your git config sends it to has no copy of it",
+    FailureKind.NOT_IN_MIRROR_OR_PRIVATE: "the mirror that your git config sends it to asked for credentials",
+}
+#: What the mirror said, per kind.
+_MIRROR_ANSWERS = {
+    FailureKind.NOT_IN_MIRROR: "has no copy of {remote}",
+    FailureKind.NOT_IN_MIRROR_OR_PRIVATE: "has no copy of {remote} that it gives without credentials",
 }
 #: Kinds whose detail already starts with the reason's words.
 _SELF_EXPLAINED = (FailureKind.OFFLINE, FailureKind.TOO_LARGE, FailureKind.DEADLINE)
@@ -68,6 +81,14 @@ def check(context: PinContext) -> Iterator[Finding]:
     unchecked = "this pin went unchecked" if count == 1 else f"{count} pins of it in this file went unchecked"
     if failure.kind is FailureKind.DEADLINE:
         message = f"{failure.remote} was {_reason(failure)}, so {unchecked}"
+    elif failure.kind in _MIRROR_ANSWERS:
+        # Said of the mirror, never of the remote: the build (in a container, on another machine) may not
+        # use the mirror at all, and the repository may well exist upstream.
+        answer = _MIRROR_ANSWERS[failure.kind].format(remote=failure.remote)
+        message = (
+            f"the mirror {failure.detail} {answer} (your git config rewrites its URL with "
+            f"url.<base>.insteadOf), so {unchecked}; add it to the mirror to have it checked"
+        )
     else:
         message = f"{failure.remote} could not be looked up: {_reason(failure)}, so {unchecked}"
     if failure.kind is FailureKind.AUTH_REQUIRED:

@@ -11,8 +11,13 @@ finding.
 
 ## Why is this bad?
 
-A mistyped owner or name fails the build at this line. A private repository fails the same way on any
-machine without credentials for it, such as a fresh CI runner or a colleague's laptop.
+A mistyped owner or name fails at this line: the clone or pip install of a build, the `uses:` of a
+workflow (GitHub cannot find the action), `pre-commit install`, `git submodule update`, each said in the
+message in its own words. A private repository fails the same way on any machine without credentials for
+it, such as a fresh CI runner or a colleague's laptop.
+
+When your git configuration rewrites the URL to a mirror (`url.<base>.insteadOf`), a "not found" from the
+mirror is not reported here: it says only that the mirror lacks a copy, which RL010 reports as such.
 
 ## Example
 
@@ -32,12 +37,27 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ascend_reflint.check.context import PinContext
-from ascend_reflint.model import FailureKind, Finding, Severity
+from ascend_reflint.model import FailureKind, Finding, Pin, Severity, Via
 
 CODE = "RL014"
 NAME = "repo-not-found"
 SEVERITY = Severity.ERROR
 NEEDS_LOOKUP = True
+
+#: What fails when the repository does not exist, by how the pin fetches it. Only a clone, pip, uv or
+#: Poetry run by the recipe is "the build": GitHub resolves `uses:` through its API, pre-commit installs
+#: hooks on a developer's machine, `git submodule update` runs in a checkout.
+_FAILS = {
+    Via.CLONE: "`git clone` fails here",
+    Via.CLONE_BRANCH: "`git clone` fails here",
+    Via.CHECKOUT: "`git clone` fails here",
+    Via.PIP_VCS: "pip fails to install it",
+    Via.UV_SOURCE: "uv fails to resolve it",
+    Via.POETRY: "Poetry fails to resolve it",
+    Via.ACTION: "GitHub Actions cannot find the action and the job fails before it starts",
+    Via.SUBMODULE: "`git submodule update` fails",
+    Via.PRE_COMMIT: "pre-commit cannot install its hooks",
+}
 
 
 def check(context: PinContext) -> Iterator[Finding]:
@@ -51,16 +71,22 @@ def check(context: PinContext) -> Iterator[Finding]:
     if failure.kind is FailureKind.NOT_FOUND:
         detail = f" ({failure.detail})" if failure.detail else ""
         yield context.finding(
-            f"{failure.remote} does not exist{detail}, so the build fails here; check the owner and name in "
+            f"{failure.remote} does not exist{detail}, so {fails(context.pin)}; check the owner and name in "
             f"the URL{pins}",
             span=span,
             related=context.other_pins_of_remote(),
         )
     elif failure.kind is FailureKind.NOT_FOUND_OR_PRIVATE:
         yield context.finding(
-            f"{failure.remote} was not found or is private: a mistyped repository fails the build the same "
-            "way; a private one needs credentials in git's config and its host allowed them "
-            f"(--credentials-for HOST), or its remote listed under private-remotes{pins}",
+            f"{failure.remote} was not found or is private: if it is mistyped, {fails(context.pin)}; a "
+            "private one needs credentials in git's config and its host allowed them (--credentials-for "
+            f"HOST), or its remote listed under private-remotes{pins}",
             span=span,
             related=context.other_pins_of_remote(),
         )
+
+
+def fails(pin: Pin) -> str:
+    """What fails when ``pin``'s repository does not exist, in the words of its kind (``pip fails to
+    install it``): only a clone, pip, uv or Poetry run by a recipe is part of a build."""
+    return _FAILS[pin.via]

@@ -61,6 +61,21 @@ _UNPINNED = {
     ),
     Via.UV_SOURCE: ("the uv git source of {target}", _LOCK_MOVES, _TOML_ADVICE),
     Via.POETRY: ("the Poetry git dependency on {target}", _LOCK_MOVES, _TOML_ADVICE),
+    Via.ADD_GIT: (
+        "the `ADD` of {target}",
+        _BUILD_MOVES,
+        'end the URL with "#<tag>"{release} or "#<commit id>"',
+    ),
+    Via.CARGO: (
+        "`cargo install --git` of {target}",
+        _BUILD_MOVES,
+        "add `--tag <tag>`{release} or `--rev <commit id>`",
+    ),
+    Via.NPM: (
+        "the npm git dependency on {target}",
+        _BUILD_MOVES,
+        'end it with "#<tag>"{release} or "#<commit id>"',
+    ),
 }
 
 
@@ -77,6 +92,7 @@ def check(context: PinContext) -> Iterator[Finding]:
     newest = newest_release_tag(context.refs) if context.refs is not None else None
     release = f' (newest release: "{newest}")' if newest else ""
     what, consequence, advice = _UNPINNED[pin.via]
-    yield context.finding(
-        f"{what.format(target=target)} pins no ref, so {consequence}; {advice.format(release=release)}"
+    yield context.finding(  # the command gains a ref: at the use, whatever variable gave the URL
+        f"{what.format(target=target)} pins no ref, so {consequence}; {advice.format(release=release)}",
+        at_use=True,
     )

@@ -60,6 +60,13 @@ _WHAT_HAPPENS = {
     Via.UV_SOURCE: "uv fetches it by id, so the build runs code the repository never had",
     Via.POETRY: "Poetry fetches branches and tags only, so the install fails",
     Via.PRE_COMMIT: "pre-commit fetches it by id, so the hooks run code the repository never had",
+    Via.FETCHCONTENT: "a clone does not fetch it, so CMake's `git checkout` fails",
+    Via.EXTERNAL_PROJECT: "a clone does not fetch it, so CMake's `git checkout` fails",
+    Via.CPM: "a clone does not fetch it, so CPM's `git checkout` fails",
+    Via.GITLAB_INCLUDE: "GitLab reads the included file at it anyway: code the project never had",
+    Via.ADD_GIT: "BuildKit fetches it by id, so the image holds code the repository never had",
+    Via.CARGO: "cargo fetches it by id, so the build runs code the repository never had",
+    Via.NPM: "a clone does not fetch it, so the install fails",
 }
 
 

@@ -51,7 +51,7 @@ def json_strings(text: str, start: int, values: list[str]) -> list[JsonString]:
     position = start
     for value in values:
         opening = text.index('"', position)
-        pieces, closing = _decode_json_string(text, opening)
+        pieces, closing = decode_json_string(text, opening)
         if "".join(piece for piece, _offset, _copied in pieces) != value:
             pieces = [(value, opening, False)]  # an escape this decoder does not know: map to the quote
         strings.append(JsonString(value, opening, closing, pieces))
@@ -59,8 +59,14 @@ def json_strings(text: str, start: int, values: list[str]) -> list[JsonString]:
     return strings
 
 
-def _decode_json_string(text: str, opening: int) -> tuple[list[tuple[str, int, bool]], int]:
-    """Decode the JSON string whose ``"`` is at ``text[opening]`` (RFC 8259 section 7)."""
+def decode_json_string(text: str, opening: int) -> tuple[list[tuple[str, int, bool]], int]:
+    """Decode the JSON string whose ``"`` is at ``text[opening]`` (RFC 8259 section 7).
+
+    Returns:
+        ``(pieces, closing)``: the decoded text as (text, offset, copied) pieces, a copied piece being the
+        raw text at ``offset`` and an escape one character mapped to its backslash; and the offset of the
+        closing ``"`` (``len(text)`` when the string is not closed).
+    """
     pieces: list[tuple[str, int, bool]] = []
     position = run_start = opening + 1
     while position < len(text) and text[position] != '"':

@@ -14,6 +14,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, NamedTuple
 
 from ascend_reflint.extract import shell
+from ascend_reflint.extract.dockerfile.add import add_git_pins
 from ascend_reflint.extract.dockerfile.execform import json_array
 from ascend_reflint.extract.dockerfile.lines import WHITESPACE, Instruction, Parsed, parse, skip_flags
 from ascend_reflint.extract.dockerfile.runs import RunTexts
@@ -118,6 +119,8 @@ class _Extractor:
         self.stages: list[_Stage] = []
         self.by_name: dict[str, _Stage] = {}
         self.trigger_sessions: list[ShellSession] = []
+        #: The pins of ``ADD`` git sources, in file order.
+        self.add_pins: list[Pin] = []
         self.runs = RunTexts(source.text or "", source.notices)
         from_lines = [instruction for instruction in parsed.instructions if instruction.keyword == "FROM"]
         self.labels = [_stage_name(instruction) or str(index) for index, instruction in enumerate(from_lines)]
@@ -128,7 +131,7 @@ class _Extractor:
             for instruction in self.parsed.instructions:
                 self._dispatch(instruction)
         finally:
-            pins: list[Pin] = []
+            pins: list[Pin] = list(self.add_pins)
             for session in [stage.session for stage in self.stages] + self.trigger_sessions:
                 pins.extend(session.finish())
                 self.source.notices.extend(session.notices)
@@ -152,6 +155,8 @@ class _Extractor:
             self._shell(instruction, stage)
         elif keyword == "RUN":
             self._run(instruction, stage, instruction.args_start, stage.session)
+        elif keyword == "ADD":
+            self._add(instruction, stage)
         elif keyword == "ONBUILD":
             self._onbuild(instruction, stage)
 
@@ -246,6 +251,14 @@ class _Extractor:
             raise ExtractError(f"line {instruction.line}: SHELL {error}") from None
         if argv:
             stage.shell = (argv[0], instruction.line)
+
+    def _add(self, instruction: Instruction, stage: _Stage) -> None:
+        """``ADD`` of a git repository (:mod:`.add`)."""
+        text = instruction.logical.text
+        if "git" in text or "$" in text:
+            self.add_pins.extend(
+                add_git_pins(self.source.path, instruction, stage.scope, self.escape, stage.label)
+            )
 
     # RUN
 

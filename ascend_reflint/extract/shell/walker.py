@@ -16,7 +16,7 @@ from tree_sitter import Node
 
 from ascend_reflint.extract.commands import SHELLS, WRAPPERS
 from ascend_reflint.extract.errors import ExtractError
-from ascend_reflint.extract.shell import builtins, git, pip, shells
+from ascend_reflint.extract.shell import builtins, git, packages, pip, shells
 from ascend_reflint.extract.shell.command import Command, Handler
 from ascend_reflint.extract.shell.dirs import Dir, RuntimeDirs, named, start_dir
 from ascend_reflint.extract.shell.parse import (
@@ -51,6 +51,10 @@ def _mentions_pip(command_text: str) -> bool:
     return "pip" in command_text
 
 
+def _may_name_repository(command_text: str) -> bool:
+    return "/" in command_text or "$" in command_text
+
+
 class _Entry:
     """A command's handler, and the cheap test on the command's text that says whether it can matter
     (make a pin or change what later commands mean)."""
@@ -74,6 +78,10 @@ _COMMANDS: dict[str, _Entry] = {
     "pushd": _Entry(builtins.change_directory, _always),
     "popd": _Entry(builtins.change_directory, _always),
     "read": _Entry(builtins.read, _always),
+    "cargo": _Entry(packages.run_cargo, _may_name_git),
+    "npm": _Entry(packages.run_npm, _may_name_repository),
+    "yarn": _Entry(packages.run_npm, _may_name_repository),
+    "pnpm": _Entry(packages.run_npm, _may_name_repository),
     **{name: _Entry(shells.run_shell, _always) for name in SHELLS},
     **{name: _Entry(shells.run_wrapped, _always) for name in WRAPPERS},
 }
