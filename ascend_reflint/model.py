@@ -516,7 +516,8 @@ class Finding:
         ref: the ref concerned (as resolved, else as written), or None.
         suggestion: the existing ref the user most likely meant, or None.
         related: other places the finding refers to.
-        fix: the edits that fix it, or None when reflint cannot fix it.
+        fix: the edits that fix it, or None when reflint cannot fix it (not compared: two findings that
+            differ only in their fix are equal).
         use_path: the display path of the pin that the finding is about, when the finding was placed where
             the pin's value is written in another file (a build argument that a workflow gives a
             Dockerfile); None when it is ``path``. The fingerprint is keyed on it.
@@ -532,7 +533,8 @@ class Finding:
     ref: str | None = None
     suggestion: str | None = None
     related: tuple[Related, ...] = ()
-    fix: Fix | None = None
+    # How to fix it is not what it is: findings that differ only in their fix are equal.
+    fix: Fix | None = field(default=None, compare=False)
     use_path: str | None = None
 
     def sort_key(self) -> tuple[str, int, int, str]:

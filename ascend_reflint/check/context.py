@@ -264,6 +264,7 @@ class ProjectContext:
         *,
         ref: str | None = None,
         related: Sequence[Related] = (),
+        fix: Fix | None = None,
     ) -> Finding:
         """A finding about ``pin``'s ref, at its default severity, where the ref is written (see
         :mod:`ascend_reflint.check.placement`).
@@ -273,6 +274,7 @@ class ProjectContext:
             message: what is wrong, where, and what to do, in one sentence.
             ref: the ref concerned (default: the pin's ref).
             related: the other places it refers to.
+            fix: the edits that fix it, or None.
         """
         finding = self.finding(
             pin.path,
@@ -281,6 +283,7 @@ class ProjectContext:
             remote=pin.remote,
             ref=ref if ref is not None else pin.ref,
             related=related,
+            fix=fix,
         )
         return placed(finding, pin.ref_origin if pin.ref_text is not None else None, self.reported)
 

@@ -64,8 +64,9 @@ def ref_edit(pin: Pin, new_ref: str) -> Edit | None:
 
 
 def renamed(ref: NamedRef, new_name: str) -> str:
-    """The ref as written with its tag name replaced (``refs/tags/v1`` → ``refs/tags/v2``, ``tags/v1`` →
-    ``tags/v2``); ``new_name`` when the name is all that is written."""
+    """The ref as written with its branch or tag name replaced (``refs/tags/v1`` → ``refs/tags/v2``,
+    ``origin/mian`` → ``origin/main``): the prefix says which kind of ref, so ``new_name`` must be of that
+    kind. ``new_name`` alone when the name is all that is written."""
     if ref.written != ref.name and ref.written.endswith(ref.name):
         return ref.written[: len(ref.written) - len(ref.name)] + new_name
     return new_name

@@ -103,7 +103,7 @@ def test_megatron_release_branch_and_missing_refs(
         "unchecked": 0,
         "unchecked_pins": 0,
         "findings": {"error": 3, "warning": 0, "info": 0},
-        "fixable": {"now": 0, "with_unsafe_fixes": 0},
+        "fixable": {"now": 0, "with_unsafe_fixes": 2},
         "fixed": None,
     }
     assert [f["message"] for f in document["findings"]] == [
@@ -124,6 +124,7 @@ def test_text_output_does_not_repeat_a_suggestion_that_the_message_names(
         f"Dockerfile:2:34: RL002 [error] {MEGATRON_RELEASE_BRANCH}",
         "",
         "1 error, 0 warnings, 0 info in 1 of 1 file (5 pins, 3 remotes: 3 checked (0 cached), 0 not checked)",
+        "1 fixable with --fix --unsafe-fixes",
     ]
 
 

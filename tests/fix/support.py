@@ -35,17 +35,17 @@ def copy_case(name: str, side: str, to: Path) -> Path:
 
 
 def files_of(folder: Path) -> dict[str, bytes]:
-    """Relative path → bytes of every file under ``folder`` (the cache folder left out)."""
+    """Relative path → bytes of every file under ``folder``."""
     return {
         path.relative_to(folder).as_posix(): path.read_bytes()
         for path in sorted(folder.rglob("*"))
-        if path.is_file() and "cache" not in path.relative_to(folder).parts
+        if path.is_file()
     }
 
 
 def scan(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    """Run ``reflint scan ARGS --cache-dir cache`` in the current folder: (exit code, stdout, stderr)."""
-    code = main(["scan", "--cache-dir", "cache", *args])
+    """``reflint scan ARGS`` in the current folder, its cache beside it: (exit code, stdout, stderr)."""
+    code = main(["scan", "--cache-dir", "../cache", *args])
     captured = capsys.readouterr()
     return code, captured.out, captured.err
 

@@ -63,6 +63,31 @@ CASES = {
         before=(("RL024", "Dockerfile", 2), ("RL024", "Dockerfile", 4)),
         after=(),
     ),
+    "rl001-suggestion": Case(
+        ("--unsafe-fixes",),
+        before=(("RL001", "install.sh", 2), ("RL001", "install.sh", 3), ("RL001", "install.sh", 4)),
+        # Nothing is close enough to core_v0.16.0 to be the one answer.
+        after=(("RL001", "install.sh", 4),),
+    ),
+    "rl002-safe": Case(
+        (),
+        before=(("RL002", "Dockerfile", 2), ("RL002", "build.sh", 3)),
+        # core_r0.13.0 has moved on since core_v0.13.0: an unsafe fix, not applied without --unsafe-fixes.
+        after=(("RL002", "build.sh", 3),),
+    ),
+    "rl002-unsafe": Case(
+        ("--unsafe-fixes",), before=(("RL002", "Dockerfile", 2), ("RL002", "build.sh", 3)), after=()
+    ),
+    "rl004-majority": Case(
+        ("--unsafe-fixes",),
+        before=(
+            ("RL004", "docker/Dockerfile.310p", 2),
+            ("RL004", "tie/Dockerfile.a2", 2),
+            ("RL004", "tie/Dockerfile.a3", 2),
+        ),
+        # A tie has no majority to follow.
+        after=(("RL004", "tie/Dockerfile.a2", 2), ("RL004", "tie/Dockerfile.a3", 2)),
+    ),
     "pin-commits": Case(("--pin-commits",), before=(), after=()),
     "pin-commits-unsafe": Case(("--unsafe-fixes", "--pin-commits"), before=(), after=()),
 }
@@ -109,7 +134,7 @@ def test_diff_writes_nothing_and_git_apply_takes_it_to_the_fixed_files(
     copy_case(name, "before", project)
     before = files_of(project)
 
-    code = main(["scan", "--cache-dir", "cache", "--diff", *case.args])
+    code = main(["scan", "--cache-dir", "../cache", "--diff", *case.args])
     diff = capsysbinary.readouterr().out
 
     assert code == 1

@@ -114,13 +114,13 @@ def _release_numbers(name: str) -> tuple[int, ...] | None:
 
 def _line(name: str, numbers: tuple[int, ...], refs: RemoteRefs) -> list[tuple[tuple[int, ...], str]]:
     """The remote's final releases of ``name``'s naming scheme (same letters around the numbers), as
-    ``(numbers, tag)``."""
+    ``(numbers, tag)``; a tag that is also a branch's name is left out (a clone would get the branch)."""
     wanted = parse_version(name)
     assert wanted is not None
     line = []
     for tag in refs.tags:
         version = parse_version(tag)
-        if tag == name or version is None or version.skeleton != wanted.skeleton:
+        if tag == name or tag in refs.branches or version is None or version.skeleton != wanted.skeleton:
             continue
         found = _release_numbers(tag)
         if found is not None:
