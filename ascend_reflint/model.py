@@ -144,7 +144,8 @@ class Origin:
 
 @dataclass(frozen=True, slots=True)
 class CloneLayout:
-    """Where the parts of a ``git clone`` command are written, for fixes that rewrite the command.
+    """Where the parts of a ``git clone`` command are written, for fixes that rewrite the command (CMake's
+    declarations, which clone too, give their ``GIT_SHALLOW`` as the ``depth`` option).
 
     Attributes:
         end: an empty span just after the command's last word, where more commands can follow
@@ -216,7 +217,8 @@ class Pin:
         version_comment_span: where that version is written in the comment (a fix that corrects the
             comment edits it), None when there is no version comment.
         clone_layout: for a ``git clone`` in a shell script (``CLONE``, ``CLONE_BRANCH`` and ``CHECKOUT``
-            pins), where the command's parts are written; None elsewhere.
+            pins), where the command's parts are written; for a CMake declaration, where its
+            ``GIT_SHALLOW`` is (as the ``depth`` option); None elsewhere.
     """
 
     path: str

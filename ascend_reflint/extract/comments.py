@@ -68,7 +68,7 @@ def mark_version_comments(source: SourceFile) -> None:
             continue
         end = starts[span.end_line - 1] + span.end_column - 1
         found = version_comment(source.text, end, lines)
-        if found is None and source.kind in (FileKind.PYPROJECT, FileKind.REQUIREMENTS):
+        if found is None and source.kind in (FileKind.PYPROJECT, FileKind.REQUIREMENTS, FileKind.CMAKE):
             found = _at_line_end(source.text, end, lines)
         if found is None and source.kind in (FileKind.DOCKERFILE, FileKind.SHELL):
             first = (

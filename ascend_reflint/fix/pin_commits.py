@@ -23,7 +23,9 @@ The tag is kept in a comment that each syntax allows:
   ``ARG``, ``ENV``) that holds the value, ``# Megatron-LM core_v0.18.0``; never a trailing ``#`` inside a
   ``RUN``'s continuation lines, which would make the rest of the command a comment;
 - a shell script line followed by more of its command: a comment line above it, when it starts the
-  command (the line before does not end with a ``\\``).
+  command (the line before does not end with a ``\\``);
+- CMake's ``GIT_TAG <commit> # v3.11.3`` (``FetchContent_Declare``, ``ExternalProject_Add``, CPM), dropping
+  ``GIT_SHALLOW TRUE``, which CMake cannot apply to a commit id.
 
 A pin whose comment has no place is left as it is: a commit id without its tag is harder to review than
 the tag.
@@ -36,7 +38,13 @@ from collections.abc import Iterator, Mapping, Sequence
 from functools import lru_cache
 
 from ascend_reflint.check.engine import pin_lookup_key
-from ascend_reflint.check.fixes import clone_then_checkout, make_fix, ref_edit
+from ascend_reflint.check.fixes import (
+    SHALLOW_OPTIONS,
+    clone_then_checkout,
+    make_fix,
+    option_removals,
+    ref_edit,
+)
 from ascend_reflint.check.refnames import pinned_ref
 from ascend_reflint.model import (
     Applicability,
@@ -55,8 +63,21 @@ from ascend_reflint.remote import repo_dir_name
 
 #: The kinds of pin whose ref a commit id can replace as it is written.
 _TAKES_A_COMMIT = frozenset(
-    {Via.ACTION, Via.PIP_VCS, Via.CHECKOUT, Via.PRE_COMMIT, Via.UV_SOURCE, Via.POETRY}
+    {
+        Via.ACTION,
+        Via.PIP_VCS,
+        Via.CHECKOUT,
+        Via.PRE_COMMIT,
+        Via.UV_SOURCE,
+        Via.POETRY,
+        Via.FETCHCONTENT,
+        Via.EXTERNAL_PROJECT,
+        Via.CPM,
+    }
 )
+#: CMake's ways of pinning: a commit id in ``GIT_TAG`` cannot be cloned shallow (CMake's docs), so
+#: ``GIT_SHALLOW`` goes.
+_CMAKE = frozenset({Via.FETCHCONTENT, Via.EXTERNAL_PROJECT, Via.CPM})
 #: The kinds of file whose comments run from ``#`` to the end of the line, after a blank.
 _TRAILING_COMMENTS = frozenset(
     {
@@ -66,10 +87,11 @@ _TRAILING_COMMENTS = frozenset(
         FileKind.CONDA,
         FileKind.REQUIREMENTS,
         FileKind.PYPROJECT,
+        FileKind.CMAKE,
     }
 )
 #: The kinds of file where a comment may end any line that holds none (not only one that ends with the value).
-_COMMENT_AT_LINE_END = frozenset({FileKind.REQUIREMENTS, FileKind.PYPROJECT})
+_COMMENT_AT_LINE_END = frozenset({FileKind.REQUIREMENTS, FileKind.PYPROJECT, FileKind.CMAKE})
 #: uv's and Poetry's key for a ref that may be a commit id (``tag =`` and ``branch =`` may not).
 _REV_KEY = re.compile(r"\brev\s*=\s*[\"']$")
 
@@ -122,7 +144,10 @@ def _pinned(
     comment = _comment(edit.path, edit.span, _label(pin, tag), sources, pin)
     if comment is None:
         return None
-    return make_fix(Applicability.SAFE, message, [edit, *comment], [pin])
+    unshallow = option_removals(pin, *SHALLOW_OPTIONS) if pin.via in _CMAKE else []
+    if pin.via in _CMAKE and pin.shallow and not unshallow:
+        return None  # GIT_SHALLOW TRUE stays where it cannot be deleted: CMake could not clone the commit
+    return make_fix(Applicability.SAFE, message, [edit, *comment, *unshallow], [pin])
 
 
 def _clone_pinned(
@@ -241,9 +266,9 @@ def _comment(
 
 
 def _separator(kind: FileKind) -> str:
-    """The blanks before a trailing comment: one in workflows and conda files (as pinact and Renovate
+    """The blanks before a trailing comment: one in workflows, conda files and CMake (as pinact and Renovate
     write ``@<commit> # v4.2.2``), two elsewhere (pre-commit's ``# frozen:``, PEP 8's inline comments)."""
-    return " " if kind in (FileKind.WORKFLOW, FileKind.CONDA) else "  "
+    return " " if kind in (FileKind.WORKFLOW, FileKind.CONDA, FileKind.CMAKE) else "  "
 
 
 def _comment_above_instruction(source: SourceFile, line: int, text: str) -> list[Edit] | None:
