@@ -201,20 +201,21 @@ def try_repo(
     ]
 
 
-@pytest.mark.timeout(2 * TRY_REPO_TIMEOUT + 60)
-def test_try_repo_fails_on_a_branch_pin_and_passes_once_it_is_fixed(
-    hook_repository: Path, tmp_path_factory: pytest.TempPathFactory
-) -> None:
-    tmp = tmp_path_factory.mktemp("pre-commit-run")
+def workspace_and_environment(
+    tmp: Path, dockerfile: str, remotes: dict[str, str], tmp_path_factory: pytest.TempPathFactory
+) -> tuple[Path, dict[str, str]]:
+    """A git repository in ``tmp`` whose staged Dockerfile is ``dockerfile``, and the environment that
+    ``pre-commit try-repo`` runs in: ``remotes`` (the insteadOf rewrites), a pre-commit home shared by the
+    tests (one install of the hook), the machine's pip configuration. Fails at once when pip's package
+    index cannot be reached."""
     workspace = tmp / "project"
     workspace.mkdir()
     git("init", "--quiet", cwd=workspace)
-    (workspace / "Dockerfile").write_text(BAD_DOCKERFILE, encoding="utf-8")
+    (workspace / "Dockerfile").write_text(dockerfile, encoding="utf-8")
     git("add", "Dockerfile", cwd=workspace)
-    (tmp / "remotes").mkdir()
     environ = {
         **os.environ,
-        **fake_github(tmp / "remotes"),
+        **remotes,
         "PRE_COMMIT_HOME": str(tmp_path_factory.getbasetemp() / "pre-commit-home"),
         "XDG_CACHE_HOME": str(tmp / "cache"),
         "NO_COLOR": "1",
@@ -226,6 +227,17 @@ def test_try_repo_fails_on_a_branch_pin_and_passes_once_it_is_fixed(
     unreachable = unreachable_package_index(environ)
     if unreachable is not None:
         pytest.fail(f"pre-commit try-repo cannot run: {unreachable}", pytrace=False)
+    return workspace, environ
+
+
+@pytest.mark.timeout(2 * TRY_REPO_TIMEOUT + 60)
+def test_try_repo_fails_on_a_branch_pin_and_passes_once_it_is_fixed(
+    hook_repository: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    tmp = tmp_path_factory.mktemp("pre-commit-run")
+    (tmp / "remotes").mkdir()
+    remotes = fake_github(tmp / "remotes")
+    workspace, environ = workspace_and_environment(tmp, BAD_DOCKERFILE, remotes, tmp_path_factory)
 
     assert try_repo(hook_repository, workspace, environ) == [
         "reflint...Failed",
@@ -263,28 +275,11 @@ def test_try_repo_of_reflint_fix_fixes_a_branch_pin_then_passes(
     hook_repository: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
     tmp = tmp_path_factory.mktemp("pre-commit-fix")
-    workspace = tmp / "project"
-    workspace.mkdir()
-    git("init", "--quiet", cwd=workspace)
-    (workspace / "Dockerfile").write_text(
-        "FROM ubuntu:22.04\n" + TE_PIN.format("release_v2.10"), encoding="utf-8"
-    )
-    git("add", "Dockerfile", cwd=workspace)
     build_repo(tmp / "remotes" / "github.com" / "NVIDIA" / "TransformerEngine.git", TE_REFS)
-    environ = {
-        **os.environ,
-        **insteadof_env(tmp / "remotes"),
-        "PRE_COMMIT_HOME": str(tmp_path_factory.getbasetemp() / "pre-commit-home"),
-        "XDG_CACHE_HOME": str(tmp / "cache"),
-        "NO_COLOR": "1",
-    }
-    environ.pop("PRE_COMMIT", None)
-    pip_config = machine_pip_config(tmp / "pip")
-    if pip_config is not None:
-        environ["PIP_CONFIG_FILE"] = str(pip_config)
-    unreachable = unreachable_package_index(environ)
-    if unreachable is not None:
-        pytest.fail(f"pre-commit try-repo cannot run: {unreachable}", pytrace=False)
+    dockerfile = "FROM ubuntu:22.04\n" + TE_PIN.format("release_v2.10")
+    workspace, environ = workspace_and_environment(
+        tmp, dockerfile, insteadof_env(tmp / "remotes"), tmp_path_factory
+    )
 
     assert try_repo(hook_repository, workspace, environ, "reflint-fix") == [
         "reflint (fix)...Failed",
