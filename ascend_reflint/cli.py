@@ -189,6 +189,12 @@ def _parser() -> argparse.ArgumentParser:
         help="write a format to FILE; outputs pair with the last formats in order, the others go to stdout "
         "(repeatable)",
     )
+    scan.add_argument(
+        "--sarif-file",
+        metavar="FILE",
+        help="also write a SARIF report to FILE, apart from --format and --output (what the GitHub Action "
+        "uploads: formats given to it cannot take this file)",
+    )
     _add_colour_option(scan)
     scan.add_argument(
         "--quiet",
@@ -687,6 +693,8 @@ def _run_scan(args: argparse.Namespace) -> int:
         docs=config.docs and not args.no_docs,
     )
     destinations = _destinations(args.format or ["text"], args.output)
+    if args.sarif_file is not None:
+        destinations.append(("sarif", args.sarif_file))
     inventory = _inventory(args, config)
     try:
         run = run_scan(inventory, options)

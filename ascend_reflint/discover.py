@@ -278,6 +278,8 @@ _DOCS_SUFFIXES = (".md", ".markdown", ".mdx", ".qmd", ".rst", ".ipynb")
 
 
 def _template_suffix(lower: str) -> str | None:
+    if not lower.endswith(_TEMPLATE_SUFFIXES):
+        return None
     for suffix in _TEMPLATE_SUFFIXES:
         if lower.endswith(suffix) and len(lower) > len(suffix):
             return suffix

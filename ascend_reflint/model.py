@@ -169,6 +169,53 @@ class CloneLayout:
 
 
 @dataclass(frozen=True, slots=True)
+class CallSite:
+    """A place that runs the code a pin is written in, with the values the pin was resolved with.
+
+    A pin inside a shell function is resolved once per distinct call (``$1`` … of that call); a Dockerfile's
+    pins are resolved once per build that another file gives build arguments to (``docker build
+    --build-arg``, a bake target, a compose service), and a reusable workflow's once per call (``with:``).
+    A finding about such a pin lists its call sites as related locations.
+
+    Attributes:
+        path: the display path of the file that holds the call (may differ from the pin's).
+        span: the call: the function call's command, the ``docker build`` words, the bake target's or
+            compose service's name, the ``uses:`` value.
+        call: what it is, as a phrase for messages (``called as `install_repo vllm https://… v0.9.1```,
+            ``built by `docker build -f docker/Dockerfile.a3 .```).
+    """
+
+    path: str
+    span: Span
+    call: str
+
+
+@dataclass(frozen=True, slots=True)
+class Fetch:
+    """How the ref that a checkout names by name came into its repository: the ``git fetch`` (or ``git
+    pull``) before the checkout that named it. Whether the checkout finds it depends on what the fetch
+    stored (git-fetch(1) "CONFIGURED REMOTE-TRACKING BRANCHES"; verified with git 2.39): RL020 reads it.
+
+    Attributes:
+        span: the ref on the fetch's line.
+        by_url: the fetch named a URL, not a remote: git stores the ref in FETCH_HEAD only.
+        tag: the fetch named it as ``tag NAME``, which stores the tag.
+        tracked_branch: the one branch that the remote's fetch refspec stores a remote-tracking branch
+            for (a single-branch clone: ``--single-branch``, or ``--depth`` without
+            ``--no-single-branch``; ``HEAD`` for the remote's default branch); None when it stores every
+            branch (a full clone, ``git remote add``).
+        has_tags: the repository holds the remote's tags (a clone that fetched them all: no ``--depth``,
+            ``--single-branch`` or ``--no-tags``); a fetch of a tag by name stores no tag.
+    """
+
+    span: Span
+    by_url: bool
+    tag: bool
+    tracked_branch: str | None
+    has_tags: bool
+
+
+@dataclass(frozen=True, slots=True)
 class Pin:
     """One dependency fetched from a git remote, as a build recipe pins it.
 
@@ -212,6 +259,11 @@ class Pin:
             itself, or comes from several places or partly from the use (``v$VER``, ``${A}${B}``), or from
             reflint's own ``--build-arg``.
         url_origin: the same for the URL (for ``url_span``).
+        fetch: for a checkout that names (not as ``FETCH_HEAD``) the ref that a fetch before it named,
+            how that fetch brought it (:class:`Fetch`); else None.
+        call_sites: the calls that give the pin its values (see :class:`CallSite`), in the order met;
+            empty for a pin resolved with the file's own values. Pins alike but for their call sites are
+            one pin with all of them.
         template: the pin comes from a template of a recipe (``Dockerfile.j2``), whose template
             expressions are filled in when it is rendered.
         version_comment_span: where that version is written in the comment (a fix that corrects the
@@ -245,6 +297,8 @@ class Pin:
     version_comment: str | None = None
     ref_origin: Origin | None = None
     url_origin: Origin | None = None
+    fetch: Fetch | None = None
+    call_sites: tuple[CallSite, ...] = ()
     template: bool = False
     # Where things are written, for fixes: not part of what the pin is (equal pins stay equal).
     version_comment_span: Span | None = field(default=None, compare=False)
@@ -254,6 +308,53 @@ class Pin:
     def resolved(self) -> bool:
         """True when the ref and URL hold no variable left unresolved."""
         return self.resolution is Resolution.RESOLVED
+
+
+class IssueKind(str, enum.Enum):
+    """What is wrong with a command, as extraction saw it (a rule of its own reports each kind).
+
+    - ``OPTION_WITHOUT_VALUE``: an option that takes a value is the command's last word (RL018).
+    - ``CHECKOUT_OUTSIDE_CLONE``: a checkout runs in the directory a clone was made from, not in the clone
+      (RL019).
+    - ``BASH_UNDER_SH``: bash syntax in a script that ``/bin/sh`` runs (RL022).
+    """
+
+    OPTION_WITHOUT_VALUE = "option-without-value"
+    CHECKOUT_OUTSIDE_CLONE = "checkout-outside-clone"
+    BASH_UNDER_SH = "bash-under-sh"
+
+
+@dataclass(frozen=True, slots=True)
+class CommandIssue:
+    """A recipe command that fails, or does other than it says, as extraction saw it.
+
+    Attributes:
+        kind: what is wrong.
+        path: the display path of the file.
+        span: where: the option, the checkout's ref (or its ``git checkout`` words), the construct.
+        command: the command it is in, as written and shortened (``git clone``, ``git checkout v1``).
+        subject: what is at ``span`` (``-b``, ``v1``, ``[[``).
+        detail: a fact for the message: the comment that swallowed an option's value (OPTION_WITHOUT_VALUE);
+            the directory the checkout runs in (CHECKOUT_OUTSIDE_CLONE); what the construct is
+            (BASH_UNDER_SH).
+        related: the places it refers to (the clone that a checkout was meant for).
+        rest_of_run: for OPTION_WITHOUT_VALUE in a Dockerfile ``RUN`` (continuation lines joined into one
+            line), the comment runs to the end of the RUN: nothing after it runs.
+        likely: False when context makes it less likely to fail (BASH_UNDER_SH in a stage whose base image
+            ships bash as ``/bin/sh``): the rule then lowers its severity.
+        stage: the Dockerfile build stage, None elsewhere.
+    """
+
+    kind: IssueKind
+    path: str
+    span: Span
+    command: str
+    subject: str
+    detail: str | None = None
+    related: tuple[Related, ...] = ()
+    rest_of_run: bool = False
+    likely: bool = True
+    stage: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -299,6 +400,7 @@ class SourceFile:
         named_files: files that this file has its tool read, as written (relative to this file's folder),
             with the kind to read them as: pip's ``-r``/``-c`` files, GitLab CI's ``include: local``. The
             inventory reads them too.
+        issues: commands that fail or do other than they say (:class:`CommandIssue`), in file order.
         template: the file is a template of a recipe (``Dockerfile.j2``), read as its kind with its
             template expressions masked.
     """
@@ -313,6 +415,7 @@ class SourceFile:
     notices: list[str] = field(default_factory=list)
     error: str | None = None
     named_files: list[tuple[str, FileKind]] = field(default_factory=list)
+    issues: list[CommandIssue] = field(default_factory=list)
     template: bool = False
 
 

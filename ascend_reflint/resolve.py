@@ -12,11 +12,13 @@ for the shell extractor's words, for :func:`expand`, and for the Dockerfile read
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from typing import NamedTuple
 
-from ascend_reflint.model import Origin, Resolution, Span
+from ascend_reflint.model import CallSite, Origin, Pin, Resolution, Span
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +78,28 @@ class Binding:
     resolution: Resolution = Resolution.RESOLVED
     note: str | None = None
     provenance: Provenance | None = None
+    elements: tuple[Element, ...] | None = None
+
+    @classmethod
+    def array(cls, elements: tuple[Element, ...]) -> Binding:
+        """An indexed array (bash(1) "Arrays"); its plain value (``$A``) is its first element's."""
+        first = elements[0].binding if elements else cls("")
+        return cls(first.value, first.resolution, first.note, first.provenance, elements)
+
+
+class Element(NamedTuple):
+    """One element of an array: its value, and where it is written (an element of ``A=(…)``).
+
+    Attributes:
+        binding: the element's value and provenance (``A=($X)`` copies X's).
+        written: the element as written (quotes around it excluded).
+        at: where it is written: the span a pin that the element gives is reported at (``pip install
+            "${DEPS[@]}"`` installs each element, each a pin where the element is written).
+    """
+
+    binding: Binding
+    written: str
+    at: Origin
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,16 +125,37 @@ class Scope:
     one without as UNRESOLVED.
     """
 
-    __slots__ = ("_hints", "_parent", "_vars")
+    __slots__ = ("_frame", "_hints", "_parent", "_vars")
 
-    def __init__(self, parent: Scope | None = None) -> None:
+    def __init__(self, parent: Scope | None = None, frame: bool = False) -> None:
         self._parent = parent
         self._vars: dict[str, Binding] = {}
         self._hints: dict[str, str] = {}
+        self._frame = frame
 
     def set(self, name: str, binding: Binding) -> None:
         """Bind ``name`` in this scope (shadows any parent's binding)."""
         self._vars[name] = binding
+
+    def assign(self, name: str, binding: Binding) -> None:
+        """Bind ``name`` as a shell assignment without ``local`` does: in the innermost function frame
+        that made it local, else in the shell's own scope (bash(1) "FUNCTIONS": variables are global unless
+        declared local; a function sees its callers' locals)."""
+        scope = self
+        while scope._frame and name not in scope._vars and scope._parent is not None:
+            scope = scope._parent
+        scope._vars[name] = binding
+
+    def frame(self) -> Scope:
+        """A function call's frame: its positional parameters and ``local`` variables, over this scope."""
+        return Scope(self, frame=True)
+
+    def innermost_frame(self) -> Scope | None:
+        """The frame of the function running here (:meth:`frame`), or None outside functions."""
+        scope: Scope | None = self
+        while scope is not None and not scope._frame:
+            scope = scope._parent
+        return scope
 
     def get(self, name: str) -> Binding | None:
         """The binding of ``name`` here or in a parent, or None when unset."""
@@ -286,7 +331,11 @@ def expansion_end(raw: str, index: int) -> int:
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _REFERENCE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
 _MAX_NESTED_DEFAULTS = 64
-_BRACED = re.compile(r"\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:(?P<op>:?[-=+?])(?P<word>.*))?\}", re.DOTALL)
+_BRACED = re.compile(
+    r"\{(?P<name>[A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#])(?:(?P<op>:?[-=+?])(?P<word>.*))?\}", re.DOTALL
+)
+#: ``${A[index]}``, ``${#A[@]}``: an array's element, all its elements, or their count.
+_SUBSCRIPT = re.compile(r"\{(?P<count>#)?(?P<name>[A-Za-z_][A-Za-z0-9_]*)\[(?P<index>[^\]]+)\]\}")
 
 
 def expand(word: str, scope: Scope, *, shell_quotes: bool = True) -> Expansion:
@@ -415,7 +464,10 @@ class _Expander:
         if match:
             self._variable(match.group(0))
             return match.end()
-        if nxt.isdigit() or nxt in "@*#?$!-":
+        if nxt.isdigit() or nxt in "@*#":
+            self._variable(nxt)  # a positional parameter: set for a function's call
+            return i + 2
+        if nxt in "?$!-":
             self._unresolved(f"${nxt} is set at run time")
             return i + 2
         self._literal("$")
@@ -424,7 +476,13 @@ class _Expander:
     def _braced(self, body: str) -> None:
         match = _BRACED.fullmatch(body)
         if match is None:
-            self._unresolved(f"${body} is computed at run time")
+            subscript = _SUBSCRIPT.fullmatch(body)
+            if subscript is not None:
+                self._subscript(
+                    subscript.group("name"), subscript.group("index"), bool(subscript.group("count"))
+                )
+            else:
+                self._unresolved(f"${body} is computed at run time")
             return
         name, op, default = match.group("name"), match.group("op"), match.group("word")
         if op is None:
@@ -450,6 +508,43 @@ class _Expander:
         else:
             self._variable(name)
 
+    def _subscript(self, name: str, index: str, count: bool) -> None:
+        """``${A[i]}`` (an element), ``${A[@]}``/``${A[*]}`` (all, joined by blanks), ``${#A[@]}`` (how
+        many)."""
+        binding = self.scope.get(name)
+        elements = binding.elements if binding is not None else None
+        if binding is not None and elements is None and binding.resolution is not Resolution.RESOLVED:
+            self._mark(binding.resolution, binding.note)
+        elif elements is None:
+            self._unresolved(f"${{{name}[{index}]}} is computed at run time")
+        elif index in ("@", "*"):
+            values = [element.binding.value for element in elements]
+            if count:
+                self._value(str(len(values)), None)
+            elif all(value is not None for value in values):
+                self._value(" ".join(value or "" for value in values), None)
+            else:
+                self._unresolved(f"an element of array {name} is not known statically")
+        else:
+            position = self._index(index)
+            if count or position is None or not 0 <= position < len(elements):
+                self._unresolved(f"${{{name}[{index}]}} is computed at run time")
+            else:
+                element = elements[position].binding
+                if element.value is None:
+                    self._mark(element.resolution, element.note)
+                else:
+                    self._value(element.value, element.provenance)
+
+    def _index(self, index: str) -> int | None:
+        """An array index that is a number, or a variable (``$i``, ``i``) whose value is one."""
+        index = index.strip().lstrip("$")
+        if index.isdigit():
+            return int(index)
+        binding = self.scope.get(index) if _NAME.fullmatch(index) else None
+        value = binding.value if binding is not None else None
+        return int(value) if value is not None and value.isdigit() else None
+
     def _nested(self, text: str) -> None:
         if self.depth >= _MAX_NESTED_DEFAULTS:
             self._unresolved("the expansion is nested too deeply")
@@ -462,6 +557,12 @@ class _Expander:
 
     def _variable(self, name: str) -> None:
         binding = self.scope.get(name)
+        if binding is None and not _NAME.fullmatch(name):  # $1, $@: the script's or a function's
+            self._unresolved(f"${name} is set at run time")
+            return
+        if binding is not None and name in "@*" and binding.elements is not None:
+            self._subscript(name, "@", False)
+            return
         if binding is None:
             hint = self.scope.empty_hint(name)
             if hint is not None:
@@ -496,6 +597,34 @@ def _literal_runs(literal: list[bool]) -> Iterator[tuple[int, int, bool]]:
             end = size
         yield start, end, flag
         start = end
+
+
+def merge_call_sites(pins: Iterable[Pin]) -> list[Pin]:
+    """``pins`` with those alike but for their :attr:`~ascend_reflint.model.Pin.call_sites` made one pin
+    that has all of them (in the order met), at the first one's place in the order.
+
+    Calls that give the same values from different places (``f v1`` twice) give the value from several
+    places: the merged pin keeps an origin only when every call's pin has that same origin."""
+    merged: dict[Pin, tuple[list[CallSite], set[Origin | None], set[Origin | None]]] = {}
+    for pin in pins:
+        key = pin
+        if pin.call_sites:
+            key = dataclasses.replace(pin, call_sites=(), ref_origin=None, url_origin=None)
+        sites, ref_origins, url_origins = merged.setdefault(key, ([], set(), set()))
+        sites.extend(site for site in pin.call_sites if site not in sites)
+        ref_origins.add(pin.ref_origin)
+        url_origins.add(pin.url_origin)
+    return [
+        dataclasses.replace(
+            pin,
+            call_sites=tuple(sites),
+            ref_origin=next(iter(refs)) if len(refs) == 1 else None,
+            url_origin=next(iter(urls)) if len(urls) == 1 else None,
+        )
+        if sites
+        else pin
+        for pin, (sites, refs, urls) in merged.items()
+    ]
 
 
 def closing_bracket(text: str, start: int) -> int:

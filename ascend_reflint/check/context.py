@@ -1,5 +1,6 @@
-"""What a rule sees (:class:`PinContext` for one pin, :class:`ProjectContext` for files compared with each
-other) and what a rule module provides (:class:`PinRule`, :class:`ProjectRule`)."""
+"""What a rule sees (:class:`PinContext` for one pin, :class:`IssueContext` for one command issue,
+:class:`ProjectContext` for files compared with each other) and what a rule module provides
+(:class:`PinRule`, :class:`IssueRule`, :class:`ProjectRule`)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,12 @@ from typing import TYPE_CHECKING, Protocol
 from ascend_reflint.check.placement import at_value, placed
 from ascend_reflint.model import (
     Applicability,
+    CallSite,
+    CommandIssue,
     CommitVerdict,
     Finding,
     Fix,
+    IssueKind,
     LookupFailure,
     LookupResult,
     Origin,
@@ -56,8 +60,9 @@ class RuleModule(Protocol):
 
     The module docstring is the rule's user documentation. A rule whose findings may carry a fix also
     defines ``FIXES``, the kinds of fix it makes (``(Applicability.SAFE,)``). A rule module is also a
-    :class:`PinRule` (it defines ``check``) or a :class:`ProjectRule` (it defines ``check_project``); RL099,
-    whose findings come from the suppression comments rather than from pins, is neither.
+    :class:`PinRule` (it defines ``check``), an :class:`IssueRule` (``check_issue``) or a
+    :class:`ProjectRule` (it defines ``check_project``); RL099, whose findings come from the suppression
+    comments rather than from pins, is none of them.
     """
 
     CODE: str
@@ -73,6 +78,16 @@ class PinRule(RuleModule, Protocol):
     :meth:`PinContext.finding`."""
 
     def check(self, context: PinContext) -> Iterator[Finding]: ...
+
+
+class IssueRule(RuleModule, Protocol):
+    """A rule about commands that fail or do other than they say, as extraction recorded them
+    (:class:`~ascend_reflint.model.CommandIssue`): ``check_issue`` yields findings built with
+    :meth:`IssueContext.finding`; ``KIND`` is the kind of issue it reads."""
+
+    KIND: IssueKind
+
+    def check_issue(self, context: IssueContext) -> Iterator[Finding]: ...
 
 
 class ProjectRule(RuleModule, Protocol):
@@ -160,7 +175,9 @@ class PinContext:
             span: where (default: the pin's span, the ref token or the URL token for a pin with no ref).
             ref: the ref concerned (default: the pin's ref as resolved, else as written).
             suggestion: the existing ref the user most likely meant.
-            related: other places the finding refers to (the clone that a checkout follows).
+            related: other places the finding refers to (the clone that a checkout follows); the pin's
+                call sites follow them (a finding about a pin inside a function, or inside a Dockerfile that
+                another file builds, lists the calls that give the pin its values).
             fix: the edits that fix it (see :mod:`ascend_reflint.check.fixes`), or None.
             at_use: keep the finding at the use even when the value is written elsewhere: the fix changes
                 the command there (RL007's ``--branch``, RL015's missing ref), not the value.
@@ -180,7 +197,7 @@ class PinContext:
             remote=self.pin.remote,
             ref=ref if ref is not None else (self.pin.ref or self.pin.ref_text),
             suggestion=suggestion,
-            related=tuple(related),
+            related=(*related, *(call_site_related(site) for site in self.pin.call_sites)),
             fix=fix,
         )
         if at_use:
@@ -195,6 +212,45 @@ class PinContext:
         if span == pin.url_span:
             return pin.url_origin
         return None
+
+
+@dataclass(frozen=True, slots=True)
+class IssueContext:
+    """One command issue, with what the rule reading it may use.
+
+    Attributes:
+        issue: the command issue.
+        policy: the merged rule packs.
+        rule: the rule that is running.
+    """
+
+    issue: CommandIssue
+    policy: Policy
+    rule: RuleInfo
+
+    def finding(self, message: str, *, severity: Severity | None = None) -> Finding:
+        """A finding of the running rule at the issue's span, with its related places.
+
+        Raises:
+            ValueError: when ``severity`` is above the rule's default (context may only lower it).
+        """
+        if severity is not None and severity > self.rule.severity:
+            raise ValueError(f"{self.rule.code} may lower its severity, not raise it to {severity.label}")
+        issue = self.issue
+        return Finding(
+            code=self.rule.code,
+            rule=self.rule.name,
+            severity=severity if severity is not None else self.rule.severity,
+            path=issue.path,
+            span=issue.span,
+            message=message,
+            related=issue.related,
+        )
+
+
+def call_site_related(site: CallSite) -> Related:
+    """A finding's related location for a call that gives its pin its values."""
+    return Related(site.path, site.span.line, site.span.column, site.call)
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,10 +12,10 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 
-from ascend_reflint.check.context import PinContext, ProjectContext, RuleInfo, RuleModule
+from ascend_reflint.check.context import IssueContext, PinContext, ProjectContext, RuleInfo, RuleModule
 from ascend_reflint.check.policy import Policy
 from ascend_reflint.check.refnames import exists, is_full_commit_id, named_refs, pinned_commit
-from ascend_reflint.check.rules import PIN_RULES, PROJECT_RULES, RULES
+from ascend_reflint.check.rules import ISSUE_RULES, PIN_RULES, PROJECT_RULES, RULES
 from ascend_reflint.check.suggest import wants_default_branch
 from ascend_reflint.check.variants import find_variants
 from ascend_reflint.discover import under_root
@@ -187,9 +187,23 @@ def run_checks(
                     continue
                 context = PinContext(pin, lookup, policy, shared, info, verdict, reported)
                 findings.extend(rule.check(context))
+    findings.extend(_issue_findings(files, policy))
     if PROJECT_RULES:
         findings.extend(_project_findings(files, context_files, policy, root))
     return sorted((_with_policy_severity(finding, policy) for finding in findings), key=Finding.sort_key)
+
+
+def _issue_findings(files: Sequence[SourceFile], policy: Policy) -> list[Finding]:
+    """The findings of the issue rules on the command issues of ``files``, each issue once (a Dockerfile
+    built several ways records the same issue for each)."""
+    rules = {rule.KIND: (rule, rule_info(rule)) for rule in ISSUE_RULES}
+    findings: list[Finding] = []
+    for source in files:
+        for issue in dict.fromkeys(source.issues):
+            if issue.kind in rules:
+                rule, info = rules[issue.kind]
+                findings.extend(rule.check_issue(IssueContext(issue, policy, info)))
+    return findings
 
 
 def _verdict(

@@ -347,6 +347,7 @@ class _Walker:
             self.shell_errors.append(f"{exc} (in the run: script of {where})")
         self.source.pins.extend(session.finish())
         self.source.notices.extend(session.notices)
+        self.source.issues.extend(session.issues)
 
     def _runs_on_windows(self, runs_on: YamlNode | None) -> bool:
         """True when ``runs-on`` names a Windows runner label (a label, a list, or ``{labels: …}``)."""

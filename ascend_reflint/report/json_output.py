@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ascend_reflint.inventory import Inventory
-from ascend_reflint.model import FileMessage, Finding, Fix, Origin, Pin, ScanResult
+from ascend_reflint.model import FileMessage, Finding, Fix, Origin, Pin, ScanResult, Span
 from ascend_reflint.report import fix_counts
 
 
@@ -33,6 +33,7 @@ def pin_record(pin: Pin, describe: str | None = None) -> dict[str, Any]:
         "version_comment": pin.version_comment,
         "ref_origin": _origin(pin.ref_origin),
         "url_origin": _origin(pin.url_origin),
+        "call_sites": [{**_span(site.path, site.span), "call": site.call} for site in pin.call_sites],
     }
     if pin.template:
         record["template"] = True
@@ -43,11 +44,12 @@ def pin_record(pin: Pin, describe: str | None = None) -> dict[str, Any]:
 
 def _origin(origin: Origin | None) -> dict[str, Any] | None:
     """Where a value is defined, as ``{"path", "line", "column", "end_line", "end_column"}``, or None."""
-    if origin is None:
-        return None
-    span = origin.span
+    return None if origin is None else _span(origin.path, origin.span)
+
+
+def _span(path: str, span: Span) -> dict[str, Any]:
     return {
-        "path": origin.path,
+        "path": path,
         "line": span.line,
         "column": span.column,
         "end_line": span.end_line,

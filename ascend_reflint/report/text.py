@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from ascend_reflint.inventory import Inventory
 from ascend_reflint.model import FileMessage, Finding, Pin, ScanResult, Severity
 from ascend_reflint.output import shown
 from ascend_reflint.report import did_you_mean, fix_counts, fixable
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 
@@ -21,13 +24,13 @@ def write_refs(
     Args:
         inventory: what ``refs`` found.
         stream: where to write.
-        rich_output: True on a colour terminal (not NO_COLOR): draw a table; else one plain line per pin.
+        rich_output: True when colour is on (a terminal, see ``--color``): draw a table, unless the
+            terminal is too narrow for it (:func:`_refs_table`); else one plain line per pin.
         describes: pin → the nearest tag of the commit it checks out; such a ref is shown as
             ``c0ffee1 (v0.8.4-12-gc0ffee1)``.
     """
     describes = describes or {}
-    if rich_output:
-        _refs_table(inventory, stream, describes)
+    if rich_output and _refs_table(inventory, stream, describes):
         return
     for pin in inventory.pins:
         target = pin.remote or pin.url
@@ -44,37 +47,74 @@ def _shown_ref(pin: Pin, describes: Mapping[Pin, str]) -> str:
     return f"{ref} ({describe})" if describe is not None else ref
 
 
-def _refs_table(inventory: Inventory, stream: TextIO, describes: Mapping[Pin, str]) -> None:
-    from rich.console import Console
+#: The narrowest the remote and ref columns may be folded to; a terminal with less room gets plain lines.
+_FOLDED_WIDTH = 16
+#: Columns that a table of five columns spends on borders (six) and cell padding (two per column).
+_TABLE_FRAME = 6 + 5 * 2
+
+
+def _refs_table(inventory: Inventory, stream: TextIO, describes: Mapping[Pin, str]) -> bool:
+    """Draw the pins as a rich table as wide as the terminal, the remote and ref columns folded onto more
+    lines when they do not fit; the location, which terminals make clickable, stays on one line.
+
+    Returns:
+        False, having written nothing, when the terminal is too narrow for that (the location, via and clone
+        columns leave the remote and ref less than :data:`_FOLDED_WIDTH` characters each): one line per pin
+        then serves better than columns of zero width.
+    """
     from rich.table import Table
     from rich.text import Text
 
+    console = _console(stream, soft_wrap=False)
+    rows = [_refs_row(pin, describes) for pin in inventory.pins]
+    fixed = sum(max((len(row[index]) for row in rows), default=0) for index in (0, 3, 4))
+    if console.width - fixed - _TABLE_FRAME < 2 * _FOLDED_WIDTH:
+        return False
     table = Table(title=f"{len(inventory.pins)} pins in {len(inventory.files)} files", title_justify="left")
     for column in ("location", "remote", "ref", "via", "clone"):
-        # The location stays on one line so that terminals keep it clickable (path:line:column).
-        table.add_column(column, no_wrap=column == "location", overflow="fold")
-    for pin in inventory.pins:
-        ref = (
-            Text(shown(_shown_ref(pin, describes)), style="green")
-            if pin.resolved
-            else Text(shown(pin.ref_text or "-"), style="yellow")
+        folded = column in ("remote", "ref")
+        table.add_column(
+            column,
+            no_wrap=not folded,
+            overflow="fold",
+            min_width=_FOLDED_WIDTH if folded else None,
         )
-        clone = " ".join(
-            part
-            for part in (
-                f"depth {pin.depth}" if pin.depth else "",
-                "shallow" if pin.shallow and not pin.depth else "",
-            )
-            if part
+    for pin, (location, remote, ref, via, clone) in zip(inventory.pins, rows, strict=True):
+        style = "green" if pin.resolved else "yellow"
+        table.add_row(Text(location), Text(remote), Text(ref, style=style), Text(via), Text(clone))
+    console.print(table)
+    return True
+
+
+def _console(stream: TextIO, soft_wrap: bool) -> Console:
+    """A rich console that colours ``stream``: the caller decided (``--color``, ``FORCE_COLOR``,
+    ``NO_COLOR``), so rich must not decide again from the environment or from whether the stream is a
+    terminal. Its width is the terminal's (``COLUMNS`` when set, else 80 off a terminal)."""
+    from rich.console import Console
+
+    return Console(
+        file=stream,
+        soft_wrap=soft_wrap,
+        highlight=False,
+        force_terminal=True,
+        no_color=False,
+        color_system="standard",
+    )
+
+
+def _refs_row(pin: Pin, describes: Mapping[Pin, str]) -> tuple[str, str, str, str, str]:
+    """The table's cells for ``pin``, made safe to print: location, remote, ref, via, clone."""
+    ref = _shown_ref(pin, describes) if pin.resolved else (pin.ref_text or "-")
+    clone = " ".join(
+        part
+        for part in (
+            f"depth {pin.depth}" if pin.depth else "",
+            "shallow" if pin.shallow and not pin.depth else "",
         )
-        table.add_row(
-            Text(shown(f"{pin.path}:{pin.span.line}:{pin.span.column}")),
-            Text(shown(pin.remote or pin.url)),
-            ref,
-            Text(pin.via.value),
-            Text(clone),
-        )
-    Console(file=stream, soft_wrap=False, highlight=False).print(table)
+        if part
+    )
+    location = f"{pin.path}:{pin.span.line}:{pin.span.column}"
+    return shown(location), shown(pin.remote or pin.url), shown(ref), pin.via.value, clone
 
 
 def write_findings(
@@ -103,18 +143,7 @@ def write_findings(
     """
     console = None
     if colour:
-        from rich.console import Console
-
-        # The caller decided (``--color``, FORCE_COLOR, NO_COLOR): rich must not decide again from the
-        # environment or from whether the stream is a terminal.
-        console = Console(
-            file=stream,
-            soft_wrap=True,
-            highlight=False,
-            force_terminal=True,
-            no_color=False,
-            color_system="standard",
-        )
+        console = _console(stream, soft_wrap=True)
     if statistics:
         for line in statistics_lines(result.findings):
             stream.write(line + "\n")

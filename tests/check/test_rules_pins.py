@@ -182,11 +182,11 @@ def test_rl009_messages_of_extracted_pins_say_what_is_unresolved_and_advise_only
             "--build-arg), so it was not checked; a default on the ARG, or --build-arg on reflint's command "
             "line, lets reflint check it",
         ),
-        (
+        (  # the checkout of FETCH_HEAD is reported where the fetch names the ref
             5,
-            121,
-            131,
-            'ref "FETCH_HEAD" of github.com/o/r cannot be resolved statically ($COMMIT is empty here, so it '
+            90,
+            97,
+            'ref "$COMMIT" of github.com/o/r cannot be resolved statically ($COMMIT is empty here, so it '
             "must come from outside the file), so it was not checked",
         ),
     ]
@@ -485,6 +485,12 @@ def test_rl014_not_found_says_what_fails_in_the_words_of_the_pins_kind() -> None
     for via, what in fails.items():
         found = scan([make_pin("core_v0.18.0", via=via)], {MEGATRON: failure})
         assert [f.message for f in found] == [f"{head}{what}; check the owner and name in the URL"]
+
+
+def test_rl014_names_what_fails_for_every_way_of_pinning() -> None:
+    from ascend_reflint.check.rules.rl014_repo_not_found import _FAILS
+
+    assert set(_FAILS) == set(Via)
 
 
 def test_rl010_not_rl014_for_a_mirror_without_a_copy() -> None:

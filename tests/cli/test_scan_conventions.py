@@ -9,12 +9,16 @@ Real ``git ls-remote`` against the local bare repositories of ``tests/data/remot
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from gitfixtures import FakeRemotes, build_remotes, set_env
 
 from ascend_reflint.cli import main
+
+#: The ``scan`` fixture of ``conftest.py``: ``scan(*args)`` → (exit code, stdout lines, stderr lines).
+Scan = Callable[..., tuple[int, list[str], list[str]]]
 
 DOCKERFILE = """\
 FROM ubuntu:22.04
@@ -72,17 +76,10 @@ def project(tmp_path: Path, remotes: FakeRemotes, monkeypatch: pytest.MonkeyPatc
     return root
 
 
-def scan(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, list[str], list[str]]:
-    """``reflint scan ARGS`` with a cache of the test's own: (exit code, stdout lines, stderr lines)."""
-    code = main(["scan", "--cache-dir", "../cache", *args])
-    captured = capsys.readouterr()
-    return code, captured.out.splitlines(), captured.err.splitlines()
-
-
 def test_text_output_goes_file_by_file_with_one_finding_per_problem(
-    project: Path, capsys: pytest.CaptureFixture[str]
+    scan: Scan, project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert scan(capsys) == (
+    assert scan() == (
         1,
         [
             SHARED_NAME,
@@ -100,9 +97,9 @@ def test_text_output_goes_file_by_file_with_one_finding_per_problem(
 
 
 def test_rl013_is_reported_when_rl002_is_not_selected(
-    project: Path, capsys: pytest.CaptureFixture[str]
+    scan: Scan, project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, _ = scan(capsys, "--select", "ambiguous-ref", "scripts/install.sh", "Dockerfile")
+    code, out, _ = scan("--select", "ambiguous-ref", "scripts/install.sh", "Dockerfile")
     assert (code, out) == (
         0,
         [
@@ -118,10 +115,10 @@ def test_rl013_is_reported_when_rl002_is_not_selected(
 
 
 def test_rules_are_selected_by_code_prefix_and_name(
-    project: Path, capsys: pytest.CaptureFixture[str]
+    scan: Scan, project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    by_prefix = scan(capsys, "--select", "RL00", "--ignore", "ref-not-found")
-    by_name = scan(capsys, "--select", "branch-pin", "--extend-select", "rl015")
+    by_prefix = scan("--select", "RL00", "--ignore", "ref-not-found")
+    by_name = scan("--select", "branch-pin", "--extend-select", "rl015")
     summary = "2 errors, {} info in 2 of 2 files (4 pins, 2 remotes: 2 checked ({} cached), 0 not checked)"
     unpinned = UNPINNED.format(newest=' (newest release: "20250802")')
     assert by_prefix == (
@@ -136,8 +133,10 @@ def test_rules_are_selected_by_code_prefix_and_name(
     )
 
 
-def test_rules_that_need_no_ref_list_ask_no_remote(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert scan(capsys, "--select", "RL015") == (
+def test_rules_that_need_no_ref_list_ask_no_remote(
+    scan: Scan, project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert scan("--select", "RL015") == (
         0,
         [
             UNPINNED.format(newest=""),
@@ -151,9 +150,9 @@ def test_rules_that_need_no_ref_list_ask_no_remote(project: Path, capsys: pytest
 
 
 def test_statistics_count_findings_per_rule_as_ruff_does(
-    project: Path, capsys: pytest.CaptureFixture[str]
+    scan: Scan, project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert scan(capsys, "--statistics") == (
+    assert scan("--statistics") == (
         1,
         [
             "2\tRL002\t[error] branch-pin",
@@ -167,21 +166,25 @@ def test_statistics_count_findings_per_rule_as_ruff_does(
     )
 
 
-def test_quiet_prints_the_findings_only(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert scan(capsys, "--quiet", "--select", "RL002", "scripts/install.sh", "notes.txt") == (
+def test_quiet_prints_the_findings_only(
+    scan: Scan, project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert scan("--quiet", "--select", "RL002", "scripts/install.sh", "notes.txt") == (
         1,
         [RELEASE_BRANCH],
         [],
     )
-    assert scan(capsys, "-q", "--statistics", "--select", "RL002") == (
+    assert scan("-q", "--statistics", "--select", "RL002") == (
         1,
         ["2\tRL002\t[error] branch-pin"],
         [],
     )
 
 
-def test_explicit_paths_that_scan_skips_are_named(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert scan(capsys, "scripts/install.sh", "notes.txt") == (
+def test_explicit_paths_that_scan_skips_are_named(
+    scan: Scan, project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert scan("scripts/install.sh", "notes.txt") == (
         1,
         [
             RELEASE_BRANCH,
@@ -194,8 +197,10 @@ def test_explicit_paths_that_scan_skips_are_named(project: Path, capsys: pytest.
     )
 
 
-def test_output_format_is_an_alias_of_format(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = scan(capsys, "--output-format", "github", "--select", "RL002", "scripts/install.sh")
+def test_output_format_is_an_alias_of_format(
+    scan: Scan, project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = scan("--output-format", "github", "--select", "RL002", "scripts/install.sh")
     assert (code, out[0]) == (
         1,
         "::error file=scripts/install.sh,line=2,col=20,endLine=2,endColumn=32,title=RL002 branch-pin::"
@@ -227,6 +232,7 @@ COLOURED = [
     ],
 )
 def test_color_follows_the_option_then_force_color_then_no_color(
+    scan: Scan,
     project: Path,
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
@@ -236,7 +242,7 @@ def test_color_follows_the_option_then_force_color_then_no_color(
 ) -> None:
     for name, value in environment.items():
         monkeypatch.setenv(name, value)
-    code, out, err = scan(capsys, *option, "scripts/install.sh")
+    code, out, err = scan(*option, "scripts/install.sh")
     plain = [RELEASE_BRANCH, "", COLOURED[2][4:-4], FIXABLE]
     assert (code, err) == (1, [])
     lines = [line.format(0) for line in (COLOURED if coloured else plain)]
@@ -269,7 +275,7 @@ FIXTURE = "tests/fixtures/install.sh"
 
 @pytest.mark.parametrize("key", ["exclude", "extend-exclude"])
 def test_config_exclude_leaves_paths_out_also_when_they_are_given(
-    project: Path, capsys: pytest.CaptureFixture[str], key: str
+    scan: Scan, project: Path, capsys: pytest.CaptureFixture[str], key: str
 ) -> None:
     for path in (VENDORED, FIXTURE):
         (project / path).parent.mkdir(parents=True)
@@ -278,8 +284,8 @@ def test_config_exclude_leaves_paths_out_also_when_they_are_given(
     summary = "1 error, 0 warnings, 0 info in 1 of {} (1 pin, 1 remote: 1 checked ({} cached), 0 not checked)"
 
     # As pre-commit passes staged files: the excluded ones are not read.
-    given = scan(capsys, "--select", "RL002", VENDORED, FIXTURE, "scripts/install.sh")
-    walked = scan(capsys, "--select", "RL002", "scripts", "third_party", "tests")
+    given = scan("--select", "RL002", VENDORED, FIXTURE, "scripts/install.sh")
+    walked = scan("--select", "RL002", "scripts", "third_party", "tests")
 
     assert given == (1, [RELEASE_BRANCH, "", summary.format("1 file", 0), FIXABLE], [])
     assert walked == (1, [RELEASE_BRANCH, "", summary.format("1 file", 1), FIXABLE], [])
@@ -291,7 +297,7 @@ def test_config_exclude_leaves_paths_out_also_when_they_are_given(
 
 
 def test_per_file_ignores_are_relative_to_the_project_root_whatever_config_names(
-    project: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    scan: Scan, project: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     (project / ".git").mkdir()  # the project root
     shared = tmp_path / "shared"
@@ -299,7 +305,7 @@ def test_per_file_ignores_are_relative_to_the_project_root_whatever_config_names
     (shared / "reflint.yaml").write_text(
         "per-file-ignores:\n  'scripts/*.sh': [branch-pin]\n  'docker/**': [RL015]\n", encoding="utf-8"
     )
-    code, out, err = scan(capsys, "--select", "RL002", "--config", str(shared / "reflint.yaml"))
+    code, out, err = scan("--select", "RL002", "--config", str(shared / "reflint.yaml"))
 
     assert (code, out) == (
         1,

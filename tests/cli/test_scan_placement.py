@@ -12,12 +12,16 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from gitfixtures import FakeRemotes, build_remotes, set_env
 
 from ascend_reflint.cli import main
+
+#: The ``scan`` fixture of ``conftest.py``: ``scan(*args)`` → (exit code, stdout lines, stderr lines).
+Scan = Callable[..., tuple[int, list[str], list[str]]]
 
 DATA = Path(__file__).resolve().parent / "data"
 BASELINE = DATA / "placement-baselines" / "written-by-5fac236.json"
@@ -75,16 +79,10 @@ def tree(tmp_path: Path, remotes: FakeRemotes, monkeypatch: pytest.MonkeyPatch) 
     return root
 
 
-def scan(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, list[str], list[str]]:
-    code = main(["scan", "--cache-dir", "../cache", *args])
-    captured = capsys.readouterr()
-    return code, captured.out.splitlines(), captured.err.splitlines()
-
-
 def test_findings_sit_where_the_value_is_set_and_rl004_reports_the_odd_variant_once(
-    tree: Path, capsys: pytest.CaptureFixture[str]
+    scan: Scan, tree: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert scan(capsys) == (
+    assert scan() == (
         1,
         [
             *release_branch("310p"),
@@ -141,10 +139,10 @@ def test_json_and_sarif_give_the_use_as_a_related_place(
 
 
 def test_a_baseline_written_before_findings_moved_still_matches_them(
-    tree: Path, capsys: pytest.CaptureFixture[str]
+    scan: Scan, tree: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # The RL004 entries of the variants that agree (a2 and a3) are stale: only the odd one is reported now.
-    assert scan(capsys, "--baseline", str(BASELINE)) == (
+    assert scan("--baseline", str(BASELINE)) == (
         0,
         [SUMMARY.format(0, 0, "s", 0, 4, 0)],
         [
@@ -164,7 +162,7 @@ def test_a_baseline_written_before_findings_moved_still_matches_them(
     ],
 )
 def test_an_ignore_comment_at_the_definition_or_at_the_use_suppresses(
-    tree: Path, capsys: pytest.CaptureFixture[str], line: int, comment: str, suppressed: bool
+    scan: Scan, tree: Path, capsys: pytest.CaptureFixture[str], line: int, comment: str, suppressed: bool
 ) -> None:
     path = tree / "docker" / "Dockerfile.a3"
     lines = path.read_text(encoding="utf-8").splitlines()
@@ -174,7 +172,7 @@ def test_an_ignore_comment_at_the_definition_or_at_the_use_suppresses(
         lines.insert(line - 1, comment)
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
-    _, out, _ = scan(capsys, "--select", "RL002", "docker/Dockerfile.a3")
+    _, out, _ = scan("--select", "RL002", "docker/Dockerfile.a3")
 
     summary = (
         "{} error{}, 0 warnings, 0 info in {} of 1 file (2 pins, 2 remotes: 2 checked ({} cached), 0 not "

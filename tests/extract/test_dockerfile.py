@@ -17,7 +17,7 @@ import pytest
 from ascend_reflint.extract import ExtractError
 from ascend_reflint.extract import shell as shell_module
 from ascend_reflint.extract.dockerfile import extract_dockerfile
-from ascend_reflint.model import EnvSetting, FileKind, Origin, Resolution, SourceFile, Span
+from ascend_reflint.model import CommandIssue, EnvSetting, FileKind, Origin, Resolution, SourceFile, Span
 from ascend_reflint.resolve import Binding, Expansion, Provenance, Scope, expand
 from ascend_reflint.sourcemap import SourceMap
 
@@ -54,9 +54,10 @@ class Recorder:
     stage: str | None = None
     cwd: str = ""
     notices: list[str] = field(default_factory=list)
+    issues: list[CommandIssue] = field(default_factory=list)
     runs: list[Run] = field(default_factory=list)
 
-    def run(self, text: str, source_map: SourceMap) -> None:
+    def run(self, text: str, source_map: SourceMap, system_shell: object = None) -> None:
         self.runs.append(Run(text, source_map, self.scope, self.cwd, self.stage))
 
     def finish(self) -> list[object]:

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from ascend_reflint.extract import ExtractError
 from ascend_reflint.extract.shell import ShellSession, extract_shell_file
-from ascend_reflint.model import FileKind, Origin, Pin, Resolution, SourceFile, Span, Via
+from ascend_reflint.model import Fetch, FileKind, Origin, Pin, Resolution, SourceFile, Span, Via
 from ascend_reflint.resolve import Binding, Scope
 from ascend_reflint.sourcemap import SourceMap
 
@@ -527,9 +527,9 @@ def test_fetch_of_a_ref_is_recorded_and_fetch_head_checks_it_out() -> None:
     assert extract(text) == [
         pin(
             Via.CHECKOUT,
-            span(4, 14, 24),
+            span(3, 28, 36),  # FETCH_HEAD pins the fetched ref where the fetch writes it
             ref="0123abcd",
-            ref_text="FETCH_HEAD",
+            ref_text="0123abcd",
             url_span=span(1, 21, 47),
             clone_span=span(1, 1, 10),
             depth=1,
@@ -556,6 +556,8 @@ def test_fetch_forms() -> None:
             depth=1,
             shallow=True,
             fetched_ref="v2",
+            # `tag v2` stores the tag, so the checkout finds it in a shallow clone
+            fetch=Fetch(span(1, 79, 81), by_url=False, tag=True, tracked_branch="HEAD", has_tags=False),
         ),
         pin(
             Via.CHECKOUT,
@@ -794,7 +796,8 @@ def test_default_expansion_of_a_variable_resolves_the_ref() -> None:
     [
         ("export A=v1", "$A", "v1"),
         ("declare -x A=v1", "${A}", "v1"),
-        ("f() { local A=v1; }; f", "$A", "v1"),
+        ("f() { A=v1; }; f", "$A", "v1"),  # global: a function's assignment without local
+        ("f() { local B=v0; A=v1; }; f", "$A", "v1"),
         ("readonly A=v1", "$A", "v1"),
         ("typeset A=v1", "$A", "v1"),
         ("A=v; A+=1", "$A", "v1"),
@@ -838,7 +841,8 @@ def test_prefix_assignment_applies_to_its_command_only() -> None:
         ("REF=$1", "$REF (line 1): $1 is set at run time"),
         ("read -r REF < VERSION", "$REF is read at run time (line 1)"),
         ("for REF in v1 v2; do :; done", "$REF takes each value of the loop on line 1"),
-        ("REF=(v1 v2)", "$REF is an array (line 1)"),
+        ("declare -A REF=([a]=v1)", "$REF is an associative array (line 1)"),
+        ("f() { local REF=v1; }; f", "$REF is not set in this file"),  # local to f
         (":", "$REF is not set in this file"),
     ],
 )

@@ -114,9 +114,26 @@ def test_clone_parts() -> None:
         recurse_submodules=True,
         bare=False,
         origin=None,
+        one_branch=True,  # --depth implies --single-branch
         options=(("branch", 0, 1), ("depth", 2, 3), ("recurse-submodules", 4, 4)),
     )
     assert commands.parse_clone(words("--depth 1"), 0, [False, False], [False, False]) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "revision", "no_tags", "one_branch"),
+    [
+        ("--revision v1 URL", WordPart(1), False, False),
+        ("--depth 1 --no-single-branch URL", None, False, False),
+        ("--single-branch --no-tags URL", None, True, True),
+    ],
+)
+def test_clone_revision_tags_and_branches(
+    text: str, revision: WordPart | None, no_tags: bool, one_branch: bool
+) -> None:
+    found = commands.parse_clone(words(text), 0, [False] * 5, [False] * 5)
+    assert found is not None
+    assert (found.revision, found.no_tags, found.one_branch) == (revision, no_tags, one_branch)
 
 
 @pytest.mark.parametrize(
@@ -149,7 +166,7 @@ def test_checkout_target(subcommand: str, text: str, target: int | None) -> None
         ("--depth 1 origin abc", commands.FetchCommand(WordPart(3), False, 2, WordPart(1), True)),
         ("--depth=1 URL abc", commands.FetchCommand(WordPart(2), False, 1, WordPart(0, 8), True)),
         ("--shallow-since=2024-01-01 URL abc", commands.FetchCommand(WordPart(2), False, 1, None, True)),
-        ("origin tag v1", commands.FetchCommand(WordPart(2), False, 0)),
+        ("origin tag v1", commands.FetchCommand(WordPart(2), False, 0, tag=True)),
         ("origin +refs/heads/x:refs/remotes/origin/x", commands.FetchCommand(WordPart(1, 1), False, 0)),
         ("--unshallow", commands.FetchCommand(None, True)),
     ],
@@ -309,3 +326,54 @@ def test_unwrap(name: str, text: str, wrapped: commands.Wrapped) -> None:
 )
 def test_cd_target(text: str, target: int | None) -> None:
     assert commands.cd_target(words(text), 0) == target
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("", None),
+        ("-q /w", 1),
+        ("--initial-branch main /w", 2),
+        ("-b main", None),
+        ("--bare /w.git", False),
+    ],
+)
+def test_init_directory(text: str, expected: int | bool | None) -> None:
+    assert commands.parse_init(words(text), 0) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("add origin URL", commands.RemoteCommand(1, 2)),
+        ("add -f -t main up URL", commands.RemoteCommand(4, 5)),
+        ("-v add up URL", commands.RemoteCommand(2, 3)),
+        ("set-url up URL", commands.RemoteCommand(1, 2)),
+        ("set-url --push up URL", None),
+        ("remove up", None),
+        ("add up", None),
+    ],
+)
+def test_remote_add_and_set_url(text: str, expected: commands.RemoteCommand | None) -> None:
+    assert commands.parse_remote(words(text), 0) == expected
+
+
+@pytest.mark.parametrize(
+    ("subcommand", "text", "expected"),
+    [
+        ("clone", "URL -b", [1]),
+        ("clone", "--depth URL", []),  # takes URL as its value: the clone then lacks a repository
+        ("clone", "URL dir --branch", [2]),
+        ("fetch", "origin --depth", [1]),
+        ("checkout", "-b", [0]),
+        ("clone", "-b v1 URL", []),
+        ("status", "-b", []),
+    ],
+)
+def test_options_left_without_a_value(subcommand: str, text: str, expected: list[int]) -> None:
+    assert commands.options_without_value(subcommand, words(text), 0) == expected
+
+
+def test_pull_reads_merge_options_with_values() -> None:
+    found = commands.parse_fetch(words("-s recursive --rebase=false origin v1"), 0, pull=True)
+    assert (found.repository, found.refspec) == (3, WordPart(4))

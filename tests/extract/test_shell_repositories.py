@@ -179,14 +179,8 @@ def test_each_checkout_of_a_clone_is_a_pin_with_the_fetched_ref_known_at_that_po
     }
     assert extract(text) == [
         pin(Via.CHECKOUT, span(2, 92, 99), ref="a84a248", ref_text="a84a248", **clone),
-        pin(
-            Via.CHECKOUT,
-            span(3, 57, 67),
-            ref="v1.2.1",
-            ref_text="FETCH_HEAD",
-            fetched_ref="v1.2.1",
-            **clone,
-        ),
+        # FETCH_HEAD pins the fetched ref where the fetch writes it
+        pin(Via.CHECKOUT, span(3, 34, 40), ref="v1.2.1", ref_text="v1.2.1", fetched_ref="v1.2.1", **clone),
     ]
 
 
@@ -320,11 +314,11 @@ def test_fetch_of_a_url_and_ref_into_a_fresh_repository_then_fetch_head_is_one_c
     assert extract(text, vllm_scope()) == [
         pin(
             Via.CHECKOUT,
-            span(3, 40, 50),
+            span(2, 59, 71),  # the ref as the fetch writes it, never FETCH_HEAD
             url=VLLM,
             remote="github.com/vllm-project/vllm",
             ref=COMMIT,
-            ref_text="FETCH_HEAD",
+            ref_text="$VLLM_COMMIT",
             url_span=span(2, 47, 57),
             clone_span=span(2, 3, 36),
             depth=1,
@@ -366,16 +360,16 @@ def test_fetch_head_after_a_fetch_of_another_url_in_a_clone_is_that_urls_ref() -
     assert extract(text) == [
         pin(
             Via.CHECKOUT,
-            span(1, 109, 119),
+            span(1, 88, 92),
             url=fork,
             remote="github.com/f/r",
             ref="feat",
-            ref_text="FETCH_HEAD",
+            ref_text="feat",
             url_span=span(1, 61, 87),
             clone_span=span(1, 51, 60),
             fetched_ref="feat",
         ),
-        # A fetch from a URL makes no tag or branch: v1 is the clone's.
+        # A fetch from a URL makes no tag or branch: v1 is the clone's (FETCH_HEAD still names feat).
         pin(
             Via.CHECKOUT,
             span(1, 136, 138),
@@ -383,6 +377,7 @@ def test_fetch_head_after_a_fetch_of_another_url_in_a_clone_is_that_urls_ref() -
             ref_text="v1",
             url_span=span(1, 11, 37),
             clone_span=span(1, 1, 10),
+            fetched_ref="feat",
         ),
     ]
 
@@ -396,8 +391,8 @@ def test_fetch_head_after_a_fetch_of_an_unresolved_ref_is_unresolved_not_the_wri
     assert extract(text) == [
         pin(
             Via.CHECKOUT,
-            span(1, 114, 124),
-            ref_text="FETCH_HEAD",
+            span(1, 89, 96),
+            ref_text="$PR_REF",
             resolution=Resolution.UNRESOLVED,
             resolution_note="$PR_REF is not set in this file",
             url_span=span(1, 21, 47),
@@ -417,10 +412,10 @@ def test_fetch_head_after_a_fetch_of_an_empty_build_argument_is_unresolved() -> 
     assert extract(text, scope) == [
         pin(
             Via.CHECKOUT,
-            span(1, 75, 85),
+            span(1, 39, 51),
             url=VLLM,
             remote="github.com/vllm-project/vllm",
-            ref_text="FETCH_HEAD",
+            ref_text="$VLLM_COMMIT",
             resolution=Resolution.UNRESOLVED,
             resolution_note="$VLLM_COMMIT is empty here, so it must come from outside the file",
             url_span=span(1, 27, 37),

@@ -106,9 +106,9 @@ STACK_PINS = [
     ("docker/ascend/Dockerfile", 22, 15, 55, None),
     ("docker/ascend/Dockerfile", 28, 18, 36, "${MEGATRON_BRANCH}"),
     ("docker/ascend/Dockerfile", 31, 18, 41, "${MINDSPEED_LLM_BRANCH}"),
-    ("docker/ascend/Dockerfile.a3", 9, 44, 54, "FETCH_HEAD"),
+    ("docker/ascend/Dockerfile.a3", 8, 63, 75, "$VLLM_COMMIT"),  # FETCH_HEAD: where the fetch names it
     ("docker/ascend/Dockerfile.a3", 11, 30, 39, "$VLLM_TAG"),
-    ("docker/ascend/Dockerfile.a3.openEuler", 9, 46, 56, "FETCH_HEAD"),
+    ("docker/ascend/Dockerfile.a3.openEuler", 8, 65, 77, "$VLLM_COMMIT"),
     ("docker/ascend/Dockerfile.a3.openEuler", 11, 32, 41, "$VLLM_TAG"),
     ("docker/cuda/Dockerfile", 11, 41, 81, "002cce0a1068f8c07dfccb5a1d232b9a3276947c"),
     ("docker/cuda/Dockerfile", 14, 60, 79, "${FLASH_QLA_COMMIT}"),

@@ -33,6 +33,7 @@ from ruamel.yaml import YAML
 ACTION_FILE = PROJECT_ROOT / "action.yml"
 README = PROJECT_ROOT / "README.md"
 _INPUT = re.compile(r"\$\{\{\s*inputs\.([A-Za-z0-9_-]+)\s*\}\}")
+_OUTPUT = re.compile(r"\$\{\{\s*steps\.([A-Za-z0-9_-]+)\.outputs\.([A-Za-z0-9_-]+)\s*\}\}")
 #: A stand-in for reflint: writes its arguments as JSON to $ARGV_FILE and exits with $EXIT_CODE.
 FAKE_REFLINT = """#!{python}
 import json, os, sys
@@ -67,27 +68,40 @@ def step(step_id_or_name: str) -> dict[str, Any]:
     raise AssertionError(f"no step {step_id_or_name!r} in action.yml")
 
 
-def step_env(entry: dict[str, Any], inputs: dict[str, str]) -> dict[str, str]:
-    """The step's ``env`` with ``${{ inputs.NAME }}`` replaced by the input's value (or its default)."""
+def step_env(
+    entry: dict[str, Any], inputs: dict[str, str], outputs: dict[str, dict[str, str]]
+) -> dict[str, str]:
+    """The step's ``env`` with ``${{ inputs.NAME }}`` replaced by the input's value (or its default) and
+    ``${{ steps.ID.outputs.NAME }}`` by ``outputs`` (empty when not given, as on the runner)."""
     values = {name: str(spec.get("default", "")) for name, spec in action()["inputs"].items()}
     unknown = set(inputs) - set(values)
     assert not unknown, f"not inputs of the action: {unknown}"
     values.update(inputs)
+
+    def output(match: re.Match[str]) -> str:
+        return outputs.get(match.group(1), {}).get(match.group(2), "")
+
     return {
-        key: _INPUT.sub(lambda m: values[m.group(1)], str(value))
+        key: _OUTPUT.sub(output, _INPUT.sub(lambda m: values[m.group(1)], str(value)))
         for key, value in entry.get("env", {}).items()
     }
 
 
 def run_step(
-    entry: dict[str, Any], inputs: dict[str, str], environ: dict[str, str], workspace: Path
+    entry: dict[str, Any],
+    inputs: dict[str, str],
+    environ: dict[str, str],
+    workspace: Path,
+    outputs: dict[str, dict[str, str]] | None = None,
 ) -> subprocess.CompletedProcess[str]:
+    """Run one ``run:`` step as the runner does; ``outputs`` are the earlier steps' (step id → name →
+    value), for ``${{ steps.ID.outputs.NAME }}`` in its ``env``."""
     script = workspace.parent / f"step-{entry.get('id', 'x')}.sh"
     script.write_text(entry["run"], encoding="utf-8")
     return subprocess.run(
         ["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)],
         cwd=workspace,
-        env={**environ, **step_env(entry, inputs)},
+        env={**environ, **step_env(entry, inputs, outputs or {})},
         capture_output=True,
         text=True,
         timeout=300,
@@ -135,8 +149,13 @@ def test_action_passes_the_github_actions_schema() -> None:
     assert completed.returncode == 0, completed.stdout + completed.stderr
 
 
+def run_steps() -> list[dict[str, Any]]:
+    """The action's ``run:`` steps (the others use actions/cache)."""
+    return [dict(entry) for entry in action()["runs"]["steps"] if "run" in entry]
+
+
 def test_scripts_take_inputs_only_through_the_environment() -> None:
-    for entry in action()["runs"]["steps"]:
+    for entry in run_steps():
         assert entry["shell"] == "bash"
         assert "${{" not in entry["run"], entry["name"]
         syntax = subprocess.run(
@@ -164,16 +183,18 @@ def fake_reflint(tmp_path: Path) -> Path:
 def test_scan_step_with_default_inputs(tmp_path: Path) -> None:
     environ = runner_environment(tmp_path, fake_reflint(tmp_path))
     environ.update(ARGV_FILE=str(tmp_path / "argv.json"), EXIT_CODE="0")
-    completed = run_step(step("scan"), {}, environ, tmp_path / "workspace")
+    cache_dir = str(tmp_path / "reflint-cache")
+    completed = run_step(step("scan"), {}, environ, tmp_path / "workspace", {"cache-key": {"dir": cache_dir}})
     assert completed.returncode == 0, completed.stderr
     assert json.loads((tmp_path / "argv.json").read_text()) == [
-        "scan", "--fail-on", "error", "--format", "github",
-        "--format", "sarif", "--output", "reflint.sarif", "--", ".",
+        "scan", "--fail-on", "error", "--cache-dir", cache_dir, "--cache-ttl", "86400",
+        "--format", "github", "--sarif-file", f"{tmp_path}/reflint.sarif", "--", ".",
     ]  # fmt: skip
-    assert (tmp_path / "output").read_text() == "sarif-file=reflint.sarif\nexit-code=0\n"
+    # The stand-in wrote no SARIF file, so the output names none (the upload step is keyed on it).
+    assert (tmp_path / "output").read_text() == "exit-code=0\n"
 
 
-def test_scan_step_passes_every_input_and_reflint_s_exit_code(tmp_path: Path) -> None:
+def test_scan_step_passes_every_input_and_records_reflint_s_exit_code(tmp_path: Path) -> None:
     environ = runner_environment(tmp_path, fake_reflint(tmp_path))
     environ.update(ARGV_FILE=str(tmp_path / "argv.json"), EXIT_CODE="1")
     inputs = {
@@ -184,18 +205,66 @@ def test_scan_step_passes_every_input_and_reflint_s_exit_code(tmp_path: Path) ->
         "credentials-for": "github.com\n git.corp.example:8443, ",
         "args": "--exclude 'third_party/**' --build-arg MEGATRON_REF=$HOME",
         "sarif-file": "out/reflint.sarif",
+        "cache-ttl": "600",
     }
-    completed = run_step(step("scan"), inputs, environ, tmp_path / "workspace")
-    assert completed.returncode == 1
+    completed = run_step(step("scan"), inputs, environ, tmp_path / "workspace", {"cache-key": {"dir": "c"}})
+    # The scan step records the code; the last step exits with it, after the cache is saved.
+    assert completed.returncode == 0
     assert json.loads((tmp_path / "argv.json").read_text()) == [
-        "scan", "--fail-on", "warning", "--offline",
+        "scan", "--fail-on", "warning", "--cache-dir", "c", "--cache-ttl", "600", "--offline",
         "--credentials-for", "github.com,,git.corp.example:8443,,",
-        "--format", "github", "--format", "text",
-        "--format", "sarif", "--output", "out/reflint.sarif",
+        "--format", "github", "--format", "text", "--sarif-file", "out/reflint.sarif",
         "--exclude", "third_party/**", "--build-arg", "MEGATRON_REF=$HOME",
         "--", "docker", "scripts/with space.sh",
     ]  # fmt: skip
-    assert (tmp_path / "output").read_text() == "sarif-file=out/reflint.sarif\nexit-code=1\n"
+    assert (tmp_path / "output").read_text() == "exit-code=1\n"
+    last = run_step(
+        step("Exit with reflint's exit code"),
+        {},
+        environ,
+        tmp_path / "workspace",
+        {"scan": {"exit-code": "1"}},
+    )
+    assert last.returncode == 1
+
+
+def test_the_cache_is_restored_from_the_latest_and_saved_once_a_day_whatever_the_scan_found() -> None:
+    steps = action()["runs"]["steps"]
+    names = [entry.get("id") or entry["name"] for entry in steps]
+    assert names == [
+        "Install reflint",
+        "cache-key",
+        "restore",
+        "scan",
+        "Save reflint's cache",
+        "Exit with reflint's exit code",
+    ]
+    restore, save = steps[2], steps[4]
+    # Pinned to a full commit id (the tag named in a comment, as pinact writes it).
+    assert restore["uses"] == "actions/cache/restore@27d5ce7f107fe9357f9df03efb73ab90386fccae"
+    assert save["uses"] == "actions/cache/save@27d5ce7f107fe9357f9df03efb73ab90386fccae"
+    key = "reflint-refs-${{ runner.os }}-${{ steps.cache-key.outputs.day }}"
+    assert restore["with"] == {
+        "path": "${{ steps.cache-key.outputs.dir }}",
+        "key": key,
+        "restore-keys": "reflint-refs-${{ runner.os }}-",
+    }
+    assert save["with"] == {"path": "${{ steps.cache-key.outputs.dir }}", "key": key}
+    assert restore["if"] == "inputs.cache == 'true'"
+    assert save["if"] == (
+        "inputs.cache == 'true' && steps.restore.outputs.cache-hit != 'true' "
+        "&& steps.scan.outputs.cache-written == 'true'"
+    )
+    assert step("scan")["env"]["REFLINT_CACHE_DIR"] == "${{ steps.cache-key.outputs.dir }}"
+
+
+def test_the_cache_step_names_a_folder_outside_the_workspace_and_the_day(tmp_path: Path) -> None:
+    environ = runner_environment(tmp_path, Path(sys.executable).parent)
+    completed = run_step(step("cache-key"), {}, environ, tmp_path / "workspace")
+    assert completed.returncode == 0, completed.stderr
+    dir_line, day_line = (tmp_path / "output").read_text().splitlines()
+    assert dir_line == f"dir={tmp_path}/reflint-cache"
+    assert re.fullmatch(r"day=\d{4}-\d{2}-\d{2}", day_line)
 
 
 def test_action_scans_a_workspace_into_annotations_sarif_and_a_job_summary(tmp_path: Path) -> None:
@@ -205,17 +274,22 @@ def test_action_scans_a_workspace_into_annotations_sarif_and_a_job_summary(tmp_p
     workspace = tmp_path / "workspace"
     (workspace / "Dockerfile").write_text(BAD_DOCKERFILE, encoding="utf-8")
 
-    completed = run_step(step("scan"), {}, environ, workspace)
+    outputs = {"cache-key": {"dir": str(tmp_path / "reflint-cache")}}
+    completed = run_step(step("scan"), {}, environ, workspace, outputs)
 
-    assert completed.returncode == 1, completed.stdout + completed.stderr
+    assert completed.returncode == 0, completed.stdout + completed.stderr
     assert completed.stdout.splitlines() == [
         f"::error file=Dockerfile,line={BAD_REF_LINE},col={BAD_REF_COLUMN},endLine={BAD_REF_LINE},"
         f"endColumn={BAD_REF_END_COLUMN},title={BRANCH_PIN_CODE} branch-pin::{MEGATRON_RELEASE_BRANCH}",
         "1 error, 0 warnings, 0 info in 1 of 1 file (1 pin, 1 remote: 1 checked (0 cached), 0 not checked)",
     ]
-    assert (tmp_path / "output").read_text() == "sarif-file=reflint.sarif\nexit-code=1\n"
+    # The report is in $RUNNER_TEMP: the work tree gets no untracked file.
+    assert (tmp_path / "output").read_text() == (
+        f"sarif-file={tmp_path}/reflint.sarif\ncache-written=true\nexit-code=1\n"
+    )
+    assert sorted(path.name for path in workspace.iterdir()) == ["Dockerfile"]
 
-    sarif = json.loads((workspace / "reflint.sarif").read_text(encoding="utf-8"))
+    sarif = json.loads((tmp_path / "reflint.sarif").read_text(encoding="utf-8"))
     assert sarif_schema_errors(sarif) == []
     (result,) = sarif["runs"][0]["results"]
     assert (result["ruleId"], result["level"]) == (BRANCH_PIN_CODE, "error")
@@ -281,12 +355,53 @@ def test_readme_example_uploads_the_sarif_file_that_the_action_writes(tmp_path: 
     (reflint,) = [s for s in steps if str(s.get("uses", "")).startswith("ascend-reflint/reflint@")]
     (upload,) = [s for s in steps if str(s.get("uses", "")).startswith("github/codeql-action/upload-sarif@")]
     assert set(reflint.get("with", {})) <= set(action()["inputs"])
-    sarif_file = reflint.get("with", {}).get("sarif-file", action()["inputs"]["sarif-file"]["default"])
-    assert upload["with"]["sarif_file"] == sarif_file
-    # The upload must run after reflint failed the step on findings, and needs to write security events.
-    assert "always()" in upload["if"] or "!cancelled()" in upload["if"]
+    # The upload takes the Action's sarif-file output (hashFiles() sees only the workspace), also when
+    # reflint failed the job on findings, never when it wrote no report.
+    output = f"${{{{ steps.{reflint['id']}.outputs.sarif-file }}}}"
+    assert upload["with"]["sarif_file"] == output
+    assert upload["if"] == f"${{{{ !cancelled() && steps.{reflint['id']}.outputs.sarif-file != '' }}}}"
     permissions = job.get("permissions", document.get("permissions", {}))
     assert permissions.get("security-events") == "write"
+
+
+def test_formats_in_args_cannot_take_the_sarif_file(tmp_path: Path) -> None:
+    (tmp_path / "remotes").mkdir()
+    environ = runner_environment(tmp_path, Path(sys.executable).parent)
+    environ.update(fake_github(tmp_path / "remotes"))
+    workspace = tmp_path / "workspace"
+    (workspace / "Dockerfile").write_text(BAD_DOCKERFILE, encoding="utf-8")
+    inputs = {"format": "text", "args": "--format json --output ../r.json"}
+
+    completed = run_step(
+        step("scan"), inputs, environ, workspace, {"cache-key": {"dir": str(tmp_path / "c")}}
+    )
+
+    assert completed.returncode == 0, completed.stderr
+    assert json.loads((tmp_path / "r.json").read_text())["findings"][0]["code"] == BRANCH_PIN_CODE
+    assert sarif_schema_errors(json.loads((tmp_path / "reflint.sarif").read_text(encoding="utf-8"))) == []
+
+
+def test_a_warm_run_asks_no_remote_and_offline_works_after_the_first_run(tmp_path: Path) -> None:
+    (tmp_path / "remotes").mkdir()
+    environ = runner_environment(tmp_path, Path(sys.executable).parent)
+    environ.update(fake_github(tmp_path / "remotes"))
+    workspace = tmp_path / "workspace"
+    (workspace / "Dockerfile").write_text(BAD_DOCKERFILE, encoding="utf-8")
+    outputs = {"cache-key": {"dir": str(tmp_path / "reflint-cache")}}  # what actions/cache restores
+
+    runs = [
+        run_step(step("scan"), inputs, environ, workspace, outputs)
+        for inputs in ({}, {}, {"offline": "true"})
+    ]
+
+    summary = (
+        "1 error, 0 warnings, 0 info in 1 of 1 file (1 pin, 1 remote: 1 checked ({} cached), 0 not checked)"
+    )
+    assert [run.stdout.splitlines()[-1] for run in runs] == [
+        summary.format(0),
+        summary.format(1),
+        summary.format(1),
+    ]
 
 
 def test_install_step_installs_the_action_s_checkout_into_its_own_venv(tmp_path: Path) -> None:

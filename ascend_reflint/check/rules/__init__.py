@@ -3,8 +3,9 @@
 A rule module defines ``CODE``, ``NAME``, ``SEVERITY``, ``NEEDS_LOOKUP``, a module docstring that is the
 rule's user documentation, with the sections "What it does", "Why is this bad?", "Example" (a recipe the
 rule reports) and "Use instead" (one it does not), and either a ``check(context)`` generator of findings
-about one pin or a ``check_project(context)`` generator of findings that compare files (see
-:mod:`ascend_reflint.check.context`).
+about one pin, a ``check_issue(context)`` generator of findings about one command that fails (with the
+``KIND`` of issue it reads), or a ``check_project(context)`` generator of findings that compare files
+(see :mod:`ascend_reflint.check.context`).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import re
 from collections.abc import Iterable
 from typing import cast
 
-from ascend_reflint.check.context import PinRule, ProjectRule, RuleModule
+from ascend_reflint.check.context import IssueRule, PinRule, ProjectRule, RuleModule
 from ascend_reflint.check.rules import (
     rl001_ref_not_found,
     rl002_branch_pin,
@@ -33,6 +34,10 @@ from ascend_reflint.check.rules import (
     rl015_unpinned_clone,
     rl016_insecure_transport,
     rl017_local_repository,
+    rl018_option_without_value,
+    rl019_checkout_outside_clone,
+    rl020_checkout_of_fetch_head_only,
+    rl022_bash_under_sh,
     rl023_version_comment_mismatch,
     rl024_newer_release,
     rl025_commit_not_in_history,
@@ -59,6 +64,10 @@ RULES: tuple[RuleModule, ...] = (
     rl015_unpinned_clone,
     rl016_insecure_transport,
     rl017_local_repository,
+    rl018_option_without_value,
+    rl019_checkout_outside_clone,
+    rl020_checkout_of_fetch_head_only,
+    rl022_bash_under_sh,
     rl023_version_comment_mismatch,
     rl024_newer_release,
     rl025_commit_not_in_history,
@@ -68,6 +77,10 @@ RULES: tuple[RuleModule, ...] = (
 
 #: The rules that look at one pin at a time.
 PIN_RULES: tuple[PinRule, ...] = tuple(cast(PinRule, rule) for rule in RULES if hasattr(rule, "check"))
+#: The rules that read what extraction recorded about commands that fail.
+ISSUE_RULES: tuple[IssueRule, ...] = tuple(
+    cast(IssueRule, rule) for rule in RULES if hasattr(rule, "check_issue")
+)
 #: The rules that compare files with each other.
 PROJECT_RULES: tuple[ProjectRule, ...] = tuple(
     cast(ProjectRule, rule) for rule in RULES if hasattr(rule, "check_project")

@@ -5,7 +5,9 @@
 Reports a pin whose ref (or URL) is empty where it is used: written as nothing (`--branch ""`,
 `git+URL@`), or a variable that the file itself shows is empty at that point, because it is assigned
 only further down, only in another Dockerfile build stage (`ARG` and `ENV` do not cross `FROM`), or only
-on a commented-out line. The message says which, and what the command does with the empty ref.
+on a commented-out line. The message says which, and what the command does with the empty ref. A
+repository URL that expands to nothing unquoted (`git fetch $REPO $SHA`, `git clone $REPO dir`) vanishes
+from the command line, and git reads the next word as the repository: the message names that word.
 
 ## Why is this bad?
 
@@ -66,6 +68,9 @@ _WRITTEN_EMPTY = {
     ),
 }
 
+#: The resolution note's phrase (ascend_reflint.extract.shell.git) for an unquoted repository word that
+#: expands to nothing, after which git reads the next word as the repository.
+_VANISHES = "unquoted, it vanishes"
 #: What each command does with a variable that expands to nothing, quoted or not.
 _EXPANDS_EMPTY = {
     Via.CLONE_BRANCH: "`git clone --branch` gets no branch name and the clone fails",
@@ -85,9 +90,11 @@ def check(context: PinContext) -> Iterator[Finding]:
         return
     why = pin.resolution_note or "the variable is empty here"
     if pin.remote is None:
+        # an unquoted repository word vanishes: the note says which word git takes instead
+        consequence = "" if _VANISHES in why else f", so {COMMAND[pin.via]} gets no repository"
         yield context.finding(
-            f'URL "{redact(pin.url)}" expands to nothing here ({why}), so {COMMAND[pin.via]} gets no '
-            "repository; assign the variable before this line",
+            f'URL "{redact(pin.url)}" expands to nothing here ({why}){consequence}; assign the variable '
+            "before this line",
             span=pin.url_span,
         )
     elif pin.ref_text == "":

@@ -57,6 +57,13 @@ _FAILS = {
     Via.ACTION: "GitHub Actions cannot find the action and the job fails before it starts",
     Via.SUBMODULE: "`git submodule update` fails",
     Via.PRE_COMMIT: "pre-commit cannot install its hooks",
+    Via.FETCHCONTENT: "CMake's download step fails",
+    Via.EXTERNAL_PROJECT: "CMake's download step fails",
+    Via.CPM: "CPM's download fails",
+    Via.GITLAB_INCLUDE: "GitLab refuses the pipeline",
+    Via.ADD_GIT: "the image build fails at this ADD",
+    Via.CARGO: "`cargo install` fails",
+    Via.NPM: "the install fails",
 }
 
 
@@ -89,4 +96,4 @@ def check(context: PinContext) -> Iterator[Finding]:
 def fails(pin: Pin) -> str:
     """What fails when ``pin``'s repository does not exist, in the words of its kind (``pip fails to
     install it``): only a clone, pip, uv or Poetry run by a recipe is part of a build."""
-    return _FAILS[pin.via]
+    return _FAILS.get(pin.via, "fetching it fails")

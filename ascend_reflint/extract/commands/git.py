@@ -264,6 +264,16 @@ _FETCH = OptionTable(
 )
 
 
+#: git pull: fetch's options and merge's (git-pull(1)).
+_PULL = OptionTable(
+    with_value=_FETCH.with_value | {"strategy", "strategy-option", "gpg-sign"},
+    optional_value=_FETCH.optional_value | {"rebase", "log", "signoff", "gpg-sign"},
+    flags=_FETCH.flags
+    | {"ff", "no-ff", "ff-only", "squash", "no-squash", "commit", "no-commit", "autostash", "no-rebase"},
+    short={**_FETCH.short, "s": "strategy", "X": "strategy-option", "r": "rebase"},
+)
+
+
 class GitCommand(NamedTuple):
     """``git [global options] SUBCOMMAND args…``.
 
@@ -324,6 +334,11 @@ class CloneCommand(NamedTuple):
         recurse_submodules: ``--recurse-submodules[=…]``/``--recursive`` (not cancelled later).
         bare: ``--bare`` or ``--mirror`` (the directory then defaults to ``NAME.git``).
         origin: the ``--origin``/``-o`` value, or None (git's default remote name is ``origin``).
+        revision: the ``--revision`` value (git 2.49: fetch that ref or commit and detach HEAD at it), or
+            None.
+        no_tags: ``--no-tags`` (no tag is fetched, then or later).
+        one_branch: the clone fetches one branch only, now and on later fetches: ``--single-branch``, or
+            ``--depth`` without ``--no-single-branch``.
         options: ``(canonical name, first word, last word)`` of each option given, in order (the last word
             is the value's when the value is a word of its own), for fixes that remove one.
     """
@@ -337,6 +352,9 @@ class CloneCommand(NamedTuple):
     recurse_submodules: bool
     bare: bool
     origin: WordPart | None
+    revision: WordPart | None = None
+    no_tags: bool = False
+    one_branch: bool = False
     options: tuple[tuple[str, int, int], ...] = ()
 
 
@@ -382,16 +400,23 @@ def parse_clone(
     single = parsed.last("single-branch", "no-single-branch")
     recurse = parsed.last("recurse-submodules", "no-recurse-submodules")
     origin = parsed.last("origin")
+    revision = parsed.last("revision")
+    tags = parsed.last("tags", "no-tags")
+    shallow = parsed.has("depth", "shallow-since", "shallow-exclude")
     return CloneCommand(
         url=positionals[url_at],
         directory=directory,
         branch=branch[2] if branch else None,
         depth=depth[2] if depth else None,
-        shallow=parsed.has("depth", "shallow-since", "shallow-exclude"),
+        shallow=shallow,
         single_branch=single is not None and single[0] == "single-branch",
         recurse_submodules=recurse is not None and recurse[0] == "recurse-submodules",
         bare=parsed.has("bare", "mirror"),
         origin=origin[2] if origin else None,
+        revision=revision[2] if revision else None,
+        no_tags=tags is not None and tags[0] == "no-tags",
+        # --depth implies --single-branch unless --no-single-branch is given (git-clone(1))
+        one_branch=single[0] == "single-branch" if single is not None else shallow,
         options=tuple(
             (name, index, value.word if value is not None else index) for name, index, value in parsed.options
         ),
@@ -448,22 +473,26 @@ class FetchCommand(NamedTuple):
     repository: int | None = None
     depth: WordPart | None = None
     shallow: bool = False
+    tag: bool = False
 
 
-def parse_fetch(words: Sequence[CommandWord], start: int) -> FetchCommand:
-    """Read ``git fetch [options] [REMOTE [REFSPEC…]]`` from ``words[start:]`` (git-fetch(1)).
+def parse_fetch(words: Sequence[CommandWord], start: int, pull: bool = False) -> FetchCommand:
+    """Read ``git fetch [options] [REMOTE [REFSPEC…]]`` from ``words[start:]`` (git-fetch(1)); with
+    ``pull``, ``git pull [options] [REMOTE [REFSPEC…]]`` (git-pull(1): fetch's options and merge's).
 
-    ``tag NAME`` as a refspec means ``refs/tags/NAME:refs/tags/NAME``; its NAME word is returned.
+    ``tag NAME`` as a refspec means ``refs/tags/NAME:refs/tags/NAME``; its NAME word is returned, and
+    ``tag`` is True.
     """
-    parsed = parse_options(words, _FETCH, start)
+    parsed = parse_options(words, _PULL if pull else _FETCH, start)
     depth = parsed.last("depth")
     repository = parsed.positionals[0] if parsed.positionals else None
     refspecs = parsed.positionals[1:]
     refspec: WordPart | None = None
+    tag = False
     if refspecs:
         first = refspecs[0]
         if words[first].display == "tag" and len(refspecs) > 1:
-            first = refspecs[1]
+            first, tag = refspecs[1], True
         offset = 1 if words[first].literal_prefix.startswith("+") else 0
         refspec = WordPart(first, offset)
     return FetchCommand(
@@ -472,9 +501,81 @@ def parse_fetch(words: Sequence[CommandWord], start: int) -> FetchCommand:
         repository=repository,
         depth=depth[2] if depth else None,
         shallow=parsed.has("depth", "shallow-since", "shallow-exclude"),
+        tag=tag,
     )
 
 
+_INIT = OptionTable(
+    with_value=frozenset({"template", "separate-git-dir", "object-format", "ref-format", "initial-branch"}),
+    optional_value=frozenset({"shared"}),
+    flags=frozenset({"quiet", "bare"}),
+    short={"q": "quiet", "b": "initial-branch"},
+)
+
+
+def parse_init(words: Sequence[CommandWord], start: int) -> int | bool | None:
+    """The directory word of ``git init [options] [DIRECTORY]`` (git-init(1)): its index, None when the
+    repository is the current directory, False for ``--bare`` (no work tree to check out in)."""
+    parsed = parse_options(words, _INIT, start)
+    if parsed.has("bare"):
+        return False
+    return parsed.positionals[0] if parsed.positionals else None
+
+
+class RemoteCommand(NamedTuple):
+    """``git remote add NAME URL`` or ``git remote set-url NAME URL`` (git-remote(1)).
+
+    Attributes:
+        name: index of the remote's name.
+        url: index of its (new) URL.
+    """
+
+    name: int
+    url: int
+
+
+_REMOTE_ADD = OptionTable(
+    with_value=frozenset({"track", "master"}),
+    optional_value=frozenset({"mirror"}),
+    flags=frozenset({"fetch", "tags", "no-tags", "verbose"}),
+    short={"t": "track", "m": "master", "f": "fetch", "v": "verbose"},
+)
+_REMOTE_SET_URL = OptionTable(with_value=frozenset(), flags=frozenset({"push", "add", "delete"}))
+
+
+def parse_remote(words: Sequence[CommandWord], start: int) -> RemoteCommand | None:
+    """Read ``git remote add …`` or ``git remote set-url …`` (not ``--push``, which sets the push URL only,
+    nor ``--delete``); None for any other ``git remote`` command."""
+    index = start
+    while index < len(words) and words[index].literal_prefix.startswith("-"):
+        index += 1  # git remote -v add …
+    if index >= len(words) or words[index].display not in ("add", "set-url"):
+        return None
+    action = words[index].display
+    parsed = parse_options(words, _REMOTE_ADD if action == "add" else _REMOTE_SET_URL, index + 1)
+    if parsed.has("push", "delete") or len(parsed.positionals) < 2:
+        return None
+    return RemoteCommand(parsed.positionals[0], parsed.positionals[1])
+
+
+def options_without_value(subcommand: str, words: Sequence[CommandWord], start: int) -> list[int]:
+    """The indexes of the options of ``git SUBCOMMAND`` (clone, fetch, pull, checkout, switch) that take a
+    value and have none: the last word of the command (``git clone URL -b``, or ``-b #…``, whose ``#`` starts
+    a comment). git refuses them ("switch `b' requires a value")."""
+    table = _OPTION_TABLES.get(subcommand)
+    if table is None:
+        return []
+    parsed = parse_options(words, table, start)
+    return [index for name, index, value in parsed.options if value is None and name in table.with_value]
+
+
+_OPTION_TABLES = {
+    "clone": _CLONE,
+    "fetch": _FETCH,
+    "pull": _PULL,
+    "checkout": _CHECKOUT,
+    "switch": _SWITCH,
+}
 _REMOTE_PREFIXES = ("refs/remotes/", "remotes/")
 _BRANCH_OR_TAG_PREFIXES = ("refs/tags/", "refs/heads/", "tags/", "heads/")
 

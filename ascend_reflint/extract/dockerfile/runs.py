@@ -18,10 +18,13 @@ from ascend_reflint.extract.commands import SHELLS, LiteralWord, shell_script
 from ascend_reflint.extract.dockerfile.execform import JsonString, json_array, json_strings
 from ascend_reflint.extract.dockerfile.heredocs import copy_body, heredoc_command, shebang, stdin_command
 from ascend_reflint.extract.dockerfile.lines import Instruction, Logical, heredoc_word, shell_words
+from ascend_reflint.extract.errors import ExtractError
 from ascend_reflint.model import Pin
 from ascend_reflint.resolve import unquote
 from ascend_reflint.sourcemap import SourceMapBuilder
 
+#: The shells that ``/bin/sh`` is on Debian, Ubuntu and Alpine (``SHELL ["/bin/sh", "-c"]`` names them too).
+_SYSTEM_SHELLS = frozenset({"sh", "dash", "ash"})
 #: Characters that a shell word may hold unquoted and still mean itself (for exec-form arguments).
 _PLAIN_WORD = re.compile(r"[A-Za-z0-9_@%+=:,./-]+")
 _INTERPRETERS = re.compile(r"(?:python[0-9.]*|pypy[0-9.]*|perl|ruby|node|php|lua|Rscript)")
@@ -70,6 +73,31 @@ class RunTexts:
             yield out
             return
         yield from self._heredoc_run(instruction, start, command)
+
+    @staticmethod
+    def runs_in_system_shell(
+        instruction: Instruction, shell: tuple[str, int] | None, args_start: int
+    ) -> bool:
+        """Whether the shell texts of a RUN (:meth:`shell_texts`) run in the image's ``/bin/sh``: shell form,
+        no ``SHELL`` naming another shell than sh, and no heredoc that a shebang or a named shell runs
+        (``RUN bash <<EOF``, ``#!/bin/bash``)."""
+        command = instruction.logical.text[args_start:].strip()
+        if command.startswith("["):
+            try:
+                if json_array(command) is not None:
+                    return False  # exec form: no shell
+            except ExtractError:
+                return False  # a bad exec form: shell_texts says so
+
+        if shell is not None and posixpath.basename(shell[0]) not in _SYSTEM_SHELLS:
+            return False
+        heredocs = instruction.heredocs
+        if len(heredocs) != 1:
+            return True
+        if heredoc_word(command) is not None:  # RUN <<EOF: the body is the script, unless a shebang says
+            return shebang(heredocs[0]) in (None, *_SYSTEM_SHELLS)
+        words = stdin_command(shell_words(command))
+        return words is None or posixpath.basename(unquote(words[0])[0]) in _SYSTEM_SHELLS
 
     def written_in_file(self, pin: Pin) -> Pin:
         r"""``pin`` with ``ref_text`` taken from the file when the pin comes from an exec-form RUN.

@@ -14,12 +14,12 @@ from functools import cached_property
 from typing import TYPE_CHECKING, NamedTuple
 
 from ascend_reflint.extract import shell
-from ascend_reflint.extract.dockerfile.add import add_git_pins
 from ascend_reflint.extract.dockerfile.execform import json_array
 from ascend_reflint.extract.dockerfile.lines import WHITESPACE, Instruction, Parsed, parse, skip_flags
 from ascend_reflint.extract.dockerfile.runs import RunTexts
 from ascend_reflint.extract.dockerfile.words import docker_value, docker_words
 from ascend_reflint.extract.errors import ExtractError
+from ascend_reflint.extract.shell.dialect import SystemShell, may_hold_bash_syntax
 from ascend_reflint.model import EnvSetting, FileKind, Origin, Pin, Resolution, SourceFile, Span
 from ascend_reflint.resolve import Binding, Scope, referenced_names
 
@@ -33,6 +33,14 @@ _COMMENTED_DECLARATION = re.compile(
     r"|(?:(?:export|local|readonly|declare(?:[ \t]+-\w+)*)[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)=)"
 )
 _ONBUILD_RUN = re.compile(r"\s*RUN(?=\s|$)", re.IGNORECASE)
+#: Distributions whose /bin/sh is bash, as a base image's name or tag names them (openEuler, the RHEL family,
+#: Amazon Linux, EulerOS; PyPA's manylinux images, built on CentOS and AlmaLinux); Debian, Ubuntu, Alpine
+#: and musllinux have dash or BusyBox ash.
+_BASH_AS_SH = re.compile(
+    r"openeuler|euleros|centos|rhel|\bubi\d*\b|redhat|fedora|rocky|alma|amazonlinux|oraclelinux|anolis"
+    r"|manylinux",
+    re.IGNORECASE,
+)
 #: ARGs that BuildKit sets itself (dockerfile2llb ``defaultArgs``): a stage sees them after ``ARG NAME``.
 _PLATFORM_ARGS = frozenset(
     {
@@ -84,6 +92,7 @@ class _Stage:
     session: ShellSession
     lineage: frozenset[int]
     shell: tuple[str, int] | None = None  # SHELL's program and line; None: /bin/sh
+    sh_is_dash: bool = True  # /bin/sh is likely dash: the base image names no distribution that has bash
 
     @property
     def cwd(self) -> str:
@@ -135,7 +144,9 @@ class _Extractor:
             for session in [stage.session for stage in self.stages] + self.trigger_sessions:
                 pins.extend(session.finish())
                 self.source.notices.extend(session.notices)
+                self.source.issues.extend(session.issues)
             pins.sort(key=lambda pin: (pin.span.line, pin.span.column))
+            self.source.issues.sort(key=lambda issue: (issue.span.line, issue.span.column))
             self.source.pins.extend(self.runs.written_in_file(pin) for pin in pins)
 
     def _dispatch(self, instruction: Instruction) -> None:
@@ -177,7 +188,9 @@ class _Extractor:
         lineage = (base.lineage if base is not None else frozenset()) | {index}
         stage = _Stage(index, label, scope, session, lineage)
         if base is not None:
-            stage.shell = base.shell
+            stage.shell, stage.sh_is_dash = base.shell, base.sh_is_dash
+        elif words:
+            stage.sh_is_dash = not _BASH_AS_SH.search(image.value or words[0])
         self.stages.append(stage)
         if name:
             self.by_name[name.lower()] = stage
@@ -256,6 +269,8 @@ class _Extractor:
         """``ADD`` of a git repository (:mod:`.add`)."""
         text = instruction.logical.text
         if "git" in text or "$" in text:
+            from ascend_reflint.extract.dockerfile.add import add_git_pins
+
             self.add_pins.extend(
                 add_git_pins(self.source.path, instruction, stage.scope, self.escape, stage.label)
             )
@@ -274,19 +289,25 @@ class _Extractor:
         self._run(instruction, stage, skip_flags(text, match.end()), session)
 
     def _run(self, instruction: Instruction, stage: _Stage, args_start: int, session: ShellSession) -> None:
-        if not self._may_hold_pin(instruction, stage):
+        system_shell = None
+        if self.runs.runs_in_system_shell(instruction, stage.shell, args_start):
+            system_shell = SystemShell(stage.sh_is_dash)
+        may_pin = self._may_hold_pin(instruction, stage)
+        if not may_pin and (system_shell is None or not may_hold_bash_syntax(instruction.logical.text)):
             return
         try:
             texts = list(self.runs.shell_texts(instruction, stage.shell, args_start))
         except ExtractError as error:
-            self.source.notices.append(f"line {instruction.line}: RUN {error}; not scanned for pins")
+            if may_pin:
+                self.source.notices.append(f"line {instruction.line}: RUN {error}; not scanned for pins")
             return
         for text in texts:
             session.scope = self._scope_for(stage, instruction, text.text)
             try:
-                session.run(text.text, text.source_map)
+                session.run(text.text, text.source_map, system_shell)
             except ExtractError as error:
-                self.source.notices.append(f"line {instruction.line}: RUN is not valid shell: {error}")
+                if may_pin:
+                    self.source.notices.append(f"line {instruction.line}: RUN is not valid shell: {error}")
 
     @staticmethod
     def _may_hold_pin(instruction: Instruction, stage: _Stage) -> bool:

@@ -15,7 +15,9 @@ CommonMark's, applied at any indentation:
   end of the document);
 - each content line loses as many leading blanks and ``>`` markers as the opening fence had before it.
 
-Fences inside an HTML comment (``<!-- … -->``) are not rendered and not read.
+Fences inside an HTML comment (``<!-- … -->``) are not rendered and not read. Only the lines that may open
+a fence are looked at one by one (a regular expression finds them), and a block is assembled only when it
+can pin (it mentions ``git``).
 """
 
 from __future__ import annotations
@@ -25,62 +27,71 @@ import re
 from ascend_reflint.extract.docs.blocks import READ_LANGUAGES, Block, language_of
 from ascend_reflint.sourcemap import SourceMap, SourceMapBuilder
 
-_OPENING = re.compile(r"^(?P<prefix>[ \t>]*)(?P<fence>`{3,}|~{3,})(?P<info>[^\n]*)$")
+_FENCE_LINE = re.compile(r"(?P<prefix>[ \t>]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)")
+_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
 
 
-def markdown_blocks(text: str, source_map: SourceMap) -> list[Block]:
-    """The fenced blocks of ``text`` in a language reflint reads, in order.
+def markdown_blocks(text: str, source_map: SourceMap | None = None) -> list[Block]:
+    """The fenced blocks of ``text`` in a language reflint reads and that mention git, in order.
 
     Args:
         text: Markdown text (a file, or a notebook's Markdown cell).
-        source_map: maps offsets of ``text`` to the file.
+        source_map: maps offsets of ``text`` to the file; None when ``text`` is the file itself.
     """
     blocks: list[Block] = []
-    lines = text.splitlines(keepends=True)
-    starts = [0]
-    for line in lines:
-        starts.append(starts[-1] + len(line))
-    index, in_comment = 0, False
-    while index < len(lines):
-        line = lines[index].rstrip("\r\n")
-        if in_comment or ("<!--" in line and "```" not in line and "~~~" not in line):
-            in_comment = _comment_continues(line, in_comment)
-            index += 1
-            continue
-        opening = _OPENING.match(line)
-        if opening is None or (opening.group("fence")[0] == "`" and "`" in opening.group("info")):
-            index += 1
-            continue
-        fence, width = opening.group("fence"), len(opening.group("prefix"))
-        closing = re.compile(r"^[ \t>]*" + re.escape(fence[0]) + "{" + str(len(fence)) + r",}[ \t]*$")
-        end = index + 1
-        while end < len(lines) and not closing.match(lines[end].rstrip("\r\n")):
-            end += 1
-        language = language_of(opening.group("info"))
-        if language in READ_LANGUAGES and end > index + 1:
-            out = SourceMapBuilder()
-            for number in range(index + 1, end):
-                content = lines[number]
-                strip = len(content) - len(content.lstrip(" \t>"))
-                strip = min(strip, width)
-                out.copy_mapped(text, source_map, starts[number] + strip, starts[number + 1])
-            first_line = source_map.position(starts[index + 1])[0]
-            blocks.append(Block(language, out.text, out.source_map, first_line))
-        index = end + 1
-    return blocks
-
-
-def _comment_continues(line: str, in_comment: bool) -> bool:
-    """Whether an HTML comment is still open after ``line``."""
+    comments = [(match.start(), match.end()) for match in _COMMENT.finditer(text)] if "<!--" in text else []
     position = 0
     while True:
-        if in_comment:
-            close = line.find("-->", position)
-            if close == -1:
-                return True
-            in_comment, position = False, close + 3
+        opening, line_end = _next_fence(text, position)
+        if opening is None:
+            return blocks
+        position = line_end + 1
+        fence, info = opening.group("fence"), opening.group("info")
+        if (fence[0] == "`" and "`" in info) or any(
+            start <= opening.start() < end for start, end in comments
+        ):
+            continue
+        closing = re.compile(
+            r"^[ \t>]*" + re.escape(fence[0]) + "{" + str(len(fence)) + r",}[ \t]*\r?$", re.MULTILINE
+        ).search(text, position)
+        body_end = closing.start() if closing is not None else len(text)
+        language = language_of(info)
+        if language in READ_LANGUAGES and "git" in text[position:body_end]:
+            width = len(opening.group("prefix"))
+            blocks.append(_block(text, source_map, position, body_end, width, language))
+        position = closing.end() + 1 if closing is not None else len(text)
+
+
+def _next_fence(text: str, position: int) -> tuple[re.Match[str] | None, int]:
+    """The next line from ``position`` on that opens a fence (its match, and the offset of its end)."""
+    while True:
+        found = [index for index in (text.find("```", position), text.find("~~~", position)) if index != -1]
+        if not found:
+            return None, len(text)
+        at = min(found)
+        start = text.rfind("\n", 0, at) + 1
+        end = text.find("\n", at)
+        end = len(text) if end == -1 else end
+        opening = _FENCE_LINE.fullmatch(text, start, end - 1 if text.endswith("\r", 0, end) else end)
+        if opening is not None:
+            return opening, end
+        position = end + 1
+
+
+def _block(text: str, source_map: SourceMap | None, start: int, end: int, width: int, language: str) -> Block:
+    """The block whose content lines are ``text[start:end]``, each less ``width`` leading blanks and ``>``."""
+    out = SourceMapBuilder()
+    line = text.count("\n", 0, start) + 1
+    offset = start
+    while offset < end:
+        line_end = text.find("\n", offset, end)
+        line_end = end if line_end == -1 else line_end + 1
+        content = text[offset:line_end]
+        strip = min(len(content) - len(content.lstrip(" \t>")), width)
+        if source_map is None:
+            out.copy(content[strip:], line, strip + 1)
         else:
-            opening = line.find("<!--", position)
-            if opening == -1:
-                return False
-            in_comment, position = True, opening + 4
+            out.copy_mapped(text, source_map, offset + strip, line_end)
+        offset, line = line_end, line + 1
+    first_line = source_map.position(start)[0] if source_map is not None else text.count("\n", 0, start) + 1
+    return Block(language, out.text, out.source_map, first_line)

@@ -20,9 +20,9 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ascend_reflint.extract.dockerfile.execform import decode_json_string
 from ascend_reflint.extract.docs.blocks import Block
 from ascend_reflint.extract.docs.markdown import markdown_blocks
+from ascend_reflint.extract.jsontext import decode_json_string
 from ascend_reflint.model import Resolution
 from ascend_reflint.resolve import Binding, Scope
 from ascend_reflint.sourcemap import LineIndex, SourceMap, SourceMapBuilder
@@ -34,6 +34,9 @@ _ASSIGNMENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)[ \t]*=(?!=)[ \t]*(.*?)[ \t]
 _STRING_LITERAL = re.compile(r"""^[rRuU]?(?:"([^"\\]*)"|'([^'\\]*)')$""")
 _BRACED_NAME = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 _SHELL_KERNELS = frozenset({"bash", "sh", "shell"})
+_SOURCE_KEY = re.compile(r'"source"\s*:\s*')
+#: A JSON string after blanks and an optional comma (group 1: the string with its quotes).
+_STRING = re.compile(r'[\s,]*("(?:[^"\\]|\\.)*")')
 
 
 @dataclass(slots=True)
@@ -66,7 +69,9 @@ def notebook_parts(text: str) -> tuple[list[ShellRun], list[Block]] | None:
     if not wanted:
         return [], []
     kernel = _kernel_language(document)
-    offsets = string_offsets(text, wanted)
+    offsets = _offsets_by_key(text, cells, wanted)
+    if offsets is None:
+        offsets = string_offsets(text, wanted)
     lines = LineIndex(text)
     runs: list[ShellRun] = []
     blocks: list[Block] = []
@@ -105,7 +110,8 @@ def _kernel_language(document: dict[str, object]) -> str:
         if isinstance(entry, dict):
             language = entry.get("language") or entry.get("name")
             if isinstance(language, str) and language:
-                return language.lower()
+                language = language.lower()
+                return "python" if language.startswith("python") else language  # "python3"
     return "python"
 
 
@@ -141,6 +147,38 @@ def string_offsets(text: str, cells: set[int]) -> dict[int, list[int]]:
             cell = _source_cell(stack)
             if cell is not None and cell in cells:
                 found.setdefault(cell, []).append(match.start())
+    return found
+
+
+def _offsets_by_key(text: str, cells: list[object], wanted: set[int]) -> dict[int, list[int]] | None:
+    """:func:`string_offsets` the quick way, for the notebooks that json writes: the ``k``-th ``"source":``
+    key of the file is the ``k``-th cell's (a quote inside a JSON string is escaped, so the text can hold
+    the key unescaped only as a key), and the strings after it decode to that cell's source; None when
+    that does not hold for every wanted cell (the full scan then runs)."""
+    keys = [match.end() for match in _SOURCE_KEY.finditer(text)]
+    if len(keys) != len(cells):
+        return None
+    found: dict[int, list[int]] = {}
+    for index in sorted(wanted):
+        cell = cells[index]
+        source = cell.get("source") if isinstance(cell, dict) else None
+        expected = source if isinstance(source, list) else [source]
+        position = keys[index]
+        openings: list[int] = []
+        if text.startswith("[", position):
+            position += 1
+            while True:
+                string = _STRING.match(text, position)
+                if string is None:
+                    break
+                openings.append(string.start(1))
+                position = string.end()
+        elif (string := _STRING.match(text, position)) is not None:
+            openings.append(string.start(1))
+        decoded = [json.loads(_STRING.match(text, opening).group(1)) for opening in openings]  # type: ignore[union-attr]
+        if decoded != expected:
+            return None
+        found[index] = openings
     return found
 
 

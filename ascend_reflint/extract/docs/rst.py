@@ -13,84 +13,98 @@ of most repositories, and reading a block needs only its indentation).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from ascend_reflint.extract.docs.blocks import READ_LANGUAGES, Block, language_of
 from ascend_reflint.sourcemap import SourceMap, SourceMapBuilder
 
-_DIRECTIVE = re.compile(
-    r"^(?P<indent>[ \t]*)\.\.[ \t]+(?P<name>code-block|code|sourcecode|prompt)::(?P<argument>.*)$"
+_LINE = re.compile(
+    r"(?P<indent>[ \t]*)"
+    r"(?:\.\.[ \t]+(?P<name>code-block|code|sourcecode|prompt|highlight)::(?P<argument>.*)"
+    r"|(?!\.\.).*::[ \t]*\r?)"
 )
-_HIGHLIGHT = re.compile(r"^[ \t]*\.\.[ \t]+highlight::[ \t]*(?P<language>\S+)")
 _OPTION = re.compile(r"^[ \t]*:[\w-]+:")
 
 
-def rst_blocks(text: str, source_map: SourceMap) -> list[Block]:
-    """The code blocks of ``text`` in a language reflint reads, in order.
+def rst_blocks(text: str, source_map: SourceMap | None = None) -> list[Block]:
+    """The code blocks of ``text`` in a language reflint reads and that mention git, in order.
 
     Args:
         text: the reStructuredText file's text.
-        source_map: maps offsets of ``text`` to the file.
+        source_map: maps offsets of ``text`` to the file; None when ``text`` is the file itself.
     """
     blocks: list[Block] = []
-    lines = text.splitlines(keepends=True)
-    starts = [0]
-    for line in lines:
-        starts.append(starts[-1] + len(line))
     default = ""
-    index = 0
-    while index < len(lines):
-        line = lines[index].rstrip("\r\n")
-        highlight = _HIGHLIGHT.match(line)
-        directive = _DIRECTIVE.match(line)
-        language: str | None = None
-        if highlight is not None:
-            default = highlight.group("language").lower()
-        elif directive is not None:
-            language = language_of(directive.group("argument")) or default
-            if directive.group("name") == "prompt" and language in ("bash", "sh", "shell"):
-                language = "bash"  # sphinx-prompt writes the prompts itself: the lines are commands
-            indent = len(directive.group("indent"))
-        elif line.rstrip().endswith("::") and not line.lstrip().startswith(".."):
-            language = default
-            indent = len(line) - len(line.lstrip())
-        if language is None:
-            index += 1
+    for line_start, line_end in _lines_with(text, "::"):
+        candidate = _LINE.fullmatch(text, line_start, line_end)
+        if candidate is None:
             continue
-        body, end = _indented_body(lines, index + 1, indent, skip_options=directive is not None)
-        if language in READ_LANGUAGES and body:
-            blocks.append(_block(text, source_map, lines, starts, body, language))
-        index = max(end, index + 1)
+        name = candidate.group("name")
+        if name == "highlight":
+            default = language_of(candidate.group("argument"))
+            continue
+        language = (language_of(candidate.group("argument") or "") or default) if name else default
+        if name == "prompt" and language in ("bash", "sh", "shell"):
+            language = "bash"  # sphinx-prompt writes the prompts itself: the lines are commands
+        if language not in READ_LANGUAGES:
+            continue
+        body_end = _body_end(text, line_end, len(candidate.group("indent")))
+        if "git" in text[line_end:body_end]:
+            block = _block(
+                text, source_map, line_end + 1, body_end, skip_options=bool(name), language=language
+            )
+            if block is not None:
+                blocks.append(block)
     return blocks
 
 
-def _indented_body(lines: list[str], index: int, indent: int, skip_options: bool) -> tuple[list[int], int]:
-    """The line numbers of the block that follows a directive or ``::`` at ``indent``, and the index after."""
-    if skip_options:
-        while index < len(lines) and _OPTION.match(lines[index]) and _indent(lines[index]) > indent:
-            index += 1
-    body: list[int] = []
-    while index < len(lines):
-        line = lines[index]
-        if line.strip() and _indent(line) <= indent:
-            break
-        body.append(index)
-        index += 1
-    while body and not lines[body[-1]].strip():
-        body.pop()
-    while body and not lines[body[0]].strip():
-        body.pop(0)
-    return body, index
+def _lines_with(text: str, needle: str) -> Iterator[tuple[int, int]]:
+    """The ``(start, end)`` offsets of each line of ``text`` that holds ``needle`` (line break excluded)."""
+    position = text.find(needle)
+    while position != -1:
+        start = text.rfind("\n", 0, position) + 1
+        end = text.find("\n", position)
+        end = len(text) if end == -1 else end
+        yield start, end
+        position = text.find(needle, end)
+
+
+def _body_end(text: str, line_end: int, indent: int) -> int:
+    """Where the block after a directive or ``::`` line (ending at ``line_end``, indented by ``indent``)
+    ends: at the first line that holds more than blanks and is indented no deeper, or the text's end."""
+    outdented = re.compile(r"\n[ \t]{0," + str(indent) + r"}(?=[^ \t\r\n])").search(text, line_end)
+    return outdented.start() + 1 if outdented is not None else len(text)
 
 
 def _block(
-    text: str, source_map: SourceMap, lines: list[str], starts: list[int], body: list[int], language: str
-) -> Block:
-    depth = min(_indent(lines[number]) for number in body if lines[number].strip())
+    text: str, source_map: SourceMap | None, start: int, end: int, skip_options: bool, language: str
+) -> Block | None:
+    """The block of the lines ``text[start:end]`` (option lines first when ``skip_options``, blank lines
+    at either end left out), less their common indentation; None when nothing is left."""
+    lines = text[start:end].splitlines(keepends=True)
+    first = text.count("\n", 0, start) + 1
+    offsets = [start]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line))
+    numbers = list(range(len(lines)))
+    while skip_options and numbers and _OPTION.match(lines[numbers[0]]):
+        numbers.pop(0)
+    while numbers and not lines[numbers[0]].strip():
+        numbers.pop(0)
+    while numbers and not lines[numbers[-1]].strip():
+        numbers.pop()
+    if not numbers:
+        return None
+    depth = min(_indent(lines[number]) for number in numbers if lines[number].strip())
     out = SourceMapBuilder()
-    for number in body:
-        strip = min(depth, len(lines[number]) - len(lines[number].lstrip(" \t")))
-        out.copy_mapped(text, source_map, starts[number] + strip, starts[number + 1])
-    return Block(language, out.text, out.source_map, source_map.position(starts[body[0]])[0])
+    for number in numbers:
+        strip = min(depth, _indent(lines[number]))
+        if source_map is None:
+            out.copy(lines[number][strip:], first + number, strip + 1)
+        else:
+            out.copy_mapped(text, source_map, offsets[number] + strip, offsets[number + 1])
+    first_line = source_map.position(offsets[numbers[0]])[0] if source_map is not None else first + numbers[0]
+    return Block(language, out.text, out.source_map, first_line)
 
 
 def _indent(line: str) -> int:

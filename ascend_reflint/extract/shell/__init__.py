@@ -12,9 +12,11 @@ What is extracted:
   ``reset --hard`` in the clone's directory: every checkout is a pin of its own, with the clone's options
   and the ``fetched_ref`` that a ``git fetch … REF`` in the clone brought in before it; a clone that is
   checked out later gives no pin of its own);
-- ``git fetch URL REF`` (a URL, not a remote's name: ``git init DIR && git -C DIR fetch --depth 1 URL REF
-  && git -C DIR checkout FETCH_HEAD``): via CHECKOUT, one pin for the fetch (its ``clone_span`` is the
-  ``git fetch`` words) or, when FETCH_HEAD is checked out, one per such checkout;
+- ``git init [DIR]``, ``git remote add``/``set-url NAME URL``, ``git fetch [REMOTE|URL] REF`` and ``git pull``
+  (see :mod:`.repos`): a checkout of ``FETCH_HEAD``, of ``REMOTE/REF`` or of a fetched name is a CHECKOUT
+  pin of that remote's URL; ``FETCH_HEAD`` is pinned at the ref where the fetch names it; a fetch of a URL
+  that nothing checks out is one pin of its own (its ``clone_span`` is the ``git fetch`` words);
+  ``git pull REMOTE REF`` is a checkout of REF; ``git clone --revision REF`` one of REF;
 - pip VCS requirements, ``git+URL[@REF][#fragment]`` given to ``pip``/``python -m pip``/``uv pip``
   install (via PIP_VCS).
 
@@ -24,6 +26,14 @@ quotes (the ``@`` for pip), since what is between them has no width. A ref writt
 value is empty is UNRESOLVED, not EMPTY: recipes give an optional build argument an empty default, which
 the build sets, and test it before use (vllm-ascend: ``ARG VLLM_COMMIT=""`` … ``if [ -n "$VLLM_COMMIT" ];
 then … git fetch --depth 1 $VLLM_REPO "$VLLM_COMMIT"``), so nothing about the ref is known statically.
+
+Functions run where they are called, with their arguments (``$1`` … ``$9``, ``$#``, ``$@``, ``shift``,
+``local`` variables in a frame of their own): a pin inside one is one pin per distinct call, whose
+``call_sites`` are the calls; a function never called is read once at the end with its parameters unset.
+Arrays (``A=(…)``, ``A+=(…)``, ``A[i]=v``, ``declare -a``) keep their elements: ``"${A[@]}"`` is a word per
+element, spanned where the element is written; ``${A[i]}`` an element. Directories known only as
+expressions are tracked as such (:mod:`.dirs`). Commands that fail as written are recorded as command
+issues: an option left without its value (RL018), a checkout outside the clone it means (RL019).
 
 What runs is read: commands behind wrappers (``sudo``, ``env``, ``time``, ``exec``, …), in lists,
 pipelines, subshells, ``if``/``for``/``while``/``case``, functions (read where they are first called, or at

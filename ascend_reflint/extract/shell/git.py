@@ -1,13 +1,19 @@
-"""The handler of ``git``: what ``clone``, ``checkout``/``switch``/``reset --hard`` and ``fetch`` do to the
-session's repositories (the command-line syntax is :mod:`ascend_reflint.extract.commands.git`'s).
+"""The handler of ``git``: what ``clone``, ``init``, ``remote add``/``set-url``, ``fetch``, ``pull`` and
+``checkout``/``switch``/``reset --hard`` do to the session's repositories (the command-line syntax is
+:mod:`ascend_reflint.extract.commands.git`'s; what a checkout pins is :mod:`.repos`').
 
 - ``git clone`` records a clone, in the directory it names (git-clone(1): the last path component of the
-  URL, ``.git`` and a trailing ``/`` removed, ``NAME.git`` for ``--bare``).
-- ``git checkout REF`` (``switch``, ``reset --hard|--keep``) in a clone's work tree is a checkout of that
-  clone; ``FETCH_HEAD`` is the ref the last ``git fetch … REF`` there brought in; ``origin/NAME`` and
-  ``tags/NAME`` are looked up as ``NAME`` (gitrevisions(7)).
-- ``git fetch REMOTE REF`` in a clone sets what FETCH_HEAD names (``--unshallow`` gives it its history);
-  ``git fetch URL REF`` fills a repository of its own that only FETCH_HEAD names.
+  URL, ``.git`` and a trailing ``/`` removed, ``NAME.git`` for ``--bare``), with its remote (``origin``, or
+  ``-o NAME``); ``--revision REF`` checks REF out.
+- ``git init [DIR]`` records a repository without remotes; ``git remote add NAME URL`` and ``git remote
+  set-url NAME URL`` give the repository in the current directory a remote.
+- ``git fetch [REMOTE|URL] REF`` sets what FETCH_HEAD names (``--unshallow`` gives a clone its history); a
+  fetch of a URL into a directory that holds no repository yet makes one. ``git pull [REMOTE|URL] REF``
+  fetches REF and merges it: a checkout of what it fetched.
+- ``git checkout REF`` (``switch``, ``reset --hard|--keep``) in a repository's work tree is a checkout of
+  that repository (see :mod:`.repos` for what it pins). A checkout in the directory that a clone was just
+  made from, outside every repository, is recorded as a command issue (RL019), and so is an option left
+  without its value (RL018).
 """
 
 from __future__ import annotations
@@ -21,22 +27,35 @@ from ascend_reflint.extract.commands.git import (
     checkout_ref_name,
     checkout_target,
     is_relative_ref,
+    options_without_value,
     parse_clone,
     parse_fetch,
     parse_git,
+    parse_init,
+    parse_remote,
 )
 from ascend_reflint.extract.shell.command import Command, Walker
 from ascend_reflint.extract.shell.dirs import Dir, join
 from ascend_reflint.extract.shell.parse import Text
-from ascend_reflint.extract.shell.repos import Checkout, Clone, parse_depth
+from ascend_reflint.extract.shell.repos import Checkout, Fetched, Made, Repository, parse_depth
 from ascend_reflint.extract.shell.values import Value, empty_ref
 from ascend_reflint.extract.shell.words import Word
-from ascend_reflint.model import CloneLayout, Resolution, Span
-from ascend_reflint.remote import repo_dir_name
+from ascend_reflint.model import (
+    CloneLayout,
+    CommandIssue,
+    Fetch,
+    FileKind,
+    IssueKind,
+    Related,
+    Resolution,
+    Span,
+)
+from ascend_reflint.remote import redact, repo_dir_name
 
 _SCP_LIKE_URL = re.compile(r"^[\w.-]+@[\w.-]+:")
 #: git's ``<transport>::<address>`` form for remote helpers (git-remote-helpers(7)).
 _HELPER_TRANSPORT = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*::")
+_SUBCOMMANDS_WITH_OPTIONS = ("clone", "fetch", "pull", "checkout", "switch")
 #: The clone options that fixes remove (RL003 drops the shallow ones, RL007 and pinning drop ``--branch``).
 _REMOVABLE = frozenset({"branch", "depth", "shallow-since", "shallow-exclude", "single-branch"})
 #: What may follow a command's last word for another command to be added after it with ``&&``: the end of
@@ -66,12 +85,42 @@ def run_git(walker: Walker, command: Command) -> None:
     command_span = walker.expander.span(
         text, words[command.name_index].bounds()[0], words[git.subcommand].bounds()[1]
     )
+    if subcommand in _SUBCOMMANDS_WITH_OPTIONS:
+        _options_without_value(walker, command, subcommand, start)
     if subcommand == "clone":
         _clone(walker, command, start, repository, command_span)
     elif subcommand in ("checkout", "switch", "reset"):
-        _checkout(walker, command, subcommand, start, repository)
-    elif subcommand == "fetch":
-        _fetch(walker, command, start, repository, command_span)
+        _checkout(walker, command, subcommand, start, repository, command_span)
+    elif subcommand in ("fetch", "pull"):
+        _fetch(walker, command, start, repository, command_span, pull=subcommand == "pull")
+    elif subcommand == "init":
+        _init(walker, command, start, repository, command_span)
+    elif subcommand == "remote":
+        _remote(walker, command, start, repository)
+
+
+def _options_without_value(walker: Walker, command: Command, subcommand: str, start: int) -> None:
+    """Record each option of the command that takes a value and has none (RL018), and whether a comment
+    took it: ``-b #8f3c…`` (in a Dockerfile RUN the comment runs to the end of the whole RUN)."""
+    text = command.text
+    for index in options_without_value(subcommand, command.words, start):
+        word = command.words[index]
+        end = word.bounds()[1]
+        rest = text.text[end:]
+        after = rest[len(rest) - len(rest.lstrip(" \t")) :]
+        comment = after.split("\n", 1)[0] if after.startswith("#") else None
+        walker.sink.issues.append(
+            CommandIssue(
+                kind=IssueKind.OPTION_WITHOUT_VALUE,
+                path=walker.sink.path,
+                span=walker.expander.expand(word, text, walker.env.scope).span,
+                command=f"git {subcommand}",
+                subject=word.display,
+                detail=comment,
+                rest_of_run=comment is not None and walker.sink.kind is FileKind.DOCKERFILE,
+                stage=walker.sink.stage,
+            )
+        )
 
 
 def _names_remote(walker: Walker, word: Word, text: Text, paths: bool) -> bool:
@@ -107,10 +156,11 @@ def _clone(walker: Walker, command: Command, start: int, parent: Dir, clone_span
     if clone is None:
         return
     expand, scope = walker.expander.expand, walker.env.scope
-    url = expand(words[clone.url], text, scope)
+    url = _repository_value(walker, command, clone.url, clone.directory)
     branch = empty_ref(expand(command.part(clone.branch), text, scope)) if clone.branch else None
+    revision = empty_ref(expand(command.part(clone.revision), text, scope)) if clone.revision else None
     depth = expand(command.part(clone.depth), text, scope).value if clone.depth else None
-    origin = expand(command.part(clone.origin), text, scope).value if clone.origin else None
+    origin = (expand(command.part(clone.origin), text, scope).value if clone.origin else None) or "origin"
     path: Dir | None
     if clone.directory is not None:
         path = walker.directory(parent, words[clone.directory], text, scope)
@@ -118,19 +168,24 @@ def _clone(walker: Walker, command: Command, start: int, parent: Dir, clone_span
         name = repo_dir_name(url.value if url.value is not None else words[clone.url].display)
         if name and clone.bare:
             name += ".git"
-        path = join(parent, name) if name and "$" not in name and "`" not in name else None
+        path = _directory_named(walker, parent, name, text)
     walker.repositories.add(
-        Clone(
-            url=url,
-            clone_span=clone_span,
+        Repository(
+            made=Made.CLONE,
+            command_span=clone_span,
+            parent=parent,
+            path=path,
+            remotes={origin: url},
+            origin=origin,
             branch=branch,
+            revision=revision,
             depth=parse_depth(depth),
             shallow=clone.shallow,
             single_branch=clone.single_branch,
+            one_branch=clone.one_branch,
+            no_tags=clone.no_tags,
             recurse_submodules=clone.recurse_submodules,
-            origin=origin or "origin",
-            parent=parent,
-            path=path,
+            call_sites=walker.sink.call_sites,
             layout=_clone_layout(walker, command, clone, url.value),
         )
     )
@@ -173,78 +228,240 @@ def _raw_end(word: Word) -> int:
     return word.start + len(word.raw)
 
 
-def _checkout(walker: Walker, command: Command, subcommand: str, start: int, repository: Dir) -> None:
+def _repository_value(walker: Walker, command: Command, index: int, following: int | None) -> Value:
+    """The value of the repository word ``index`` of a clone or fetch; when the file shows it empty
+    (RL012), the note says what git does instead: an unquoted expansion vanishes, so git takes the word
+    ``following`` it as the repository."""
+    word = command.words[index]
+    value = walker.expander.expand(word, command.text, walker.env.scope)
+    if value.resolution is Resolution.EMPTY and not any(quote in word.raw for quote in "\"'"):
+        if following is not None:
+            taken = command.words[following].written() or command.words[following].display
+            value.note = (
+                f"{value.note}; unquoted, it vanishes, so git takes the next word, "
+                f'"{taken}", as the repository'
+            )
+        else:
+            value.note = f"{value.note}; unquoted, it vanishes, so git gets no repository"
+    return value
+
+
+def _directory_named(walker: Walker, parent: Dir, name: str, text: Text) -> Dir | None:
+    """The directory a clone makes from the name its URL gives: None when the name is not known statically,
+    unless it is ``$(basename X)`` (``git clone URL/$(basename "$D").git``)."""
+    if not name:
+        return None
+    if "$" not in name and "`" not in name:
+        return join(parent, name)
+    if name.startswith(("$(basename", "`basename")):
+        found = walker.directory(parent, Word.parse(name, 0), text, walker.env.scope)
+        return None if found[0].startswith("$(") else found
+    return None
+
+
+def _init(walker: Walker, command: Command, start: int, cwd: Dir, init_span: Span) -> None:
+    """``git init [DIR]``: a repository without remotes (none for ``--bare``, which has no work tree)."""
+    directory = parse_init(command.words, start)
+    if directory is False:
+        return
+    path = cwd
+    if isinstance(directory, int):
+        path = walker.directory(cwd, command.words[directory], command.text, walker.env.scope)
+    if walker.repositories.at(path) is None:  # git init in a repository re-initialises it
+        repository = Repository(made=Made.INIT, command_span=init_span, parent=cwd, path=path)
+        repository.call_sites = walker.sink.call_sites
+        walker.repositories.add(repository)
+
+
+def _remote(walker: Walker, command: Command, start: int, cwd: Dir) -> None:
+    """``git remote add NAME URL``, ``git remote set-url NAME URL``: a remote of the repository here."""
+    remote = parse_remote(command.words, start)
+    repository = walker.repositories.find(cwd)
+    if remote is None or repository is None:
+        return
+    expand, text, scope = walker.expander.expand, command.text, walker.env.scope
+    name = expand(command.words[remote.name], text, scope).value
+    if name is not None:
+        repository.remotes[name] = expand(command.words[remote.url], text, scope)
+
+
+def _checkout(
+    walker: Walker, command: Command, subcommand: str, start: int, cwd: Dir, command_span: Span
+) -> None:
     target = checkout_target(subcommand, command.words, start)
     if target is None:
         return
     ref = walker.expander.expand(command.words[target], command.text, walker.env.scope)
-    clone = walker.repositories.find(repository, fetch_head=ref.value == "FETCH_HEAD")
-    if clone is None:
+    repository = walker.repositories.find(cwd)
+    if repository is None:
+        _outside_clone(walker, command, ref, cwd, command_span)
         return
-    if ref.value is not None:
-        if is_relative_ref(ref.value):
-            return
-        if ref.value == "FETCH_HEAD":
-            fetched = clone.fetched
-            if fetched is None:
-                ref.value, ref.resolution = None, Resolution.UNRESOLVED
-                ref.note = "FETCH_HEAD names no ref that this script fetched"
-            else:
-                ref.value, ref.resolution, ref.note = fetched.value, fetched.resolution, fetched.note
-                ref.provenance = fetched.provenance
+    if ref.value is not None and is_relative_ref(ref.value):
+        return
+    checkout = _checkout_of(repository, ref)
+    if checkout is not None:
+        repository.checkouts.append(checkout._replace(call_sites=walker.sink.call_sites))
+
+
+def _checkout_of(repository: Repository, ref: Value) -> Checkout | None:
+    """What a checkout of ``ref`` in ``repository`` pins (see :mod:`.repos`), or None when nothing."""
+    fetched = repository.fetched
+    url, source = repository.url, repository.command_span
+    fetch: Fetch | None = None
+    if ref.value == "FETCH_HEAD":
+        if fetched is None:
+            if url is None:
+                return None
+            ref.value, ref.resolution = None, Resolution.UNRESOLVED
+            ref.note = "FETCH_HEAD names no ref that this script fetched"
         else:
-            name = checkout_ref_name(ref.value, clone.origin)
-            if ref.provenance is not None and name != ref.value:  # origin/NAME: NAME is written after it
-                size = len(ref.value)
-                ref.provenance = ref.provenance.part(size - len(name), size, size)
-            ref.value = name
-    clone.checkouts.append(Checkout(empty_ref(ref), clone.fetched, clone.shallow, clone.depth))
+            ref, url = fetched.ref, fetched.url
+            source = source if url is repository.url else fetched.command_span
+    elif ref.value is not None:
+        remote, name = _remote_and_name(repository, ref.value)
+        if remote is not None:
+            url = repository.remotes[remote]
+        elif fetched is not None and name == fetched.ref.value:
+            url = fetched.url
+            source = source if url is repository.url else fetched.command_span
+            fetch = _fetch_facts(repository, fetched)
+        if ref.provenance is not None and name != ref.value:  # origin/NAME: NAME is written after it
+            size = len(ref.value)
+            ref.provenance = ref.provenance.part(size - len(name), size, size)
+        ref.value = name
+    if url is None:
+        return None  # a repository that no clone made holds nothing but what it fetched
+    return Checkout(empty_ref(ref), url, source, fetched, fetch, repository.shallow, repository.depth, ())
 
 
-def _fetch(walker: Walker, command: Command, start: int, repository: Dir, fetch_span: Span) -> None:
-    """``git fetch``: of a URL and a ref, a repository of its own (see :class:`.repos.Clone`); of a
-    remote's name, the ref it brings into the clone in ``repository`` (and ``--unshallow``)."""
-    words, text = command.words, command.text
-    fetch = parse_fetch(words, start)
-    ref = None
-    if fetch.refspec is not None:
-        ref = walker.expander.expand(command.part(fetch.refspec).cut(":"), text, walker.env.scope)
-    if (
-        ref is not None
-        and fetch.repository is not None
-        and _names_remote(walker, words[fetch.repository], text, paths=True)
-    ):
-        _fetch_url(walker, command, fetch, empty_ref(ref), repository, fetch_span)
+def _remote_and_name(repository: Repository, ref: str) -> tuple[str | None, str]:
+    """The remote that ``ref`` names (``NAME/REF``, ``remotes/NAME/REF`` for a remote of the repository)
+    and the branch or tag name it checks out (gitrevisions(7))."""
+    for remote in repository.remotes:
+        name = checkout_ref_name(ref, remote)
+        if name != ref and not ref.startswith(("tags/", "refs/tags/", "heads/", "refs/heads/")):
+            return remote, name
+    return None, checkout_ref_name(ref, repository.origin or "origin")
+
+
+def _fetch_facts(repository: Repository, fetched: Fetched) -> Fetch:
+    """How the fetch that named the ref a checkout names stored it (RL020 reads it)."""
+    named_remote = fetched.remote is not None
+    from_clone = named_remote and fetched.remote == repository.origin and repository.made is Made.CLONE
+    return Fetch(
+        span=fetched.ref.span,
+        by_url=not named_remote,
+        tag=fetched.tag,
+        tracked_branch=repository.tracked_branch() if from_clone else None,
+        has_tags=from_clone and not repository.one_branch and not repository.no_tags,
+    )
+
+
+def _outside_clone(walker: Walker, command: Command, ref: Value, cwd: Dir, command_span: Span) -> None:
+    """A checkout in a directory that holds no repository, just after a clone into a folder of it
+    (``git clone URL sub && git checkout REF``, no ``cd sub``): RL019."""
+    clone = walker.repositories.cloned_into(cwd)
+    if clone is None or cwd[0].startswith("$(") or (ref.value is not None and is_relative_ref(ref.value)):
         return
-    clone = walker.repositories.find(repository)
-    if clone is None:
-        return
-    if fetch.unshallow:
-        clone.shallow, clone.depth = False, None
-    if ref is not None:
-        clone.fetched = empty_ref(ref)
-
-
-def _fetch_url(
-    walker: Walker, command: Command, fetch: FetchCommand, ref: Value, repository: Dir, fetch_span: Span
-) -> None:
-    """``git fetch [--depth N] URL REF``: REF of URL lands in FETCH_HEAD of ``repository``."""
-    assert fetch.repository is not None
-    expand, text, scope = walker.expander.expand, command.text, walker.env.scope
-    depth = expand(command.part(fetch.depth), text, scope).value if fetch.depth else None
-    walker.repositories.add(
-        Clone(
-            url=expand(command.words[fetch.repository], text, scope),
-            clone_span=fetch_span,
-            branch=None,
-            depth=parse_depth(depth),
-            shallow=fetch.shallow,
-            single_branch=False,
-            recurse_submodules=False,
-            origin="origin",
-            parent=repository,
-            path=repository,
-            fetched=ref,
-            fetch_only=True,
+    url = clone.url
+    url_text = redact(
+        url.value if url is not None and url.value is not None else (url.written if url else "")
+    )
+    folder = posixpath.basename(clone.path[1]) if clone.path is not None else None
+    words = command.words
+    shown = " ".join(word.written() or word.display for word in words[command.name_index :])
+    span = command_span if not ref.written else ref.span
+    related = Related(
+        walker.sink.path,
+        clone.command_span.line,
+        clone.command_span.column,
+        f"the clone of {url_text}" + (f" into {folder}" if folder else ""),
+    )
+    walker.sink.issues.append(
+        CommandIssue(
+            kind=IssueKind.CHECKOUT_OUTSIDE_CLONE,
+            path=walker.sink.path,
+            span=span,
+            command=shown if len(shown) <= 80 else shown[:79] + "…",
+            subject=ref.written or "",
+            detail=folder,
+            related=(related,),
+            stage=walker.sink.stage,
         )
     )
+
+
+def _fetch(
+    walker: Walker, command: Command, start: int, cwd: Dir, fetch_span: Span, pull: bool = False
+) -> None:
+    """``git fetch`` (``git pull``): what FETCH_HEAD names in the repository here (see
+    :class:`.repos.Fetched`); a fetch of a URL into a directory without a repository makes one."""
+    words, text = command.words, command.text
+    fetch = parse_fetch(words, start, pull=pull)
+    ref = None
+    if fetch.refspec is not None:
+        ref = empty_ref(walker.expander.expand(command.part(fetch.refspec).cut(":"), text, walker.env.scope))
+    empty = (
+        _repository_value(walker, command, fetch.repository, fetch.refspec.word)
+        if (fetch.repository is not None and fetch.refspec is not None)
+        else None
+    )
+    if empty is not None and empty.resolution is not Resolution.EMPTY:
+        empty = None
+    by_url = empty is not None or (
+        fetch.repository is not None and _names_remote(walker, words[fetch.repository], text, paths=True)
+    )
+    repository = walker.repositories.find(cwd)
+    if repository is None:
+        if ref is None or not by_url:
+            return
+        repository = _fetched_into(walker, command, fetch, cwd, fetch_span)
+    if fetch.unshallow:
+        repository.shallow, repository.depth = False, None
+    elif fetch.shallow and repository.made is not Made.FETCH:
+        depth = None
+        if fetch.depth is not None:
+            depth = walker.expander.expand(command.part(fetch.depth), text, walker.env.scope).value
+        repository.shallow, repository.depth = True, parse_depth(depth)
+    if ref is None:
+        return
+    remote: str | None = None
+    if empty is not None:
+        url = empty  # the file shows the repository empty: RL012
+    elif by_url:
+        assert fetch.repository is not None
+        url = walker.expander.expand(words[fetch.repository], text, walker.env.scope)
+    else:
+        remote = words[fetch.repository].display if fetch.repository is not None else repository.origin
+        url_of = repository.remotes.get(remote) if remote is not None else None
+        if url_of is None:
+            url_of = repository.url  # a remote reflint did not see added: the clone's own, as before
+        if url_of is None:
+            return
+        url = url_of
+    repository.fetched = Fetched(url, ref, fetch_span, remote, fetch.tag)
+    if pull:
+        repository.checkouts.append(
+            Checkout(
+                ref, url, fetch_span, repository.fetched, None, repository.shallow, repository.depth, ()
+            )._replace(call_sites=walker.sink.call_sites)
+        )
+
+
+def _fetched_into(
+    walker: Walker, command: Command, fetch: FetchCommand, cwd: Dir, fetch_span: Span
+) -> Repository:
+    """The repository that ``git fetch [--depth N] URL REF`` makes in a directory that had none."""
+    expand, text, scope = walker.expander.expand, command.text, walker.env.scope
+    depth = expand(command.part(fetch.depth), text, scope).value if fetch.depth else None
+    repository = Repository(
+        made=Made.FETCH,
+        command_span=fetch_span,
+        parent=cwd,
+        path=cwd,
+        depth=parse_depth(depth),
+        shallow=fetch.shallow,
+        call_sites=walker.sink.call_sites,
+    )
+    walker.repositories.add(repository)
+    return repository

@@ -7,9 +7,10 @@ from __future__ import annotations
 from ascend_reflint.extract.commands.pip import pip_requirements, vcs_parts
 from ascend_reflint.extract.shell.command import Command, Walker
 from ascend_reflint.extract.shell.parse import Text
+from ascend_reflint.extract.shell.state import Sink
 from ascend_reflint.extract.shell.values import Expanded, Value, combined, empty_ref
 from ascend_reflint.extract.shell.words import Word
-from ascend_reflint.model import Pin, Via
+from ascend_reflint.model import Pin, RefType, Via
 from ascend_reflint.remote import normalise_remote
 
 
@@ -34,13 +35,21 @@ def _requirement(walker: Walker, word: Word, text: Text) -> None:
     elif parts.at is not None:  # an empty revision: written so, or expansions that give nothing
         at_span = expanded.value(parts.at, parts.at + 1).span
         ref = empty_ref(expanded.vanished_after(parts.at) or Value("", "", at_span))
+    add_value_pin(walker.sink, Via.PIP_VCS, url, ref)
+
+
+def add_value_pin(
+    sink: Sink, via: Via, url: Value, ref: Value | None, ref_type: RefType | None = None
+) -> None:
+    """Add to ``sink`` the pin of a repository ``url`` at ``ref`` (None: no ref), both as the shell expands
+    them, with where each is written (a handler's pin that is neither a clone nor a checkout: pip's, and
+    the package managers' of :mod:`.packages`)."""
     resolution, note = combined(ref, url)
-    sink = walker.sink
     sink.pins.append(
         Pin(
             path=sink.path,
             kind=sink.kind,
-            via=Via.PIP_VCS,
+            via=via,
             span=ref.span if ref is not None else url.span,
             url=url.value if url.value is not None else url.written,
             remote=normalise_remote(url.value) if url.value is not None else None,
@@ -51,6 +60,8 @@ def _requirement(walker: Walker, word: Word, text: Text) -> None:
             url_span=url.span,
             ref_origin=None if ref is None else ref.origin,
             url_origin=url.origin,
+            call_sites=sink.call_sites,
             stage=sink.stage,
+            ref_type=ref_type,
         )
     )

@@ -1,57 +1,127 @@
-"""Repositories: the clones a session has seen, what later commands did in them, and the pins they make.
+"""Repositories: the clones and ``git init`` repositories a session has seen, what later commands did in
+them (remotes added, fetches, checkouts), and the pins they make.
 
-A clone (``git clone URL``, or a repository that ``git fetch URL REF`` filled) is kept with its options
-and, once checked out, every checkout in its work tree. Clones outlive the run that made them (they are on
-the file system), so that ``RUN git clone URL`` / ``WORKDIR /x/NAME`` / ``RUN git checkout REF`` is one pin.
-``fetched`` is the one name for what FETCH_HEAD names: the ref that the last ``git fetch … REF`` brought in.
+A repository is kept with its remotes (``git clone`` names one, ``origin`` or ``-o NAME``; ``git remote
+add`` more), its clone options, the last fetch (what FETCH_HEAD names) and every checkout in its work tree.
+Repositories outlive the run that made them (they are on the file system), so that ``RUN git clone URL`` /
+``WORKDIR /x/NAME`` / ``RUN git checkout REF`` is one pin.
+
+What a checkout pins (gitrevisions(7), git-checkout(1), git-fetch(1)):
+
+- ``FETCH_HEAD``: the ref the last fetch named, of the URL it fetched from; the pin is at the ref as written
+  on the fetch's line.
+- ``NAME/REF`` (also ``remotes/NAME/REF``) for a remote NAME of the repository: REF of NAME's URL.
+- any other name: of the remote the fetch that named it used, else of the clone's remote. In a repository
+  that no clone made (``git init``, ``git fetch URL REF`` into a directory), a name that no fetch named is no
+  pin: the repository holds nothing else.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import enum
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from ascend_reflint.extract.shell.dirs import Dir, contains, parent
 from ascend_reflint.extract.shell.state import Sink
 from ascend_reflint.extract.shell.values import Value, combined
-from ascend_reflint.model import CloneLayout, Pin, Span, Via
+from ascend_reflint.model import CallSite, CloneLayout, Fetch, Pin, Span, Via
 from ascend_reflint.remote import normalise_remote
 
 
-class Checkout(NamedTuple):
-    """A checkout in a clone, with the clone's state at that point (later fetches do not change it)."""
+class Made(enum.Enum):
+    """What made a repository."""
 
-    ref: Value
-    fetched: Value | None
-    shallow: bool
-    depth: int | None
+    CLONE = "clone"
+    INIT = "init"  # git init, then remotes and fetches
+    FETCH = "fetch"  # git fetch URL REF in a directory that no clone or init made
 
 
-@dataclass(slots=True)
-class Clone:
-    """A ``git clone`` (or a ``git fetch URL REF``) seen so far, with what later commands did in its
-    directory.
+class Fetched(NamedTuple):
+    """A ``git fetch [REMOTE|URL] REF`` (or ``git pull``) in a repository: what FETCH_HEAD then names.
 
-    ``fetched`` is what FETCH_HEAD names (the ref the last ``git fetch … REF`` in it brought in);
-    ``fetch_only`` marks a repository that ``git fetch URL REF`` filled (``clone_span`` is then the ``git
-    fetch`` words, and ``fetched`` its ref); ``path`` is None while the clone's directory is not known
-    statically; ``layout`` says where the command's parts are written (None for a fetch).
+    Attributes:
+        url: the URL fetched from.
+        ref: the ref as the fetch names it (its span is on the fetch's line).
+        command_span: the ``git fetch`` words.
+        remote: the remote's name, or None when the fetch named a URL.
+        tag: the ref was given as ``tag NAME`` (which stores the tag).
     """
 
     url: Value
-    clone_span: Span
-    branch: Value | None
-    depth: int | None
+    ref: Value
+    command_span: Span
+    remote: str | None
+    tag: bool
+
+
+class Checkout(NamedTuple):
+    """A checkout in a repository, with the repository's state at that point (later fetches do not change
+    it).
+
+    Attributes:
+        ref: the ref checked out (for FETCH_HEAD, the fetched ref, where the fetch writes it).
+        url: the URL of the remote the ref is of.
+        source_span: the command that brought the ref: the clone (or init), or the fetch.
+        fetched: the last fetch before it, or None.
+        fetch: how the ref came in when the checkout names what the last fetch fetched, for RL020.
+        shallow: the repository is shallow at this point.
+        depth: its ``--depth``.
+        call_sites: the call of the function the checkout ran in.
+    """
+
+    ref: Value
+    url: Value
+    source_span: Span
+    fetched: Fetched | None
+    fetch: Fetch | None
     shallow: bool
-    single_branch: bool
-    recurse_submodules: bool
-    origin: str
+    depth: int | None
+    call_sites: tuple[CallSite, ...]
+
+
+@dataclass(slots=True)
+class Repository:
+    """A repository seen so far: what made it, its remotes and clone options, and what later commands did in
+    its directory.
+
+    ``path`` is None while the directory of a clone is not known statically; ``remotes`` maps each remote's
+    name to its URL, ``origin`` is the clone's remote (None when no clone made the repository); ``layout``
+    says where the clone command's parts are written (for fixes).
+    """
+
+    made: Made
+    command_span: Span
     parent: Dir
     path: Dir | None
+    remotes: dict[str, Value] = field(default_factory=dict)
+    origin: str | None = None
+    branch: Value | None = None
+    revision: Value | None = None
+    depth: int | None = None
+    shallow: bool = False
+    single_branch: bool = False
+    one_branch: bool = False
+    no_tags: bool = False
+    recurse_submodules: bool = False
     checkouts: list[Checkout] = field(default_factory=list)
-    fetched: Value | None = None
-    fetch_only: bool = False
+    fetched: Fetched | None = None
+    call_sites: tuple[CallSite, ...] = ()
     layout: CloneLayout | None = None
+
+    @property
+    def url(self) -> Value | None:
+        """The clone's remote's URL, or None."""
+        return self.remotes.get(self.origin) if self.origin is not None else None
+
+    def tracked_branch(self) -> str | None:
+        """The one branch whose remote-tracking branch the clone's remote stores (a single-branch clone:
+        ``--single-branch``, or ``--depth`` without ``--no-single-branch``), else None (every branch)."""
+        if not self.one_branch:
+            return None
+        branch = self.branch
+        return "HEAD" if branch is None else (branch.value or branch.written)
 
 
 def parse_depth(value: str | None) -> int | None:
@@ -67,79 +137,103 @@ def fetched_ref(fetched: Value | None) -> str | None:
 
 
 class Repositories:
-    """The clones of one session, in the order made."""
+    """The repositories of one session, in the order made."""
 
-    __slots__ = ("_clones",)
+    __slots__ = ("_repositories",)
 
     def __init__(self) -> None:
-        self._clones: list[Clone] = []
+        self._repositories: list[Repository] = []
 
-    def add(self, clone: Clone) -> None:
-        """Record a clone (or a repository that ``git fetch URL REF`` filled)."""
-        self._clones.append(clone)
+    def add(self, repository: Repository) -> None:
+        """Record a repository."""
+        self._repositories.append(repository)
 
-    def find(self, directory: Dir, fetch_head: bool = False) -> Clone | None:
-        """The clone whose work tree holds ``directory`` (the deepest, then the latest).
+    def at(self, directory: Dir) -> Repository | None:
+        """The repository whose directory is exactly ``directory`` (``git init`` again there, or a fetch
+        into it), or None."""
+        for repository in reversed(self._repositories):
+            if repository.path == directory:
+                return repository
+        return None
 
-        A repository that ``git fetch URL REF`` filled holds no ref but FETCH_HEAD (a fetch from a URL
-        updates no branch or tag, git-fetch(1)), so it is taken only when ``fetch_head`` is True.
+    def find(self, directory: Dir) -> Repository | None:
+        """The repository whose work tree holds ``directory`` (the deepest, then the latest).
 
         A clone whose directory is not known statically (``git clone $URL``) is taken when nothing else
         matches and ``directory`` is a direct child of where it was cloned (``git clone $URL && cd NAME``);
         the clone then takes ``directory`` as its own, so that later commands there find it and no other
         clone's commands do.
         """
-        best: Clone | None = None
+        best: Repository | None = None
         best_depth = -1
-        for clone in reversed(self._clones):
-            if clone.fetch_only and not fetch_head:
-                continue
-            depth = None if clone.path is None else contains(clone.path, directory)
+        for repository in reversed(self._repositories):
+            depth = None if repository.path is None else contains(repository.path, directory)
             if depth is not None and depth > best_depth:
-                best, best_depth = clone, depth
+                best, best_depth = repository, depth
         if best is not None:
             return best
         holder = parent(directory)
-        for clone in reversed(self._clones):
-            if clone.path is None and clone.parent == holder:
-                clone.path = directory
-                return clone
+        for repository in reversed(self._repositories):
+            if repository.path is None and repository.parent == holder:
+                repository.path = directory
+                return repository
+        return None
+
+    def cloned_into(self, directory: Dir) -> Repository | None:
+        """The latest clone made from ``directory`` into a folder below it (for a checkout that runs in
+        ``directory`` and so outside the clone: RL019), or None."""
+        for repository in reversed(self._repositories):
+            if (
+                repository.made is Made.CLONE
+                and repository.parent == directory
+                and repository.path != directory
+            ):
+                return repository
         return None
 
     def pins(self, sink: Sink) -> list[Pin]:
-        """The pins of every clone, in the order the clones were made (path, kind and stage from ``sink``)."""
-        return [pin for clone in self._clones for pin in _clone_pins(clone, sink)]
+        """The pins of every repository, in the order made (path, kind and stage from ``sink``)."""
+        return [pin for repository in self._repositories for pin in _pins(repository, sink)]
 
 
-def _clone_pins(clone: Clone, sink: Sink) -> list[Pin]:
-    """The pins of one clone: one per checkout in it, else the clone's own (or the fetch's) pin."""
-    url = clone.url
-    common: dict[str, Any] = {
-        "path": sink.path,
-        "kind": sink.kind,
-        "url": url.value if url.value is not None else url.written,
-        "remote": normalise_remote(url.value) if url.value is not None else None,
-        "url_span": url.span,
-        "url_origin": url.origin,
-        "clone_span": clone.clone_span,
-        "clone_layout": clone.layout,
-        "single_branch": clone.single_branch,
-        "recurse_submodules": clone.recurse_submodules,
-        "stage": sink.stage,
-    }
-    checkouts = clone.checkouts
-    if not checkouts and clone.fetch_only and clone.fetched is not None:
-        checkouts = [Checkout(clone.fetched, clone.fetched, clone.shallow, clone.depth)]
-    if checkouts:
-        return [_checkout_pin(clone, checkout, common) for checkout in checkouts]
-    branch = clone.branch
+def _pins(repository: Repository, sink: Sink) -> list[Pin]:
+    """The pins of one repository: one per checkout in it, else the clone's own (or the last fetch's)."""
+    if repository.checkouts:
+        return [_checkout_pin(repository, checkout, sink) for checkout in repository.checkouts]
+    if repository.made is not Made.CLONE:
+        fetched = repository.fetched
+        if fetched is None:
+            return []
+        checkout = Checkout(
+            fetched.ref,
+            fetched.url,
+            fetched.command_span,
+            fetched,
+            None,
+            repository.shallow,
+            repository.depth,
+            repository.call_sites,
+        )
+        return [_checkout_pin(repository, checkout, sink)]
+    url = repository.url
+    assert url is not None, "a clone has its remote"
+    revision = repository.revision
+    if revision is not None:  # git clone --revision REF: REF is checked out, and fetched by the clone
+        checkout = Checkout(
+            revision, url, repository.command_span, None, None, repository.shallow, repository.depth, ()
+        )
+        pin = _checkout_pin(repository, checkout, sink)
+        return [_with(pin, fetched_ref=fetched_ref(revision), call_sites=repository.call_sites)]
+    branch = repository.branch
     resolution, note = combined(branch, url)
+    common = _common(repository, url, repository.command_span, sink)
     state: dict[str, Any] = {
         "resolution": resolution,
         "resolution_note": note,
-        "depth": clone.depth,
-        "shallow": clone.shallow,
-        "fetched_ref": fetched_ref(clone.fetched),
+        "depth": repository.depth,
+        "shallow": repository.shallow,
+        "fetched_ref": fetched_ref(repository.fetched.ref if repository.fetched is not None else None),
+        "call_sites": repository.call_sites,
     }
     if branch is not None:
         return [
@@ -156,9 +250,28 @@ def _clone_pins(clone: Clone, sink: Sink) -> list[Pin]:
     return [Pin(via=Via.CLONE, span=url.span, ref=None, ref_text=None, **state, **common)]
 
 
-def _checkout_pin(clone: Clone, checkout: Checkout, common: dict[str, Any]) -> Pin:
-    branch = clone.branch
-    resolution, note = combined(checkout.ref, clone.url)
+def _common(repository: Repository, url: Value, source_span: Span, sink: Sink) -> dict[str, Any]:
+    """The fields of every pin of ``repository`` whose URL is ``url``, brought by the command at
+    ``source_span``."""
+    return {
+        "path": sink.path,
+        "kind": sink.kind,
+        "url": url.value if url.value is not None else url.written,
+        "remote": normalise_remote(url.value) if url.value is not None else None,
+        "url_span": url.span,
+        "url_origin": url.origin,
+        "clone_span": source_span,
+        "clone_layout": repository.layout if url is repository.url else None,
+        "single_branch": repository.single_branch,
+        "recurse_submodules": repository.recurse_submodules,
+        "stage": sink.stage,
+    }
+
+
+def _checkout_pin(repository: Repository, checkout: Checkout, sink: Sink) -> Pin:
+    branch = repository.branch if checkout.url is repository.url else None
+    resolution, note = combined(checkout.ref, checkout.url)
+    fetched = checkout.fetched
     return Pin(
         via=Via.CHECKOUT,
         span=checkout.ref.span,
@@ -171,6 +284,12 @@ def _checkout_pin(clone: Clone, checkout: Checkout, common: dict[str, Any]) -> P
         clone_ref_span=None if branch is None else branch.span,
         depth=checkout.depth,
         shallow=checkout.shallow,
-        fetched_ref=fetched_ref(checkout.fetched),
-        **common,
+        fetched_ref=fetched_ref(fetched.ref if fetched is not None else None),
+        fetch=checkout.fetch,
+        call_sites=checkout.call_sites,
+        **_common(repository, checkout.url, checkout.source_span, sink),
     )
+
+
+def _with(pin: Pin, **changes: Any) -> Pin:
+    return dataclasses.replace(pin, **changes)

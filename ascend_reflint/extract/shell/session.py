@@ -3,13 +3,14 @@ Dockerfile and workflow extractors use one per stage or step), and :func:`extrac
 
 from __future__ import annotations
 
+from ascend_reflint.extract.shell.dialect import SystemShell
 from ascend_reflint.extract.shell.dirs import RuntimeDirs
 from ascend_reflint.extract.shell.parse import may_pin
 from ascend_reflint.extract.shell.repos import Repositories
 from ascend_reflint.extract.shell.state import Sink
 from ascend_reflint.extract.shell.walker import ShellWalker
-from ascend_reflint.model import FileKind, Pin, SourceFile
-from ascend_reflint.resolve import Scope
+from ascend_reflint.model import CommandIssue, FileKind, Pin, SourceFile
+from ascend_reflint.resolve import Scope, merge_call_sites
 from ascend_reflint.sourcemap import SourceMap
 
 
@@ -48,22 +49,29 @@ class ShellSession:
         """Caveats about what could not be read, in the order found."""
         return self._sink.notices
 
-    def run(self, text: str, source_map: SourceMap) -> None:
+    @property
+    def issues(self) -> list[CommandIssue]:
+        """Commands that fail or do other than they say, in the order found."""
+        return self._sink.issues
+
+    def run(self, text: str, source_map: SourceMap, system_shell: SystemShell | None = None) -> None:
         """Extract one script body.
 
         Args:
             text: the shell text.
             source_map: maps character offsets of ``text`` to the file's positions.
+            system_shell: for a Dockerfile ``RUN`` that ``/bin/sh`` runs, which one it likely is: its
+                bash-only syntax is then recorded as command issues (RL022).
 
         Raises:
             ExtractError: when ``text`` does not parse; the message names the file line of the first error.
                 What the well-formed parts hold is extracted first (and :meth:`finish` returns it).
         """
-        if self.may_pin(text):
+        if self.may_pin(text) or system_shell is not None:
             walker = ShellWalker(
                 self.scope, self.cwd, self._sink, self._repositories, self._runtime_dirs, source_map
             )
-            walker.run(text)
+            walker.run(text, system_shell)
 
     def may_pin(self, text: str) -> bool:
         """Whether :meth:`run` can find anything in ``text`` (:func:`.parse.may_pin` with this session's
@@ -72,8 +80,8 @@ class ShellSession:
 
     def finish(self) -> list[Pin]:
         """All pins found so far, in file order (by span; pins at one span in the order found, the clones'
-        after the others)."""
-        pins = self._sink.pins + self._repositories.pins(self._sink)
+        after the others); pins alike but for their call sites are one pin with all of them."""
+        pins = merge_call_sites(self._sink.pins + self._repositories.pins(self._sink))
         pins.sort(key=lambda pin: (pin.span.line, pin.span.column, pin.span.end_line, pin.span.end_column))
         return pins
 
@@ -97,3 +105,4 @@ def extract_shell_file(source: SourceFile) -> None:
     finally:
         source.pins = session.finish()
         source.notices.extend(session.notices)
+        source.issues.extend(session.issues)

@@ -4,7 +4,7 @@ notices go to."""
 from __future__ import annotations
 
 from ascend_reflint.extract.shell.dirs import Dir
-from ascend_reflint.model import FileKind, Pin
+from ascend_reflint.model import CallSite, CommandIssue, FileKind, Pin
 from ascend_reflint.resolve import Scope
 
 
@@ -43,9 +43,11 @@ class Sink:
         stage: the Dockerfile build stage, None elsewhere.
         pins: the pins added so far, in the order found.
         notices: caveats about what could not be read, in the order found.
+        call_sites: the call of the function running now (every pin made now gets it), else empty.
+        issues: commands that fail or do other than they say, in the order found.
     """
 
-    __slots__ = ("kind", "notices", "path", "pins", "stage")
+    __slots__ = ("call_sites", "issues", "kind", "notices", "path", "pins", "stage")
 
     def __init__(self, path: str, kind: FileKind, stage: str | None) -> None:
         self.path = path
@@ -53,3 +55,5 @@ class Sink:
         self.stage = stage
         self.pins: list[Pin] = []
         self.notices: list[str] = []
+        self.call_sites: tuple[CallSite, ...] = ()
+        self.issues: list[CommandIssue] = []

@@ -9,6 +9,7 @@ file shows empty where it is used (RL012). :class:`Expanded` finds the parts of 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from tree_sitter import Node
@@ -16,7 +17,7 @@ from tree_sitter import Node
 from ascend_reflint.extract.shell.parse import Text
 from ascend_reflint.extract.shell.words import Word
 from ascend_reflint.model import Origin, Resolution, Span
-from ascend_reflint.resolve import Provenance, Scope, expand, referenced_names
+from ascend_reflint.resolve import Element, Provenance, Scope, expand, referenced_names
 from ascend_reflint.sourcemap import SourceMap
 
 
@@ -102,6 +103,11 @@ class Expander:
 
     def expand(self, word: Word, text: Text, scope: Scope) -> Value:
         """The value of ``word`` of ``text`` with the variables of ``scope``, as written and where."""
+        if word.at is not None:  # an array element: it is where it is written
+            provenance = word.provenance
+            if provenance is not None and provenance.origin == word.at.origin:
+                provenance = None
+            return Value(word.display, word.written(), word.at.origin.span, provenance=provenance)
         start, end = word.bounds()
         span = self.span(text, start, end)
         if word.is_literal:
@@ -114,9 +120,20 @@ class Expander:
         )
 
     def fields(self, words: list[Word], text: Text, scope: Scope) -> list[Word]:
-        """Split unquoted expansions whose value holds blanks (``$GIT_ARGS``) into several words."""
+        """Split unquoted expansions whose value holds blanks (``$GIT_ARGS``) into several words, and
+        ``"${A[@]}"`` into a word per element of array A (unquoted, each element split further)."""
         result: list[Word] = []
         for word in words:
+            found = _all_elements(word, scope)
+            if found is not None:
+                elements, here = found
+                quoted = word.raw.startswith('"')
+                for element in elements:
+                    # $@: the arguments of a call, read where the function uses them; ${A[@]}: where written
+                    whole = Word.field(word, element) if here else Word.element(element)
+                    parts = [(0, len(whole.display))] if quoted else _fields_of(whole.display)
+                    result.extend(whole.sub(start, end) for start, end in parts)
+                continue
             if not word.is_literal and not any(quote in word.raw for quote in "\"'") and word.offsets:
                 expanded = self.expand(word, text, scope)
                 value = expanded.value
@@ -148,6 +165,30 @@ class Expander:
                 f"${name} is only assigned on a commented-out line (line {self.line(text, commented[name])})"
             )
         return None
+
+
+#: ``${A[@]}`` (also ``$@``, ``${@}``), quoted or not: every element of an array.
+_ALL_ELEMENTS = re.compile(r"\$(?:\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)\[@\]\}|(?P<at>@)|\{(?P<braced_at>@)\})")
+_FIELD = re.compile(r"\S+")
+
+
+def _all_elements(word: Word, scope: Scope) -> tuple[tuple[Element, ...], bool] | None:
+    """The elements that ``word`` expands to when it is exactly ``${A[@]}`` or ``$@`` of a known array, and
+    whether they are positional parameters (``$@``), or None."""
+    if not word.display.startswith("$") or word.literal[:1] != [False]:
+        return None
+    match = _ALL_ELEMENTS.fullmatch(word.display)
+    if match is None or any(word.literal):
+        return None
+    name = match.group("name")
+    binding = scope.get(name or "@")
+    elements = binding.elements if binding is not None else None
+    return None if elements is None else (elements, name is None)
+
+
+def _fields_of(value: str) -> list[tuple[int, int]]:
+    """Where the fields of an unquoted value are (split at blanks)."""
+    return [match.span() for match in _FIELD.finditer(value)]
 
 
 class Expanded:

@@ -18,6 +18,7 @@ from ascend_reflint.extract.commands import SHELLS, WRAPPERS
 from ascend_reflint.extract.errors import ExtractError
 from ascend_reflint.extract.shell import builtins, git, packages, pip, shells
 from ascend_reflint.extract.shell.command import Command, Handler
+from ascend_reflint.extract.shell.dialect import SystemShell, bash_only_constructs
 from ascend_reflint.extract.shell.dirs import Dir, RuntimeDirs, named, start_dir
 from ascend_reflint.extract.shell.parse import (
     STATEMENTS,
@@ -30,11 +31,17 @@ from ascend_reflint.extract.shell.repos import Repositories
 from ascend_reflint.extract.shell.state import Env, Sink
 from ascend_reflint.extract.shell.values import Expander
 from ascend_reflint.extract.shell.words import Word, word_runs
+from ascend_reflint.model import CallSite, CommandIssue, IssueKind, Span
 from ascend_reflint.resolve import Scope
 from ascend_reflint.sourcemap import SourceMap
 
 #: Nested scripts (``bash -c`` inside a heredoc inside …) deeper than this are not read.
 _MAX_NESTED_SCRIPTS = 16
+#: Calls of one function that are read (each is read with its own arguments), and calls nested in calls.
+_MAX_CALLS_PER_FUNCTION = 64
+_MAX_CALL_DEPTH = 16
+#: The longest call shown as a pin's call site.
+_MAX_CALL_TEXT = 80
 #: What starts a command or process substitution (``$((…))`` too): a node without it holds none.
 _SUBSTITUTION = re.compile(r"\$\(|`|[<>]\(")
 
@@ -78,6 +85,7 @@ _COMMANDS: dict[str, _Entry] = {
     "pushd": _Entry(builtins.change_directory, _always),
     "popd": _Entry(builtins.change_directory, _always),
     "read": _Entry(builtins.read, _always),
+    "shift": _Entry(builtins.shift, _always),
     "cargo": _Entry(packages.run_cargo, _may_name_git),
     "npm": _Entry(packages.run_npm, _may_name_repository),
     "yarn": _Entry(packages.run_npm, _may_name_repository),
@@ -85,6 +93,14 @@ _COMMANDS: dict[str, _Entry] = {
     **{name: _Entry(shells.run_shell, _always) for name in SHELLS},
     **{name: _Entry(shells.run_wrapped, _always) for name in WRAPPERS},
 }
+
+
+def _call_site(path: str, span: Span, name: str, arguments: list[Word]) -> CallSite:
+    """The call of function ``name`` with ``arguments`` at ``span`` of ``path``, for related locations."""
+    call = " ".join([name, *(word.written() or word.display for word in arguments)])
+    if len(call) > _MAX_CALL_TEXT:
+        call = call[: _MAX_CALL_TEXT - 1] + "…"
+    return CallSite(path, span, f"called as `{call}`")
 
 
 def _entry(name: str) -> _Entry | None:
@@ -189,12 +205,32 @@ class _Nested:
 
 
 class _Call:
-    """Read a function's body (where it is first called, or at the end when it never is)."""
+    """Run a function: for a call (``command``: its words after the function's name, and their text), or,
+    at the end of the run, once with no arguments when it was never called."""
 
-    __slots__ = ("name",)
+    __slots__ = ("arguments", "name", "span", "text")
 
-    def __init__(self, name: str) -> None:
+    def __init__(
+        self,
+        name: str,
+        arguments: list[Word] | None = None,
+        text: Text | None = None,
+        span: Span | None = None,
+    ) -> None:
         self.name = name
+        self.arguments = arguments
+        self.text = text
+        self.span = span
+
+
+class _Return:
+    """Return from a function: the caller's variables and call sites again."""
+
+    __slots__ = ("call_sites", "scope")
+
+    def __init__(self, scope: Scope, call_sites: tuple[CallSite, ...]) -> None:
+        self.scope = scope
+        self.call_sites = call_sites
 
 
 _Item = (
@@ -208,6 +244,7 @@ _Item = (
     | _Restore
     | _Nested
     | _Call
+    | _Return
 )
 
 
@@ -242,10 +279,12 @@ class ShellWalker:
         self.env = Env(scope.child(), start_dir(cwd))
         self._stack: list[_Item] = []
         self._functions: dict[str, tuple[Node, Text]] = {}
-        self._called: set[str] = set()
+        self._called: dict[str, int] = {}
+        self._depth = 0
 
-    def run(self, text: str) -> None:
-        """Walk ``text``.
+    def run(self, text: str, system_shell: SystemShell | None = None) -> None:
+        """Walk ``text``; with ``system_shell``, the text is a Dockerfile RUN that ``/bin/sh`` runs, and its
+        bash-only constructs are recorded as command issues (RL022).
 
         Raises:
             ExtractError: when ``text`` does not parse (after walking what does).
@@ -253,20 +292,46 @@ class ShellWalker:
         top = Text(text, 0, 0)
         root = top.parse()
         error = first_error(top, root, self.expander.source_map) if root.has_error else None
+        if system_shell is not None:
+            self._bash_only(top, root, system_shell)
         if code_mentions_git(text, root) or variables_mention_git(text, self.caller_scope):
             self._push_children(root, top)
             self._drain()
             for name in reversed(list(self._functions)):
-                self._stack.append(_Call(name))
+                self._stack.append(_Call(name))  # never called: read once, its parameters unset
             self._drain()
         if error is not None:
             raise ExtractError(error)
 
+    def _bash_only(self, top: Text, root: Node, system_shell: SystemShell) -> None:
+        """Record each bash-only construct of a text that ``/bin/sh`` runs."""
+        sink = self.sink
+        for construct in bash_only_constructs(top, root):
+            sink.issues.append(
+                CommandIssue(
+                    kind=IssueKind.BASH_UNDER_SH,
+                    path=sink.path,
+                    span=self.expander.span(top, construct.start, construct.end),
+                    command="RUN",
+                    subject=construct.written,
+                    detail=construct.what,
+                    likely=system_shell.likely_dash,
+                    stage=sink.stage,
+                )
+            )
+
     # --- the Walker protocol ------------------------------------------------------------------------
 
     def directory(self, base: Dir, word: Word, text: Text, scope: Scope) -> Dir:
-        """The directory ``word`` names, from ``base``."""
-        return named(base, word, self.expander.expand(word, text, scope).value, self.runtime_dirs)
+        """The directory ``word`` names, from ``base`` (see :func:`.dirs.named`)."""
+
+        def inner(argument: str) -> Dir | None:
+            """The directory the argument of ``$(dirname ARGUMENT)`` names (positions do not matter)."""
+            inner_word = Word.parse(argument, word.start)
+            return self.directory(base, inner_word, text, scope)
+
+        value = self.expander.expand(word, text, scope).value
+        return named(base, word, value, self.runtime_dirs, inner)
 
     def runtime_dir(self) -> Dir:
         """A directory computed at run time, unlike any other."""
@@ -317,7 +382,11 @@ class ShellWalker:
                 case _Nested():
                     self._nested(item)
                 case _Call():
-                    self._call(item.name)
+                    self._call(item)
+                case _Return():
+                    self.env.scope = item.scope
+                    self.sink.call_sites = item.call_sites
+                    self._depth -= 1
 
     def _push_children(self, node: Node, text: Text) -> None:
         """Walk the children of ``node`` next, in order; leaves (words, operators, comments) run nothing."""
@@ -393,12 +462,33 @@ class ShellWalker:
             else:
                 self._stack.append(_Visit(child, text))
 
-    def _call(self, name: str) -> None:
-        """Read a function's body where it is first called (or at the end when it never is)."""
-        if name in self._called or name not in self._functions:
+    def _call(self, call: _Call) -> None:
+        """Run a function's body for a call, its arguments bound to ``$1`` … ``$@`` in a frame of its own
+        (``local`` variables live there) and the call site on each pin it makes; or, at the end of the run,
+        once with its parameters unset when it was never called. Calls past a bound are not read (a
+        notice says so)."""
+        name = call.name
+        if name not in self._functions or (call.arguments is None and name in self._called):
             return
-        self._called.add(name)
+        calls = self._called.get(name, 0)
+        self._called[name] = calls + 1
         body, body_text = self._functions[name]
+        if call.arguments is None or call.text is None or call.span is None:
+            self._stack.append(_Visit(body, body_text))
+            return
+        if calls >= _MAX_CALLS_PER_FUNCTION or self._depth >= _MAX_CALL_DEPTH:
+            if calls == _MAX_CALLS_PER_FUNCTION or self._depth >= _MAX_CALL_DEPTH:
+                line = self.expander.line(call.text, call.arguments[0].start if call.arguments else 0)
+                self.sink.notices.append(
+                    f"line {line}: function {name} is called more than {_MAX_CALLS_PER_FUNCTION} times or "
+                    f"{_MAX_CALL_DEPTH} deep; the calls after that are not read"
+                )
+            return
+        site = _call_site(self.sink.path, call.span, name, call.arguments)
+        self._stack.append(_Return(self.env.scope, self.sink.call_sites))
+        self._depth += 1
+        self.env.scope = builtins.call_frame(self, self.env.scope, call.arguments, call.text)
+        self.sink.call_sites = (site,)
         self._stack.append(_Visit(body, body_text))
 
     def _nested(self, item: _Nested) -> None:
@@ -452,7 +542,8 @@ class ShellWalker:
         if name is None:
             return
         if name in self._functions:
-            self._stack.append(_Call(name))
+            span = self.expander.span(text, node.start_byte, node.end_byte)
+            self._stack.append(_Call(name, words[1:], text, span))
             return
         self.dispatch(Command(name, words, 0, text, scope, self.env.cwd, stdin, herestring))
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from ascend_reflint.resolve import Provenance, unquote
+from ascend_reflint.resolve import Element, Provenance, unquote
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -41,10 +41,11 @@ class Word:
     ``literal[i]`` says whether ``display[i]`` is a literal character (True) or part of an expansion;
     ``offsets[i]`` is its offset in ``raw``; ``start`` is ``raw``'s offset in the text it belongs to.
     ``provenance`` is set for a field of an expansion's value (see :meth:`fields`): where its text is
-    written, which is not where the word is.
+    written, which is not where the word is. ``at`` is set for a word that an array element stands for
+    (:meth:`element`): the word *is* there, in the array's assignment, and its spans are there.
     """
 
-    __slots__ = ("display", "literal", "offsets", "provenance", "raw", "start")
+    __slots__ = ("at", "display", "literal", "offsets", "provenance", "raw", "start")
 
     def __init__(
         self,
@@ -54,6 +55,7 @@ class Word:
         literal: list[bool],
         offsets: list[int],
         provenance: Provenance | None = None,
+        at: Provenance | None = None,
     ) -> None:
         self.raw = raw
         self.start = start
@@ -61,6 +63,31 @@ class Word:
         self.literal = literal
         self.offsets = offsets
         self.provenance = provenance
+        self.at = at
+
+    @classmethod
+    def field(cls, word: Word, element: Element) -> Word:
+        """The word that a positional parameter gives ``"$@"``: its value, spanning ``word``, written where
+        the call gives it."""
+        value = element.binding.value or ""
+        first, last = (word.offsets[0], word.offsets[-1]) if word.offsets else (0, 0)
+        offsets = [first] * (len(value) - 1) + [last] if value else []
+        return cls(word.raw, word.start, value, [True] * len(value), offsets, element.binding.provenance)
+
+    @classmethod
+    def element(cls, element: Element) -> Word:
+        """The word that an array element gives ``"${A[@]}"``: its value, written where the element is."""
+        value = element.binding.value or ""
+        at = Provenance.written(element.at.path, element.at.span, value) if element.written == value else None
+        return cls(
+            element.written,
+            0,
+            value,
+            [True] * len(value),
+            list(range(len(value))),
+            element.binding.provenance,
+            at or Provenance(element.at, False),
+        )
 
     @classmethod
     def parse(cls, raw: str, start: int) -> Word:
@@ -123,12 +150,16 @@ class Word:
             cut = self.offsets[start - 1] + 1
             if cut < len(self.raw):
                 return Word(self.raw[cut:], self.start + cut, "", [], [])
+        size = len(self.display)
+        first, stop = slice(start, end).indices(size)[:2]
         provenance = self.provenance
         if provenance is not None:
-            size = len(self.display)
-            provenance = provenance.part(*slice(start, end).indices(size)[:2], size)
+            provenance = provenance.part(first, stop, size)
+        at = self.at
+        if at is not None:
+            at = at.part(first, stop, size) or at  # an element not written verbatim: all of it
         display, literal = self.display[start:end], self.literal[start:end]
-        return Word(self.raw, self.start, display, literal, offsets, provenance)
+        return Word(self.raw, self.start, display, literal, offsets, provenance, at)
 
     def cut(self, separator: str) -> Word:
         """The part before the first literal ``separator`` (all of it when there is none)."""
@@ -158,5 +189,8 @@ class Word:
         return self.start + self.offsets[0], self.start + self.offsets[-1] + 1
 
     def written(self) -> str:
-        """The word as written, without the quotes around it."""
+        """The word as written, without the quotes around it (all of an array element that is not written
+        verbatim)."""
+        if self.at is not None and not self.at.verbatim:
+            return self.raw
         return self.raw[self.offsets[0] : self.offsets[-1] + 1] if self.offsets else ""
