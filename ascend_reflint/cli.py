@@ -7,28 +7,31 @@ that ``reflint --version`` and the pre-commit hook start fast.
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import functools
 import io
-import logging
 import math
 import os
 import signal
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, NamedTuple, TextIO
 
 from ascend_reflint import __version__
 
+# `typing` and `argparse` are not imported for `reflint --version`, the floor of every command: mypy reads
+# a module-level TYPE_CHECKING as typing's.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import argparse
+    from typing import TextIO
+
     from ascend_reflint.config import Config
     from ascend_reflint.fix.rounds import FixOutcome
     from ascend_reflint.inventory import Inventory
     from ascend_reflint.model import FileMessage, Pin, ScanResult, Severity, SourceFile
     from ascend_reflint.output import Channel
+    from ascend_reflint.report.text import TextOptions
     from ascend_reflint.scan import Answers, ScanOptions, ScanRun
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -43,7 +46,6 @@ exit codes:
   2  usage or internal error
 """
 FORMATS = ("text", "json", "github", "sarif")
-log = logging.getLogger("reflint")
 
 
 class UsageError(Exception):
@@ -56,6 +58,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     Standard output and standard error are :class:`~ascend_reflint.output.Channel` s for the duration: no
     text from a scanned file can write a workflow command to the CI log through them.
     """
+    if (sys.argv[1:] if argv is None else list(argv)) == ["--version"]:
+        # The floor of every command, answered before the parser is built (argparse's formatter alone
+        # loads textwrap, shutil and locale); the text is reflint's own.
+        sys.stdout.write(f"reflint {__version__}\n")
+        return EXIT_CLEAN
     from ascend_reflint.output import guarded_streams
 
     with guarded_streams(), _signals_as_interrupts():
@@ -89,7 +96,9 @@ def _main(argv: Sequence[str] | None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_FINDINGS
     except Exception as exc:
-        log.debug("internal error", exc_info=True)  # the traceback, through the safe log formatter
+        import logging
+
+        logging.getLogger("reflint").debug("internal error", exc_info=True)  # through the safe formatter
         detail = shown(f"{type(exc).__name__}: {exc}")
         sys.stderr.write(f"reflint: internal error: {detail} (run with --debug for details)\n")
         return EXIT_ERROR
@@ -118,6 +127,8 @@ def _signals_as_interrupts() -> Iterator[None]:
     only: later ones are ignored, so that the cleanup it started is not cut short (it is bounded: git is
     killed, not waited for). Outside the main thread (where Python cannot install handlers) nothing
     changes."""
+    import threading
+
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -136,6 +147,8 @@ def _signals_as_interrupts() -> Iterator[None]:
 
 
 def _parser() -> argparse.ArgumentParser:
+    import argparse
+
     parser = argparse.ArgumentParser(
         prog="reflint",
         description="Lint the git refs that build recipes pin "
@@ -234,9 +247,10 @@ def _parser() -> argparse.ArgumentParser:
         "--jobs",
         "-j",
         type=_positive_int,
-        default=32,
+        default=None,
         metavar="N",
-        help="remotes looked up at once (default: 32; lookups wait on the network, not the CPU)",
+        help="remotes looked up at once (default: every remote at once, up to 64, within --lookup-memory; "
+        "lookups wait on the network, not the CPU)",
     )
     scan.add_argument(
         "--lookup-deadline",
@@ -369,6 +383,18 @@ def _parser() -> argparse.ArgumentParser:
     scan.add_argument("--profile", action="store_true", help="print the time each stage took to stderr")
     scan.set_defaults(handler=_run_scan)
 
+    cache = commands.add_parser("cache", help="show or empty reflint's caches")
+    cache_commands = cache.add_subparsers(dest="cache_command", metavar="ACTION", required=True)
+    for name, help_text, handler in (
+        ("dir", "print the cache directory", _run_cache_dir),
+        ("clean", "remove every cache: extraction entries, ref lists, failed lookups, histories", _run_clean),
+    ):
+        action = cache_commands.add_parser(name, help=help_text)
+        action.add_argument(
+            "--cache-dir", metavar="DIR", help="the cache directory (default: user cache dir)"
+        )
+        action.set_defaults(handler=handler)
+
     rules = commands.add_parser(
         "rules", help="list every rule with its code, name, severity and documentation"
     )
@@ -379,6 +405,8 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _add_input_options(command: argparse.ArgumentParser) -> None:
+    import argparse
+
     command.add_argument("paths", nargs="*", metavar="PATH", help="files and folders to read (default: .)")
     command.add_argument(
         "--exclude",
@@ -401,6 +429,11 @@ def _add_input_options(command: argparse.ArgumentParser) -> None:
         metavar="NAME=VALUE",
         type=_build_arg,
         help="a Dockerfile ARG value, as docker build --build-arg takes it (repeatable)",
+    )
+    command.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="read and extract every file afresh, without the extraction cache (ref lists: see --refresh)",
     )
     command.add_argument(
         "--max-file-size",
@@ -435,6 +468,8 @@ def _positive_number(text: str, unit: str) -> float:
     """A finite number above 0, for every option that takes a fraction (``--timeout``, ``--cache-ttl``,
     ``--max-history-size``): ``nan``, ``inf`` and ``1e309`` (which ``float`` reads as infinity) are usage
     errors, not a crash later or a limit that is silently off."""
+    import argparse
+
     try:
         value = float(text)
     except ValueError:
@@ -445,6 +480,8 @@ def _positive_number(text: str, unit: str) -> float:
 
 
 def _hosts(text: str) -> list[str]:
+    import argparse
+
     from ascend_reflint.lookup.credentials import parse_credential_hosts
 
     try:
@@ -455,6 +492,8 @@ def _hosts(text: str) -> list[str]:
 
 def _credential_hosts(option_hosts: Sequence[str]) -> frozenset[str]:
     """The hosts of ``--credentials-for`` and of the environment variable, together."""
+    if not option_hosts and not os.environ.get("REFLINT_CREDENTIALS_FOR", "").strip():
+        return frozenset()  # the usual case, without loading the lookup stage
     from ascend_reflint.lookup.credentials import CREDENTIALS_ENV, parse_credential_hosts
 
     try:
@@ -479,6 +518,8 @@ def _bytes(mebibytes: float) -> int:
 
 
 def _positive_int(text: str) -> int:
+    import argparse
+
     try:
         value = int(text)
     except ValueError:
@@ -491,6 +532,8 @@ def _positive_int(text: str) -> int:
 def _build_arg(text: str) -> tuple[str, str | None]:
     """``NAME=VALUE``, or ``NAME`` alone, which takes the value from the environment as docker build does
     (Docker CLI reference, ``docker build --build-arg``); None when that variable is not set either."""
+    import argparse
+
     name, sep, value = text.partition("=")
     if not name:
         raise argparse.ArgumentTypeError(f"expected NAME=VALUE or NAME, got {text!r}")
@@ -502,6 +545,8 @@ def _build_args(pairs: Sequence[tuple[str, str | None]]) -> dict[str, str]:
 
 
 def _selectors(text: str) -> list[str]:
+    import argparse
+
     selectors = [selector.strip() for selector in text.split(",") if selector.strip()]
     if not selectors:
         raise argparse.ArgumentTypeError("expected rules such as RL001,RL002, RL00 or branch-pin")
@@ -513,6 +558,8 @@ def _check_selectors(option: str, selectors: Sequence[str] | None) -> tuple[str,
     error: a typo in ``--select`` must not silently turn every rule off."""
     if selectors is None:
         return None
+    if not selectors:
+        return ()
     from ascend_reflint.check.rules import selected_codes
 
     try:
@@ -581,7 +628,10 @@ def _load_config(args: argparse.Namespace) -> Config:
 
 
 def _inventory(  # type: ignore[no-untyped-def]
-    args: argparse.Namespace, config: Config, overlay: Mapping[str, bytes] | None = None
+    args: argparse.Namespace,
+    config: Config,
+    overlay: Mapping[str, bytes] | None = None,
+    keep_text: bool = False,
 ):
     from ascend_reflint.inventory import build_inventory
     from ascend_reflint.textfile import DEFAULT_MAX_BYTES
@@ -594,11 +644,21 @@ def _inventory(  # type: ignore[no-untyped-def]
         root=config.root,
         root_excludes=config.exclude,
         overlay=overlay,
+        cache=None if args.no_cache else _extraction_cache(args.cache_dir, config),
         docs=config.docs and not args.no_docs,
+        # `refs` and `scan` read texts only where the checks need them; fixes edit texts
+        keep_text=keep_text,
     )
 
 
+def _extraction_cache(cache_dir: str | None, config: Config):  # type: ignore[no-untyped-def]
+    from ascend_reflint.extraction_cache import for_project
+
+    return for_project(cache_dir, config)
+
+
 def _run_refs(args: argparse.Namespace) -> int:
+    from ascend_reflint.model import FileMessage
     from ascend_reflint.report.text import write_file_messages
 
     _check_paths(args.paths)
@@ -615,7 +675,8 @@ def _run_refs(args: argparse.Namespace) -> int:
             from ascend_reflint.report.text import write_refs
 
             write_refs(inventory, stream, rich_output=wants_colour(stream, args.colour), describes=describes)
-            write_file_messages(inventory.errors, inventory.notices, sys.stderr)
+            cache_notices = [FileMessage("(cache)", notice) for notice in inventory.cache_notices]
+            write_file_messages(inventory.errors, [*inventory.notices, *cache_notices], sys.stderr)
 
     _emit(args.output, render)
     return EXIT_CLEAN
@@ -690,12 +751,13 @@ def _run_scan(args: argparse.Namespace) -> int:
         max_bytes=args.max_file_size,
         verify_commits=args.verify_commits,
         max_history_bytes=_bytes(args.max_history_size),
+        extraction_cache=not args.no_cache,
         docs=config.docs and not args.no_docs,
     )
     destinations = _destinations(args.format or ["text"], args.output)
     if args.sarif_file is not None:
         destinations.append(("sarif", args.sarif_file))
-    inventory = _inventory(args, config)
+    inventory = _inventory(args, config, keep_text=args.fix or args.diff)
     try:
         run = run_scan(inventory, options)
     except Exception as exc:
@@ -723,6 +785,8 @@ def _run_scan(args: argparse.Namespace) -> int:
             "inside the scanned tree: a cache committed there can vouch for refs that do not exist; keep it "
             "outside (--cache-dir)\n"
         )
+    from ascend_reflint.report.text import TextOptions
+
     text_options = TextOptions(wants_colour(sys.stdout, args.colour), args.quiet, args.statistics)
     # Files first: a reader that closes standard output early (`| head`) must not cost the SARIF file.
     for output_format, path in sorted(destinations, key=lambda destination: destination[1] in (None, "-")):
@@ -755,7 +819,7 @@ def _fix_in_rounds(
     from ascend_reflint.textfile import DEFAULT_MAX_BYTES
 
     def rescan(overlay: Mapping[str, bytes], answers: Answers) -> tuple[list[SourceFile], ScanRun]:
-        again: Inventory = _inventory(args, config, overlay)
+        again: Inventory = _inventory(args, config, overlay, keep_text=True)
         rerun = run_scan(again, dataclasses.replace(options, answers=answers, progress=False))
         rerun.result.unsafe_fixes = run.result.unsafe_fixes
         return again.files, rerun
@@ -771,8 +835,6 @@ def _fix_in_rounds(
 def _write_fixes(outcome: FixOutcome, first: ScanRun) -> ScanRun:
     """Write the fixed files; the run that remains, with what was fixed (and what could not be written)
     in its result."""
-    import dataclasses
-
     from ascend_reflint.fix.rounds import write_fixed
     from ascend_reflint.model import FixReport
 
@@ -781,8 +843,8 @@ def _write_fixes(outcome: FixOutcome, first: ScanRun) -> ScanRun:
     written = len(outcome.changed) - len(failures)
     run.result.fixed = FixReport(outcome.fixed if written else 0, outcome.pinned if written else 0, written)
     run.result.errors.extend(failures)
-    run.result.summary = dataclasses.replace(
-        run.result.summary, lookups=first.result.summary.lookups, cached=first.result.summary.cached
+    run.result.summary = run.result.summary._replace(
+        lookups=first.result.summary.lookups, cached=first.result.summary.cached
     )
     run.side_notices.extend(outcome.refused)
     return run
@@ -875,14 +937,6 @@ def _destinations(formats: Sequence[str], outputs: Sequence[str]) -> list[tuple[
     return [(f, None) for f in formats[:on_stdout]] + list(zip(formats[on_stdout:], outputs, strict=True))
 
 
-class TextOptions(NamedTuple):
-    """How the text format writes a scan: ``--color``, ``--quiet`` and ``--statistics``."""
-
-    colour: bool
-    quiet: bool
-    statistics: bool
-
-
 def _scan_notices(run: ScanRun) -> list[FileMessage]:
     """The notices that ``scan`` writes to standard error: paths given on the command line that it skipped,
     the config's (a ``per-file-ignores`` glob that matches nothing) and the cache's. The other notices
@@ -920,6 +974,39 @@ def _repository_root() -> str:
     from ascend_reflint.report.github import repository_root
 
     return repository_root(os.environ)
+
+
+def _cache_directory(args: argparse.Namespace) -> str:
+    from ascend_reflint.cachedir import default_cache_dir
+
+    return args.cache_dir or str(default_cache_dir())
+
+
+def _run_cache_dir(args: argparse.Namespace) -> int:
+    from ascend_reflint.output import shown
+
+    sys.stdout.write(f"{shown(_cache_directory(args))}\n")
+    return EXIT_CLEAN
+
+
+def _run_clean(args: argparse.Namespace) -> int:
+    """``reflint cache clean``: remove the caches and say what went, e.g. "removed 272 extraction entries,
+    41 ref lists, 0 failed lookups and 5 commit histories (1.4 MiB) from DIR"."""
+    from pathlib import Path
+
+    from ascend_reflint.cachedir import clean
+    from ascend_reflint.output import shown
+
+    directory = _cache_directory(args)
+    try:
+        cleaned = clean(Path(directory))
+    except OSError as error:
+        raise UsageError(f"cannot clean the cache {directory}: {error.strerror or error}") from None
+    parts = [f"{entry.entries} {entry.label}" for entry in cleaned]
+    size = sum(entry.size for entry in cleaned) / (1024 * 1024)
+    listed = f"{', '.join(parts[:-1])} and {parts[-1]}"
+    sys.stdout.write(f"removed {listed} ({size:.1f} MiB) from {shown(directory)}\n")
+    return EXIT_CLEAN
 
 
 def _run_rules(args: argparse.Namespace) -> int:

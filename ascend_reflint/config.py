@@ -25,9 +25,8 @@ import os
 import re
 import sys
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from ascend_reflint.check.located import Loc, Locator
@@ -52,8 +51,7 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-@dataclass(frozen=True)
-class Config:
+class Config(NamedTuple):
     """The config in force for a scan.
 
     Attributes:
@@ -306,9 +304,14 @@ def parse_toml_config(text: str, source: str, root: str | None = None) -> UserCo
 def reflint_table(text: str, source: str) -> dict[str, Any] | None:
     """The ``[tool.reflint]`` table of the TOML ``text``, or None when it has none.
 
+    A text that does not name reflint (not even through a ``\\u`` escape in a quoted key) has no such table,
+    and is not parsed: most projects' ``pyproject.toml`` is another tool's business.
+
     Raises:
         ConfigError: the text is not TOML, or ``tool.reflint`` is not a table.
     """
+    if "reflint" not in text and "\\u" not in text and "\\U" not in text:
+        return None
     if sys.version_info >= (3, 11):
         import tomllib
     else:  # pragma: no cover - Python 3.10

@@ -12,11 +12,15 @@ import time
 from collections import deque
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ascend_reflint.discover import discover, display_path, exclusions, root_exclusions
 from ascend_reflint.model import FileKind, FileMessage, Pin, SourceFile
 from ascend_reflint.sidefile import inside_root
-from ascend_reflint.textfile import DEFAULT_MAX_BYTES, FileReadError, read_text, text_of
+from ascend_reflint.textfile import DEFAULT_MAX_BYTES, FileReadError, read_recipe_bytes, text_of
+
+if TYPE_CHECKING:
+    from ascend_reflint.extraction_cache import ExtractionCache
 
 log = logging.getLogger("reflint")
 
@@ -30,12 +34,14 @@ class Inventory:
         errors: files that could not be read or extracted, with the cause.
         notices: caveats (lenient decoding, skipped steps, skipped explicit paths).
         timings: seconds spent per stage (``discover``, ``extract``).
+        cache_notices: why the extraction cache could not be written (each distinct one once).
     """
 
     files: list[SourceFile] = field(default_factory=list)
     errors: list[FileMessage] = field(default_factory=list)
     notices: list[FileMessage] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
+    cache_notices: list[str] = field(default_factory=list)
 
     @property
     def pins(self) -> list[Pin]:
@@ -52,7 +58,9 @@ def build_inventory(
     root: str | None = None,
     root_excludes: Sequence[str] = (),
     overlay: Mapping[str, bytes] | None = None,
+    cache: ExtractionCache | None = None,
     docs: bool = True,
+    keep_text: bool = True,
 ) -> Inventory:
     """Discover, read and extract the files under ``paths``, and the files they name (pip's ``-r``/``-c``).
 
@@ -69,7 +77,10 @@ def build_inventory(
             paths out, as ``excludes`` does; ``root`` must be given with them.
         overlay: absolute path → the bytes to read instead of the file's (what ``--diff`` and the rounds of
             ``--fix`` would have written), for files that discovery finds.
+        cache: the extraction cache to answer from and fill (None: extract every file).
         docs: read documentation (``--no-docs`` and the config's ``docs: false`` turn it off).
+        keep_text: keep every file's text; False keeps only the texts that the checks read after extraction
+            (:func:`text_needed`), so that a scan of many files does not hold them all.
 
     Returns:
         The :class:`Inventory`, its files in display path order. Never raises for a file's content.
@@ -83,12 +94,18 @@ def build_inventory(
     queue = deque(inventory.files)
     known = {*read_already, *(source.abspath for source in files)}
     named = _NamedFiles(root, paths, excludes, root_excludes, known)
+    build_args = build_args or {}
+    # Every parameter that changes what extraction gives belongs in the settings: they are in each key.
+    if cache is not None:
+        cache = cache.with_settings(build_args=dict(build_args), max_bytes=max_bytes, docs=docs)
     while queue:
         source = queue.popleft()
-        _read_and_extract(source, build_args or {}, max_bytes, (overlay or {}).get(source.abspath))
+        _read_and_extract(source, build_args, max_bytes, cache, (overlay or {}).get(source.abspath))
         for extra in named.read_by(source):
             inventory.files.append(extra)
             queue.append(extra)
+        if not keep_text and not text_needed(source):
+            source.text = None
         if source.error is not None:
             inventory.errors.append(FileMessage(source.path, source.error))
         inventory.notices.extend(FileMessage(source.path, notice) for notice in source.notices)
@@ -97,11 +114,20 @@ def build_inventory(
         inventory.errors.sort(key=lambda message: message.path)
         inventory.notices.sort(key=lambda message: message.path)
     inventory.timings["extract"] = time.perf_counter() - started
+    if cache is not None:
+        inventory.cache_notices = cache.notices
     return inventory
 
 
 #: How a file names the files of each kind that it has its tool read, for notices.
 _NAMED_BY = {FileKind.REQUIREMENTS: "named by -r/-c", FileKind.GITLAB_CI: "named by include: local"}
+
+
+def text_needed(source: SourceFile) -> bool:
+    """True when the checks read ``source``'s text after extraction: a workflow (RL006 reads its jobs), a
+    file with a ``reflint:`` comment (suppressions). Other files' texts can go once they are extracted
+    (RL004 reads the first line of a variant that lacks a pin from the file itself)."""
+    return source.text is not None and (source.kind is FileKind.WORKFLOW or "reflint:" in source.text)
 
 
 class _NamedFiles:
@@ -157,23 +183,44 @@ class _NamedFiles:
 
 
 def _read_and_extract(
-    source: SourceFile, build_args: Mapping[str, str], max_bytes: int, data: bytes | None = None
+    source: SourceFile,
+    build_args: Mapping[str, str],
+    max_bytes: int,
+    cache: ExtractionCache | None,
+    overlay: bytes | None = None,
 ) -> None:
-    from ascend_reflint.extract import ExtractError, extract_file
-
+    """Read ``source`` (or take ``overlay``, the bytes a fix would write, in place of the file's) and fill it
+    from its cache entry, else extract it (and cache what was found, unless extraction failed on a bug of
+    ours or on resources, which another run may not meet)."""
     try:
-        source.text, notice = read_text(source.abspath, max_bytes) if data is None else text_of(data)
+        data = read_recipe_bytes(source.abspath, max_bytes) if overlay is None else overlay
+        source.text, notice = text_of(data)
     except FileReadError as exc:
         source.error = str(exc)
         return
     if notice:
         source.notices.append(notice)
+    entry = cache.entry(source, data) if cache is not None else None
+    if entry is not None and entry.load(source):
+        return
+    if _extract(source, build_args) and entry is not None:
+        entry.store(source)
+
+
+def _extract(source: SourceFile, build_args: Mapping[str, str]) -> bool:
+    """Extract ``source``; False when extraction failed on a bug of ours or ran out of stack or memory (the
+    file's error says so)."""
+    from ascend_reflint.extract import ExtractError, extract_file
+
     try:
         extract_file(source, build_args)
     except ExtractError as exc:
         source.error = str(exc)
     except (RecursionError, MemoryError) as exc:
         source.error = f"too deeply nested or too large to extract ({type(exc).__name__})"
+        return False
     except Exception as exc:  # a bug of ours must not lose the other files' findings
         log.debug("extracting %s failed", source.path, exc_info=True)
         source.error = f"internal error while extracting ({type(exc).__name__}: {exc}); run with --debug"
+        return False
+    return True

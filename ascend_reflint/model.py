@@ -3,6 +3,13 @@
 Every stage depends on this module and on the stage before it, never on a stage after it. The values are
 plain, typed and immutable where they can be, so that a stage cannot change what an earlier stage saw.
 
+The small records that every scan makes by the thousand and nothing changes (spans, origins, env
+settings, messages, failures, related places, the summary) are :class:`typing.NamedTuple` s: one costs a
+quarter of what a frozen dataclass costs to define, and this module is imported by every command
+(``benchmarks/README.md`` has the figures). The records that stages copy with a change
+(``dataclasses.replace``: pins, findings, verdicts, ref lists) and the two that stages fill in stay
+dataclasses.
+
 Positions everywhere are the file's own: 1-based lines, 1-based columns counted in characters (not bytes),
 ``end_column`` exclusive.
 """
@@ -11,6 +18,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 
 class Severity(enum.IntEnum):
@@ -114,8 +122,7 @@ class Resolution(str, enum.Enum):
     PLACEHOLDER = "placeholder"
 
 
-@dataclass(frozen=True, slots=True)
-class Span:
+class Span(NamedTuple):
     """A range of characters in a file: 1-based ``line``/``column``, ``end_column`` exclusive."""
 
     line: int
@@ -124,8 +131,7 @@ class Span:
     end_column: int
 
 
-@dataclass(frozen=True, slots=True)
-class Origin:
+class Origin(NamedTuple):
     """Where a value that reaches a pin through a variable is written: the definition, not the use.
 
     ``span`` covers the value as written there, quotes around it excluded: the ``v0.27.0`` of
@@ -142,8 +148,7 @@ class Origin:
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class CloneLayout:
+class CloneLayout(NamedTuple):
     """Where the parts of a ``git clone`` command are written, for fixes that rewrite the command (CMake's
     declarations, which clone too, give their ``GIT_SHALLOW`` as the ``depth`` option).
 
@@ -168,8 +173,7 @@ class CloneLayout:
         return tuple(span for name, span in self.options if name in names)
 
 
-@dataclass(frozen=True, slots=True)
-class CallSite:
+class CallSite(NamedTuple):
     """A place that runs the code a pin is written in, with the values the pin was resolved with.
 
     A pin inside a shell function is resolved once per distinct call (``$1`` … of that call); a Dockerfile's
@@ -190,8 +194,7 @@ class CallSite:
     call: str
 
 
-@dataclass(frozen=True, slots=True)
-class Fetch:
+class Fetch(NamedTuple):
     """How the ref that a checkout names by name came into its repository: the ``git fetch`` (or ``git
     pull``) before the checkout that named it. Whether the checkout finds it depends on what the fetch
     stored (git-fetch(1) "CONFIGURED REMOTE-TRACKING BRANCHES"; verified with git 2.39): RL020 reads it.
@@ -324,8 +327,7 @@ class IssueKind(str, enum.Enum):
     BASH_UNDER_SH = "bash-under-sh"
 
 
-@dataclass(frozen=True, slots=True)
-class CommandIssue:
+class CommandIssue(NamedTuple):
     """A recipe command that fails, or does other than it says, as extraction saw it.
 
     Attributes:
@@ -357,8 +359,7 @@ class CommandIssue:
     stage: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class EnvSetting:
+class EnvSetting(NamedTuple):
     """One environment variable that a file sets for what it builds or runs.
 
     Attributes:
@@ -375,8 +376,7 @@ class EnvSetting:
     scope: str
 
 
-@dataclass(frozen=True, slots=True)
-class FileMessage:
+class FileMessage(NamedTuple):
     """A file that could not be read as a whole (``errors``) or that was read with a caveat (``notices``)."""
 
     path: str
@@ -392,7 +392,9 @@ class SourceFile:
         abspath: absolute filesystem path.
         kind: the kind of file.
         explicit: True when the path was given on the command line (read even with an unusual name).
-        text: the decoded text, once read (None before reading or when it could not be read).
+        text: the decoded text, once read (None before reading, when it could not be read, or when the
+            inventory let it go: a scan keeps only the texts that checks read, see
+            :func:`ascend_reflint.inventory.text_needed`).
         pins: pins found, in file order.
         env: environment settings found (Dockerfile ``ENV``, workflow ``env:``).
         notices: caveats about this file (lenient decoding, a skipped ``shell: pwsh`` step …).
@@ -474,8 +476,7 @@ class FailureKind(str, enum.Enum):
     OTHER = "other"
 
 
-@dataclass(frozen=True, slots=True)
-class LookupFailure:
+class LookupFailure(NamedTuple):
     """A lookup that gave no ref list: a fact about the remote, never "ref not found".
 
     Attributes:
@@ -535,8 +536,7 @@ class CommitVerdict:
     detail: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class Related:
+class Related(NamedTuple):
     """Another place that a finding refers to (the other variant, the other file's pin).
 
     Attributes:
@@ -663,8 +663,7 @@ class Finding:
         return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
-@dataclass(frozen=True, slots=True)
-class ScanSummary:
+class ScanSummary(NamedTuple):
     """Counts for the end of a scan.
 
     Attributes:
@@ -672,7 +671,9 @@ class ScanSummary:
         pins: pins found.
         remotes: distinct lookups needed (one per URL that pins fetch, normalised).
         lookups: of those, how many were asked over the network in this run.
-        cached: of those, how many were answered from the cache.
+        cached: of those, how many were answered with a ref list from the cache.
+        cached_failures: of those, how many were answered with a failure that the cache keeps for minutes
+            (no such repository, credentials asked for, unreachable, timed out); ``--refresh`` asks again.
         checked: of those, how many answered: a ref list, or "no such repository" (from the network or
             the cache).
         unchecked_pins: pins whose lookup did not answer (unreachable, timed out, too large, deadline,
@@ -686,6 +687,7 @@ class ScanSummary:
     remotes: int
     lookups: int
     cached: int
+    cached_failures: int = 0
     checked: int = 0
     unchecked_pins: int = 0
     lookup_rules: bool = True
@@ -702,8 +704,7 @@ class ScanSummary:
         return self.lookup_rules and self.remotes > 0 and self.checked == 0
 
 
-@dataclass(frozen=True, slots=True)
-class FixReport:
+class FixReport(NamedTuple):
     """What ``--fix`` applied, for the summary.
 
     Attributes:

@@ -36,9 +36,8 @@ the target, so that a symbolic link at the target is replaced, never followed.
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
-import json
-import logging
 import os
 import re
 import stat
@@ -46,9 +45,10 @@ import sys
 import threading
 import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from ascend_reflint.remote import redact
+if TYPE_CHECKING:
+    import logging
 
 #: The workflow commands that reflint itself writes (annotations, see ``report/github.py``).
 OWN_COMMANDS = ("error", "warning", "notice")
@@ -89,6 +89,8 @@ def shown(text: str) -> str:
     Returns:
         The text, safe to put inside a line.
     """
+    from ascend_reflint.remote import redact  # imported when first shown: `reflint --version` needs none
+
     text = redact(text)
     if text.isprintable() and not _IGNORABLE.search(text):
         return text
@@ -336,13 +338,15 @@ def json_text(document: Any, indent: int | None = 2) -> str:
         document: dicts, lists, strings, numbers, booleans and None.
         indent: spaces per level, or None for the most compact form.
     """
+    import json
+
     separators = None if indent is not None else (",", ":")
     text = json.dumps(_redacted(document), indent=indent, separators=separators, ensure_ascii=False)
     return _JSON_CANDIDATES.sub(_json_escape, text).replace(_LEGACY, _LEGACY_JSON) + "\n"
 
 
 #: Candidates for :func:`_json_escape`: DEL, C1 controls, and every non-ASCII character (checked there).
-_JSON_CANDIDATES = re.compile("[\x7f-\U0010ffff]")
+_JSON_CANDIDATES = re.compile("[^\x00-\x7e]")  # a negated class: a range up to U+10FFFF costs ms to compile
 
 
 def _json_escape(match: re.Match[str]) -> str:
@@ -357,6 +361,8 @@ def _json_escape(match: re.Match[str]) -> str:
 
 
 def _redacted(value: Any) -> Any:
+    from ascend_reflint.remote import redact
+
     if isinstance(value, str):
         return redact(value)
     if isinstance(value, dict):
@@ -388,13 +394,21 @@ def guarded_streams(environ: Mapping[str, str] | None = None) -> Iterator[tuple[
                 channel.close()
 
 
-class SafeLogFormatter(logging.Formatter):
-    """Formats a log record, its traceback included, with credentials masked and every character that
-    :func:`shown` escapes escaped, except the line breaks of a traceback. Used with a handler whose stream
-    is a :class:`Channel`, which neutralises workflow commands at line starts."""
+@functools.cache
+def _safe_log_formatter() -> type[logging.Formatter]:
+    """The formatter class of reflint's log handler, made on first use: ``logging`` is imported by the
+    commands that log, not by ``reflint --version``."""
+    import logging
 
-    def format(self, record: logging.LogRecord) -> str:
-        return "\n".join(shown(line) for line in super().format(record).split("\n"))
+    class SafeLogFormatter(logging.Formatter):
+        """Formats a log record, its traceback included, with credentials masked and every character that
+        :func:`shown` escapes escaped, except the line breaks of a traceback. Used with a handler whose
+        stream is a :class:`Channel`, which neutralises workflow commands at line starts."""
+
+        def format(self, record: logging.LogRecord) -> str:
+            return "\n".join(shown(line) for line in super().format(record).split("\n"))
+
+    return SafeLogFormatter
 
 
 _HANDLER_NAME = "reflint-output"
@@ -402,14 +416,16 @@ _HANDLER_NAME = "reflint-output"
 
 def configure_logging(stream: TextIO, debug: bool) -> None:
     """Send every logger's records (reflint's, GitPython's) to ``stream`` as ``reflint: MESSAGE`` lines
-    through :class:`SafeLogFormatter`: WARNING and up, or everything with ``debug``. Replaces the handler
-    that an earlier call installed."""
+    through a formatter that masks and escapes as :func:`shown` does: WARNING and up, or everything with
+    ``debug``. Replaces the handler that an earlier call installed."""
+    import logging
+
     root = logging.getLogger()
     for handler in [h for h in root.handlers if h.get_name() == _HANDLER_NAME]:
         root.removeHandler(handler)
     handler = logging.StreamHandler(stream)
     handler.set_name(_HANDLER_NAME)
-    handler.setFormatter(SafeLogFormatter("reflint: %(message)s"))
+    handler.setFormatter(_safe_log_formatter()("reflint: %(message)s"))
     root.addHandler(handler)
     root.setLevel(logging.DEBUG if debug else logging.WARNING)
 

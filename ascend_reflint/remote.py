@@ -7,6 +7,7 @@ for remote helpers such as ``ext::``), and git-config(1) ``protocol.allow``.
 
 from __future__ import annotations
 
+import functools
 import re
 from urllib.parse import urlsplit
 
@@ -71,6 +72,9 @@ def redact(text: str) -> str:
     return _SCP_USER.sub(_scp_user, text)
 
 
+# The functions of one URL below are pure and remembered: the stages ask them of every pin's URL several
+# times, and pins repeat URLs.
+@functools.lru_cache(maxsize=4096)
 def unsafe_reason(url: str) -> str | None:
     """Say why git must not be given ``url``, or None when it is safe to give git (a local path is safe,
     though never looked up: see :func:`is_local_path`).
@@ -111,6 +115,7 @@ def unsafe_reason(url: str) -> str | None:
     return "it is not a git URL"
 
 
+@functools.lru_cache(maxsize=4096)
 def is_local_path(url: str) -> bool:
     """True when git reads ``url``, as the recipe wrote it, as a repository on the build machine's own disk.
 
@@ -125,6 +130,7 @@ def is_local_path(url: str) -> bool:
     return url in (".", "..") or url.startswith(("/", "./", "../", "~")) or url[:7].lower() == "file://"
 
 
+@functools.lru_cache(maxsize=4096)
 def lookup_key(url: str) -> str | None:
     """The key that pins share one lookup by: the URL that ``git clone URL`` would fetch, normalised.
 
@@ -188,6 +194,7 @@ def _key_path(host: str, path: str) -> str:
     return path.lower() if hostname.lower() in CASE_INSENSITIVE_HOSTS else path
 
 
+@functools.lru_cache(maxsize=4096)
 def normalise_remote(url: str) -> str | None:
     """Turn a repository URL into reflint's remote key, ``host/owner/name``.
 

@@ -19,12 +19,13 @@ What a scan reports, in order:
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ascend_reflint.config import Config
 from ascend_reflint.inventory import Inventory, build_inventory
@@ -65,7 +66,8 @@ class ScanOptions:
         cache_dir: where ref lists are cached (None: the user cache dir).
         cache_ttl: how long a cached answer stays fresh, in seconds.
         timeout: time limit of one remote's lookup, in seconds.
-        jobs: remotes looked up at once.
+        jobs: remotes looked up at once (None: all at once, up to
+            :data:`~ascend_reflint.lookup.MAX_JOBS`).
         deadline: time limit of all lookups together, in seconds.
         max_refs: refs one lookup may read.
         max_ref_bytes: bytes one lookup may read.
@@ -87,6 +89,8 @@ class ScanOptions:
             ``verify-commits`` allows it).
         docs: read documentation (``--no-docs``, the config's ``docs``), for the work tree read as context.
         max_history_bytes: the largest a remote's cached history may be on disk, in bytes.
+        extraction_cache: read and fill the extraction cache and the read shipped rule packs (in
+            ``cache_dir``; ``--no-cache``: False).
         answers: what an earlier scan of the same tree answered (reused, not asked again), or None.
     """
 
@@ -95,7 +99,7 @@ class ScanOptions:
     cache_dir: str | None = None
     cache_ttl: float = 3600.0
     timeout: float = 20.0
-    jobs: int = 16
+    jobs: int | None = None
     deadline: float = 120.0
     max_refs: int = 250_000
     max_ref_bytes: int = 32 * 1024 * 1024
@@ -116,6 +120,7 @@ class ScanOptions:
     verify_commits: bool = True
     max_history_bytes: int = 256 * 1024 * 1024
     docs: bool = True
+    extraction_cache: bool = True
     answers: Answers | None = None
 
 
@@ -147,8 +152,7 @@ class ScanRun:
     cache_in_tree: str | None = None
 
 
-@dataclass(frozen=True)
-class RuleSelection:
+class RuleSelection(NamedTuple):
     """Which codes a scan reports on which file.
 
     Attributes:
@@ -202,13 +206,17 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
         PolicyError: a rule pack (default, ``rule-packs`` or ``--rule-pack``) cannot be read or is not valid.
         BaselineError: the baseline cannot be read or written.
     """
-    from ascend_reflint.check import all_rules, remotes_to_look_up, run_checks
-    from ascend_reflint.lookup import answered
-
     config = options.config or Config(root=str(Path.cwd()))
     selection = RuleSelection.of(options, config)
     timings = dict(inventory.timings)
-    policy = build_policy(config, [Path(p) for p in options.rule_packs])
+    if not inventory.files and not options.rule_packs and not config.rule_pack_paths():
+        # Nothing to check: no rule and no lookup runs, and none of their modules is loaded.
+        return _unchecked_run(inventory, options, config, timings)
+    from ascend_reflint.check import all_rules, remotes_to_look_up
+    from ascend_reflint.lookup import answered
+
+    cache_dir = _cache_dir(options) if options.extraction_cache else None
+    policy = build_policy(config, [Path(p) for p in options.rule_packs], cache_dir)
 
     started = time.perf_counter()
     context_files = _context_files(inventory, options, config, selection)
@@ -226,26 +234,26 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
         lookups.update(_default_branches(inventory.files, requests, lookups, options, stats))
     timings["lookup"] = time.perf_counter() - started
 
-    started = time.perf_counter()
-    time_left = options.deadline - timings["lookup"]
-    commits, history_notices = _verify_commits(
-        inventory.files, requests, lookups, options, selection, time_left
-    )
-    timings["history"] = time.perf_counter() - started
+    checks = _Checks(inventory, context_files, requests, options, selection, policy, config.root, timings)
+    findings, history_notices = checks.run(lookups)
+    stale = {} if options.offline else _stale_answers(findings, requests, lookups, time.time())
+    if stale:
+        # No finding from a stale answer: the ref lists that would yield "not found" (or "ambiguous") are
+        # asked for again, and the checks run again on what the remotes hold now.
+        started = time.perf_counter()
+        lookup_options = dataclasses.replace(_lookup_options(options), refresh=True)
+        fresh, again = _lookup_with_progress(stale, lookup_options, options.progress)
+        timings["lookup"] += time.perf_counter() - started
+        lookups.update(fresh)
+        if selection.runs("RL001"):
+            lookups.update(_default_branches(inventory.files, stale, lookups, options, again))
+        stats.lookups += again.lookups
+        stats.cached -= len(stale)
+        stats.notices += [notice for notice in again.notices if notice not in stats.notices]
+        findings, history_notices = checks.run(lookups)
 
-    started = time.perf_counter()
-    findings = run_checks(inventory.files, lookups, policy, context_files, config.root, commits)
-    findings = _documentation_capped(findings, inventory.files)
-    if any(finding.fix is not None for finding in findings):
-        from ascend_reflint.fix.settle import settle_fixes
-
-        findings = settle_fixes(findings, inventory.files, context_files)
-    findings = _reported(
-        findings, inventory.files, context_files, selection, policy, options.report_unused_ignores
-    )
-    timings["check"] = time.perf_counter() - started
-
-    side_notices = [FileMessage("(cache)", notice) for notice in (*stats.notices, *history_notices)]
+    cache_notices = (*inventory.cache_notices, *stats.notices, *history_notices)
+    side_notices = [FileMessage("(cache)", notice) for notice in cache_notices]
     side_notices += _config_notices(inventory, config)
     notices = [*inventory.notices, *side_notices]
     summary = ScanSummary(
@@ -254,15 +262,117 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
         remotes=len(requests),
         lookups=stats.lookups,
         cached=stats.cached,
+        cached_failures=stats.cached_failures,
         checked=sum(1 for result in lookups.values() if answered(result)),
         unchecked_pins=_unchecked_pins(inventory.files, lookups),
         lookup_rules=needs_lookups,
     )
     result = ScanResult([], list(inventory.errors), notices, summary)
-    run = ScanRun(result, timings, side_notices, Answers(lookups, commits))
-    if stats.cached:
+    run = ScanRun(result, timings, side_notices, Answers(lookups, checks.commits))
+    if stats.cached or stats.cached_failures:
         run.cache_in_tree = _cache_in_tree(options, config)
     run.result.findings = _after_baseline(findings, options, run)
+    return run
+
+
+#: The findings that a stale cached ref list must not give: "not found" and "ambiguous".
+STALE_CODES = frozenset({"RL001", "RL013", "RL014"})
+#: How old a cached ref list may be, in seconds, and still give one of :data:`STALE_CODES`.
+STALE_AFTER = 300.0
+
+
+def _stale_answers(
+    findings: Sequence[Finding], requests: Mapping[str, str], lookups: Mapping[str, LookupResult], now: float
+) -> dict[str, str]:
+    """The lookups (key → URL, as ``requests`` has them) whose cached ref list is older than
+    :data:`STALE_AFTER` and gives one of :data:`STALE_CODES` to some pin: a tag released since the list was
+    cached must not be "not found"."""
+    from ascend_reflint.model import RemoteRefs
+
+    remotes = {finding.remote for finding in findings if finding.code in STALE_CODES}
+    return {
+        key: requests[key]
+        for key, result in lookups.items()
+        if isinstance(result, RemoteRefs)
+        and result.remote in remotes
+        and now - result.fetched_at > STALE_AFTER
+    }
+
+
+class _Checks:
+    """Commit verification and the rules, which a scan runs once, and again when stale answers were asked
+    for again (:func:`_stale_answers`); each run adds its time to the ``history`` and ``check`` stages."""
+
+    def __init__(
+        self,
+        inventory: Inventory,
+        context_files: list[SourceFile],
+        requests: Mapping[str, str],
+        options: ScanOptions,
+        selection: RuleSelection,
+        policy: Policy,
+        root: str,
+        timings: dict[str, float],
+    ) -> None:
+        self.inventory, self.context_files, self.requests = inventory, context_files, requests
+        self.options, self.selection, self.policy, self.root = options, selection, policy, root
+        self.timings = timings
+        #: What commit verification found in the last run (for a rescan to reuse).
+        self.commits: Mapping[tuple[str, str], CommitVerdict] = {}
+
+    def run(self, lookups: Mapping[str, LookupResult]) -> tuple[list[Finding], list[str]]:
+        """The findings to report (before the baseline), and commit verification's notices."""
+        from ascend_reflint.check import run_checks
+
+        files, timings = self.inventory.files, self.timings
+        started = time.perf_counter()
+        time_left = self.options.deadline - timings["lookup"] - timings.get("history", 0.0)
+        commits, notices = _verify_commits(
+            files, self.requests, lookups, self.options, self.selection, time_left
+        )
+        timings["history"] = timings.get("history", 0.0) + time.perf_counter() - started
+        started = time.perf_counter()
+        self.commits = commits
+        findings = run_checks(files, lookups, self.policy, self.context_files, self.root, commits)
+        findings = _documentation_capped(findings, files)
+        if any(finding.fix is not None for finding in findings):
+            from ascend_reflint.fix.settle import settle_fixes
+
+            findings = settle_fixes(findings, files, self.context_files)
+        findings = _reported(
+            findings,
+            files,
+            self.context_files,
+            self.selection,
+            self.policy,
+            self.options.report_unused_ignores,
+        )
+        timings["check"] = timings.get("check", 0.0) + time.perf_counter() - started
+        return findings, notices
+
+
+def _cache_dir(options: ScanOptions) -> Path:
+    """The cache directory: ``--cache-dir``, else the user cache dir."""
+    if options.cache_dir:
+        return Path(options.cache_dir)
+    from ascend_reflint.lookup.cache import default_cache_dir
+
+    return default_cache_dir()
+
+
+def _unchecked_run(
+    inventory: Inventory, options: ScanOptions, config: Config, timings: dict[str, float]
+) -> ScanRun:
+    """The run of a scan that found no file to read: no finding, the inventory's errors and notices."""
+    side_notices = [FileMessage("(cache)", notice) for notice in inventory.cache_notices]
+    side_notices += _config_notices(inventory, config)
+    summary = ScanSummary(files=0, pins=0, remotes=0, lookups=0, cached=0)
+    run = ScanRun(
+        ScanResult([], list(inventory.errors), [*inventory.notices, *side_notices], summary),
+        timings,
+        side_notices,
+    )
+    run.result.findings = _after_baseline([], options, run)
     return run
 
 
@@ -388,8 +498,9 @@ def _verify_commits(
     return {**reused, **verdicts}, stats.notices
 
 
-def build_policy(config: Config, rule_packs: Sequence[Path] = ()) -> Policy:
-    """The default packs, then the config's ``rule-packs``, the config's own settings, and ``rule_packs``.
+def build_policy(config: Config, rule_packs: Sequence[Path] = (), cache_dir: Path | None = None) -> Policy:
+    """The default packs (read from reflint's cache in ``cache_dir`` when given), then the config's
+    ``rule-packs``, the config's own settings, and ``rule_packs``.
 
     Raises:
         PolicyError: a pack cannot be read or is not valid.
@@ -397,7 +508,7 @@ def build_policy(config: Config, rule_packs: Sequence[Path] = ()) -> Policy:
     from ascend_reflint.check.packs import bundled_packs, load_pack_file
     from ascend_reflint.check.policy import Policy
 
-    policy = Policy.from_packs(bundled_packs())
+    policy = Policy.from_packs(bundled_packs(cache_dir=cache_dir))
     for path in config.rule_pack_paths():
         policy = policy.merged_with(load_pack_file(path))
     if config.path is not None and config.settings is not None:
@@ -417,6 +528,7 @@ def _context_files(
     if not any(selection.runs(code) for code in CROSS_FILE_CODES):
         return []
     from ascend_reflint.discover import display_path
+    from ascend_reflint.extraction_cache import for_project
     from ascend_reflint.textfile import DEFAULT_MAX_BYTES
 
     tree = build_inventory(
@@ -428,6 +540,8 @@ def _context_files(
         max_bytes=options.max_bytes or DEFAULT_MAX_BYTES,
         read_already={source.abspath for source in inventory.files},
         docs=options.docs,
+        cache=for_project(options.cache_dir, config) if options.extraction_cache else None,
+        keep_text=False,
     )
     return tree.files
 
@@ -475,7 +589,6 @@ def _documentation_capped(findings: list[Finding], files: Sequence[SourceFile]) 
     docs = {source.path for source in files if source.kind is FileKind.DOCS}
     if not docs:
         return findings
-    import dataclasses
 
     return [
         dataclasses.replace(finding, severity=Severity.WARNING)
@@ -486,8 +599,6 @@ def _documentation_capped(findings: list[Finding], files: Sequence[SourceFile]) 
 
 
 def _with_severity(finding: Finding, policy: Policy) -> Finding:
-    import dataclasses
-
     return dataclasses.replace(finding, severity=policy.severity_for(finding.code, finding.severity))
 
 

@@ -27,21 +27,24 @@ BASELINE_MAX_BYTES = 64 * 1024 * 1024
 CACHE_ENTRY_MAX_BYTES = 64 * 1024 * 1024
 
 
-def read_side_file(path: str | os.PathLike[str], max_bytes: int) -> str:
+def read_side_file(path: str | os.PathLike[str], max_bytes: int, follow_links: bool = True) -> str:
     """The UTF-8 text of the side file at ``path``.
 
     Args:
         path: filesystem path.
         max_bytes: the largest size read (:data:`CONFIG_MAX_BYTES`, :data:`BASELINE_MAX_BYTES` …).
+        follow_links: False to refuse a symbolic link at ``path`` (for files that only reflint writes: its
+            cache entries, where a link was put there by someone else).
 
     Returns:
         The text, exactly as stored (no line-end translation).
 
     Raises:
         FileReadError: the file is missing, unreadable, not a regular file, over ``max_bytes``, or not
-            UTF-8; the message names the cause, not the path.
+            UTF-8 (or a symbolic link, with ``follow_links`` False); the message names the cause, not the
+            path.
     """
-    data = read_bytes(os.fspath(path), max_bytes)
+    data = read_bytes(os.fspath(path), max_bytes, follow_links=follow_links)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:

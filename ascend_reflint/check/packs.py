@@ -127,9 +127,12 @@ def find_rules_dir(installed: Traversable, checkout: Path) -> Traversable:
     raise PolicyError(f"the default rule packs are missing: neither {installed} nor {checkout} is a folder")
 
 
-def bundled_packs(rules_dir: Traversable | None = None) -> list[ShippedPack | RulePack]:
+def bundled_packs(
+    rules_dir: Traversable | None = None, cache_dir: Path | None = None
+) -> list[ShippedPack | RulePack]:
     """The default rule packs: every ``*.yaml`` in ``rules_dir`` (default :func:`bundled_rules_dir`), in
-    name order, read by :func:`read_shipped_pack`.
+    name order, read by :func:`read_shipped_pack`, or from reflint's cache in ``cache_dir`` (see
+    :func:`cached_shipped_pack`).
 
     Raises:
         PolicyError: when the folder is missing or a pack is not valid.
@@ -138,7 +141,83 @@ def bundled_packs(rules_dir: Traversable | None = None) -> list[ShippedPack | Ru
     files = sorted(
         (entry for entry in folder.iterdir() if entry.name.endswith(PACK_SUFFIX)), key=lambda e: e.name
     )
-    return [read_shipped_pack(entry.read_text(encoding="utf-8"), str(entry)) for entry in files]
+    if cache_dir is None:
+        return [read_shipped_pack(entry.read_text(encoding="utf-8"), str(entry)) for entry in files]
+    return [cached_shipped_pack(entry.read_text(encoding="utf-8"), str(entry), cache_dir) for entry in files]
+
+
+#: The folder of read shipped packs in reflint's cache directory.
+CACHE_FOLDER = "packs"
+#: The format of a cached pack; another format is ignored (and replaced).
+_CACHE_FORMAT = 1
+
+
+def cached_shipped_pack(text: str, source: str, cache_dir: Path) -> ShippedPack | RulePack:
+    """:func:`read_shipped_pack` of ``text``, kept in ``cache_dir/packs/`` with the compiled form of its
+    globs (:func:`ascend_reflint.check.globs.compiled`), so that a scan reads the shipped packs without
+    PyYAML and matches their globs without pathspec (each costs more to import than a small repository
+    costs to check).
+
+    An entry is keyed by the digest of the pack's text and of reflint's own code; it is read as a side file
+    and must have the form of a :class:`ShippedPack` (:mod:`ascend_reflint.codec`), else it is ignored and
+    replaced. A pack that the plain reader does not take is not cached.
+    """
+    import hashlib
+
+    from ascend_reflint.check.globs import compiled, remember
+    from ascend_reflint.codec import encode
+    from ascend_reflint.extraction_cache import code_digest
+    from ascend_reflint.output import OutputFileError, json_text, write_file
+
+    key = hashlib.sha256(f"{code_digest()}\0{text}".encode("utf-8", "surrogatepass")).hexdigest()
+    path = cache_dir / CACHE_FOLDER / f"{key}.json"
+    cached = _read_cached_pack(path, key)
+    if cached is not None:
+        remember(cached[1])
+        return cached[0]
+    pack = read_shipped_pack(text, source)
+    if not isinstance(pack, ShippedPack):
+        return pack
+    globs = {glob: compiled(glob) for glob in _pack_globs(pack)}
+    document = {"format": _CACHE_FORMAT, "key": key, "pack": encode(pack), "globs": globs}
+    try:
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        write_file(str(path), json_text(document, indent=None))
+    except (OSError, OutputFileError):
+        pass  # the pack was read all the same; the next scan reads it again
+    return pack
+
+
+def _read_cached_pack(path: Path, key: str) -> tuple[ShippedPack, dict[str, tuple[str, bool]]] | None:
+    import json
+
+    from ascend_reflint.codec import decode
+    from ascend_reflint.sidefile import CONFIG_MAX_BYTES, read_side_file
+    from ascend_reflint.textfile import FileReadError
+
+    try:
+        document = json.loads(read_side_file(path, CONFIG_MAX_BYTES, follow_links=False))
+        if (
+            type(document) is not dict
+            or document.get("format") != _CACHE_FORMAT
+            or document.get("key") != key
+        ):
+            return None
+        pack = decode(ShippedPack, document.get("pack"))
+        globs = decode(dict[str, tuple[str, bool]], document.get("globs"))
+    except (FileReadError, ValueError, RecursionError):
+        return None
+    if set(globs) != set(_pack_globs(pack)):
+        return None
+    return pack, globs
+
+
+def _pack_globs(pack: ShippedPack) -> list[str]:
+    """Every glob of ``pack``."""
+    globs = [glob for group in pack.variant_groups for glob in group.files]
+    globs += [glob for family in pack.drift_families for glob in family.files]
+    globs += [glob for pair in pack.env_pairs for glob in (*pair.dockerfiles, *pair.workflows)]
+    return globs
 
 
 def read_shipped_pack(text: str, source: str) -> ShippedPack | RulePack:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from ascend_reflint.check.fields import normalise_entry
 from ascend_reflint.model import Severity
@@ -20,8 +20,7 @@ class PolicyError(Exception):
     """A rule pack cannot be read or is not valid; the message names the file, the line and the key."""
 
 
-@dataclass(frozen=True, slots=True)
-class VariantGroupSetting:
+class VariantGroupSetting(NamedTuple):
     """An explicit group of variants as a policy holds it (``variant-groups`` entry, RL004).
 
     Attributes:
@@ -40,8 +39,7 @@ class VariantGroupSetting:
         return self.name or self.files[0]
 
 
-@dataclass(frozen=True, slots=True)
-class DriftFamilySetting:
+class DriftFamilySetting(NamedTuple):
     """Files whose pins of one remote are compared, as a policy holds them (``drift-families``, RL005).
 
     Attributes:
@@ -53,8 +51,7 @@ class DriftFamilySetting:
     files: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class EnvPairSetting:
+class EnvPairSetting(NamedTuple):
     """Dockerfiles and the workflows that run their images, as a policy holds them (``env-pairs``, RL006).
 
     Attributes:

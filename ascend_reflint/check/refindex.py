@@ -26,8 +26,7 @@ import contextlib
 import gc
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from ascend_reflint.check.versions import RefVersion, parse_version
 from ascend_reflint.model import RemoteRefs
@@ -41,8 +40,7 @@ _T = TypeVar("_T")
 _DIGIT = re.compile(r"\d")
 
 
-@dataclass(frozen=True, slots=True)
-class Candidate:
+class Candidate(NamedTuple):
     """A branch or tag name, with the version it spells (None when it holds no digit, or when the question
     is about spelling only)."""
 

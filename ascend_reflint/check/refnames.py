@@ -29,7 +29,7 @@ Facts used here:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ascend_reflint.check.refindex import index_of
 from ascend_reflint.model import Pin, RefType, RemoteRefs, Span, Via
@@ -75,8 +75,7 @@ COMMAND = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class NamedRef:
+class NamedRef(NamedTuple):
     """A ref that a pin asks git for, read as a branch or tag name to look up.
 
     Attributes:

@@ -96,7 +96,7 @@ def find_variants(files: Sequence[SourceFile], policy: Policy, relpaths: Mapping
     Returns:
         The groups, explicit ones first (in pack order), then token groups by path.
     """
-    readable = [source for source in files if source.text is not None and source.error is None]
+    readable = [source for source in files if source.error is None]  # read and extracted
     explicit: dict[int, list[SourceFile]] = {}
     by_key: dict[tuple[FileKind, str], list[SourceFile]] = {}
     for source in readable:

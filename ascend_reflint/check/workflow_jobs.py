@@ -7,8 +7,7 @@ that reports a variable missing from a job (RL006) reads the job ids and the pos
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ascend_reflint.model import Span
 
@@ -16,8 +15,7 @@ if TYPE_CHECKING:
     from ascend_reflint.extract.yamlpos import LineIndex, YamlScalar
 
 
-@dataclass(frozen=True, slots=True)
-class WorkflowJob:
+class WorkflowJob(NamedTuple):
     """One job of a workflow.
 
     Attributes:

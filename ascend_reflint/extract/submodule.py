@@ -64,10 +64,13 @@ def extract_submodules(source: SourceFile) -> None:
     assert source.text is not None
     submodules = _submodules(parse_git_config(source.text))
     folder = os.path.dirname(source.abspath)
-    recorded = gitlinks(folder)
-    if recorded is not None and not os.path.lexists(os.path.join(folder, ".git")):
+    at_root = os.path.lexists(os.path.join(folder, ".git"))
+    if not at_root and _inside_work_tree(folder):
         source.notices.append(_NOT_AT_ROOT)
         return
+    # git runs only at a work tree's root: a folder without .git that git would still take for a
+    # repository is a bare one that a pull request committed, and its index and config are the author's.
+    recorded = gitlinks(folder) if at_root else None
     lines = LineIndex(source.text)
     origin: list[str | None] = []  # read once, when a relative URL needs it
     named: set[str] = set()
@@ -96,6 +99,16 @@ def extract_submodules(source: SourceFile) -> None:
             f"the index records a submodule commit at '{unnamed}', which .gitmodules does not name, so "
             "`git submodule update` fails there"
         )
+
+
+def _inside_work_tree(folder: str) -> bool:
+    """True when a folder above ``folder`` holds a ``.git`` (found without running git)."""
+    parent = os.path.dirname(folder)
+    while parent != folder:
+        if os.path.lexists(os.path.join(parent, ".git")):
+            return True
+        folder, parent = parent, os.path.dirname(parent)
+    return False
 
 
 def _submodules(values: list[ConfigValue]) -> list[_Submodule]:

@@ -38,7 +38,7 @@ def settle_fixes(
         The findings in the same order; those whose fix was dropped for a shared definition say so at the
         end of their message.
     """
-    editable = {source.path: _Text(source.text) for source in files if source.error is None and source.text}
+    editable = _Texts(files)
     users = _definition_users([*files, *context_files])
     wanted = _edits_per_pin(findings, users)
     settled: list[Finding] = []
@@ -47,11 +47,11 @@ def settle_fixes(
         if fix is None:
             settled.append(finding)
             continue
-        if not all(_holds(edit, editable.get(edit.path)) for edit in fix.edits):
+        if not all(_holds(edit, editable.of(edit.path)) for edit in fix.edits):
             settled.append(dataclasses.replace(finding, fix=None))
             continue
         fix = dataclasses.replace(
-            fix, edits=tuple(_expecting(edit, editable[edit.path]) for edit in fix.edits)
+            fix, edits=tuple(_expecting(edit, editable.of(edit.path)) for edit in fix.edits)
         )
         finding = dataclasses.replace(finding, fix=fix)
         reason = next(filter(None, (_shared_reason(edit, users, wanted) for edit in fix.edits)), None)
@@ -73,11 +73,41 @@ def _holds(edit: Edit, text: _Text | None) -> bool:
     return edit.expected is None or text.text[start:end] == edit.expected
 
 
-def _expecting(edit: Edit, text: _Text) -> Edit:
+class _Texts:
+    """The texts of the files scanned that were read whole, by display path. A scan keeps only the texts its
+    checks read (:func:`ascend_reflint.inventory.text_needed`); the others are read again from the file for
+    the few that fixes edit."""
+
+    def __init__(self, files: Sequence[SourceFile]) -> None:
+        self._files = {source.path: source for source in files if source.error is None}
+        self._texts: dict[str, _Text | None] = {}
+
+    def of(self, path: str) -> _Text | None:
+        """The text of the scanned file at ``path``, or None when it is not one (or cannot be read now)."""
+        if path not in self._texts:
+            self._texts[path] = self._read(path)
+        return self._texts[path]
+
+    def _read(self, path: str) -> _Text | None:
+        from ascend_reflint.textfile import FileReadError, read_text
+
+        source = self._files.get(path)
+        if source is None:
+            return None
+        if source.text is not None:
+            return _Text(source.text)
+        try:
+            return _Text(read_text(source.abspath)[0])
+        except FileReadError:
+            return None
+
+
+def _expecting(edit: Edit, text: _Text | None) -> Edit:
     """``edit`` with the text its span holds now as what it expects there (when it expects nothing yet:
     a deletion), so that it is never applied to a file that has changed since."""
     if edit.expected is not None:
         return edit
+    assert text is not None  # the edit holds (_holds)
     start = text.offset(edit.span.line, edit.span.column)
     end = text.offset(edit.span.end_line, edit.span.end_column)
     assert start is not None and end is not None

@@ -7,20 +7,23 @@ The stage takes the distinct lookup keys that the pins need (one per URL as writ
 the URL: unreachable, no such repository, ref list too large, …). Network lookups are bounded one by one
 and all together (:mod:`ascend_reflint.lookup.network`), and run with the user's credentials only for
 the hosts the user allowed (:mod:`ascend_reflint.lookup.environment`). Answers are cached on disk with a
-time to live (:mod:`ascend_reflint.lookup.cache`). GitPython, and git, are only loaded when a URL has to
-be asked over the network.
+time to live, failures briefly (:mod:`ascend_reflint.lookup.cache`). GitPython, and git, are only loaded
+when a URL has to be asked over the network (a cached failure is checked against the user's git config:
+one ``git config --list``). All the URLs asked go in one wave: ``jobs`` defaults to one per URL, up to
+:data:`MAX_JOBS`, within the one memory budget of all lookups.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
-from ascend_reflint.lookup.cache import RefCache, cache_key, default_cache_dir
+from ascend_reflint.lookup.cache import CachedFailure, FailureCache, RefCache, cache_key, default_cache_dir
 from ascend_reflint.lookup.classify import clean_detail
 from ascend_reflint.lookup.credentials import CredentialPolicy
 from ascend_reflint.model import FailureKind, LookupFailure, LookupResult, RemoteRefs
@@ -38,6 +41,9 @@ __all__ = ["GitRunners", "LookupOptions", "LookupStats", "answered", "lookup_rem
 log = logging.getLogger("reflint")
 
 _MIB = 1024 * 1024
+#: The most lookups that run at once by default: a typical repository's remotes are asked in one round
+#: trip, and the memory budget (``memory``) bounds what they hold together whatever their number.
+MAX_JOBS = 64
 
 
 @dataclass(frozen=True)
@@ -45,11 +51,13 @@ class LookupOptions:
     """How to look URLs up.
 
     Attributes:
-        jobs: how many ``git ls-remote`` may run at once (at least 1).
+        jobs: how many ``git ls-remote`` may run at once (at least 1); None: one per URL asked, up to
+            :data:`MAX_JOBS`.
         timeout: seconds each lookup may take before its git is killed (more than 0).
         cache_dir: the cache directory; None for the user cache dir (``platformdirs.user_cache_dir``).
         cache_ttl: seconds a cached answer stays fresh.
-        refresh: ask every URL again, ignoring the cache (answers are still written to it).
+        refresh: ask every URL again, ignoring the cache, cached failures too (answers are still written
+            to it).
         offline: answer from the cache alone, whatever the age of its entries; a URL without an entry
             gets a :attr:`~ascend_reflint.model.FailureKind.OFFLINE` failure. Wins over ``refresh``.
         deadline: seconds the network lookups may take all together; what has not answered by then is a
@@ -65,7 +73,7 @@ class LookupOptions:
         ValueError: a count below 1, a time not above 0, or a negative ``cache_ttl``.
     """
 
-    jobs: int = 32
+    jobs: int | None = None
     timeout: float = 20.0
     cache_dir: Path | None = None
     cache_ttl: float = 3600.0
@@ -79,7 +87,7 @@ class LookupOptions:
 
     def __post_init__(self) -> None:
         for name in ("jobs", "max_refs", "max_bytes", "memory"):
-            if getattr(self, name) < 1:
+            if getattr(self, name) is not None and getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, not {getattr(self, name)}")
         for name in ("timeout", "deadline"):
             if not getattr(self, name) > 0:
@@ -94,13 +102,15 @@ class LookupStats:
 
     Attributes:
         lookups: URLs asked over the network in this call (git was started, whether it answered or not).
-        cached: URLs answered from the cache.
+        cached: URLs answered with a ref list from the cache.
+        cached_failures: URLs answered with a failure that the cache keeps briefly.
         notices: caveats for the user, each a sentence without trailing newline (the cache could not be
             written, …); each distinct notice once.
     """
 
     lookups: int = 0
     cached: int = 0
+    cached_failures: int = 0
     notices: list[str] = field(default_factory=list)
 
     def notice(self, message: str) -> None:
@@ -150,84 +160,144 @@ def lookup_remotes(
         killed first.
     """
     stats = LookupStats()
-    cache = RefCache(options.cache_dir or default_cache_dir())
+    directory = options.cache_dir or default_cache_dir()
+    cache = _Caches(RefCache(directory), FailureCache(directory))
     policy = CredentialPolicy(options.credentials_for)
     results: dict[str, LookupResult] = {}
-    pending: list[Request] = []
+    pending: list[tuple[str, str, str]] = []
+    suspects: list[tuple[str, str, str, CachedFailure]] = []
     for key, url in requests.items():
         remote = normalise_remote(url) or key
         answer = _answer_locally(key, url, remote, cache, policy, options, stats)
-        if answer is None:
-            from ascend_reflint.lookup.network import Request
-
-            pending.append(Request(key, url, remote))
-            continue
-        results[key] = answer
-        if progress is not None:
-            progress(key)
+        if isinstance(answer, CachedFailure):
+            suspects.append((key, url, remote, answer))
+        elif answer is not None:
+            _finish(results, key, answer, progress)
+        elif options.offline:
+            _finish(results, key, _offline(remote), progress)
+        else:
+            pending.append((key, url, remote))
+    for key, url, remote, cached in _cached_failures_that_hold(suspects, policy, options.timeout):
+        if cached is not None:
+            stats.cached_failures += 1
+            _finish(results, key, cached.failure, progress)
+        elif options.offline:
+            _finish(results, key, _offline(remote), progress)
+        else:
+            pending.append((key, url, remote))
     if pending:
         results.update(_look_up_over_network(pending, cache, policy, options, stats, progress))
     return {key: results[key] for key in requests}, stats
+
+
+class _Caches(NamedTuple):
+    """Where answers are kept: ref lists, and failures for a short while."""
+
+    refs: RefCache
+    failures: FailureCache
+
+
+def _finish(
+    results: dict[str, LookupResult],
+    key: str,
+    answer: LookupResult,
+    progress: Callable[[str], None] | None,
+) -> None:
+    results[key] = answer
+    if progress is not None:
+        progress(key)
+
+
+def _offline(remote: str) -> LookupFailure:
+    return LookupFailure(
+        remote=remote, kind=FailureKind.OFFLINE, detail="unknown (offline): not in the cache"
+    )
 
 
 def _answer_locally(
     key: str,
     url: str,
     remote: str,
-    cache: RefCache,
+    cache: _Caches,
     policy: CredentialPolicy,
     options: LookupOptions,
     stats: LookupStats,
-) -> LookupResult | None:
-    """The answer that needs no network (unsafe URL, local path, cache, offline), or None when git must
-    be asked."""
+) -> LookupResult | CachedFailure | None:
+    """The answer that needs no network (unsafe URL, local path, cached ref list), a cached failure that
+    holds if the user's git config still fetches the same URL the same way, or None when git must be asked
+    (or, offline, cannot be)."""
     reason = unsafe_reason(url) or (
         "it is a local path, which is never looked up" if is_local_path(url) else None
     )
     if reason is not None:
         return LookupFailure(remote=remote, kind=FailureKind.UNSAFE, detail=clean_detail(reason))
-    if options.offline or not options.refresh:
-        cached = cache.load(
-            cache_key(key, policy.allows(url)), max_age=None if options.offline else options.cache_ttl
-        )
-        if cached is not None:
-            stats.cached += 1
-            return cached
-    if options.offline:
-        return LookupFailure(
-            remote=remote, kind=FailureKind.OFFLINE, detail="unknown (offline): not in the cache"
-        )
-    return None
+    if options.refresh and not options.offline:
+        return None
+    entry = cache_key(key, policy.allows(url))
+    cached = cache.refs.load(entry, max_age=None if options.offline else options.cache_ttl)
+    if cached is not None:
+        stats.cached += 1
+        return cached
+    return cache.failures.load(entry, max_age=options.cache_ttl)
+
+
+def _cached_failures_that_hold(
+    suspects: list[tuple[str, str, str, CachedFailure]], policy: CredentialPolicy, timeout: float
+) -> list[tuple[str, str, str, CachedFailure | None]]:
+    """Each cached failure, or None where it no longer holds: the user's git config (read once, with one
+    ``git config --list``) now rewrites the URL to another one, or gives or withholds credentials."""
+    if not suspects:
+        return []
+    from ascend_reflint.lookup.environment import as_fetched
+    from ascend_reflint.lookup.git import base_env, git_directory, git_program
+    from ascend_reflint.lookup.gitconfig import read_user_config
+
+    try:
+        with git_directory() as directory:
+            config, _problem = read_user_config(
+                git_program(), base_env(os.environ, directory), directory, timeout
+            )
+    except OSError:  # git cannot be run, no temporary directory: the lookups will say so
+        return [(key, url, remote, None) for key, url, remote, _ in suspects]
+    return [
+        (key, url, remote, cached if cached.holds_for(*as_fetched(url, config, policy)) else None)
+        for key, url, remote, cached in suspects
+    ]
 
 
 def _look_up_over_network(
-    pending: list[Request],
-    cache: RefCache,
+    pending: list[tuple[str, str, str]],
+    cache: _Caches,
     policy: CredentialPolicy,
     options: LookupOptions,
     stats: LookupStats,
     progress: Callable[[str], None] | None,
 ) -> dict[str, LookupResult]:
-    """Run one bounded ``git ls-remote`` per pending URL; cache the ref lists."""
+    """Run one bounded ``git ls-remote`` per pending URL, all in one wave unless ``jobs`` says otherwise;
+    cache the ref lists, and the failures that are cached."""
     from ascend_reflint.lookup.git import git_directory
-    from ascend_reflint.lookup.network import Limits, run_lookups
+    from ascend_reflint.lookup.network import Limits, Request, run_lookups
 
+    requests = [Request(key, url, remote) for key, url, remote in pending]
     results: dict[str, LookupResult] = {}
-
-    rewrite: Callable[[str], str] = _as_written  # until git's config is read
+    fetched_as: Callable[[str], tuple[str, bool]] = _as_written  # until git's config is read
 
     def finish(request: Request, result: LookupResult) -> None:
-        result = _through_mirror(request.url, rewrite(request.url), result)
+        fetched, credentials = fetched_as(request.url)
+        result = _through_mirror(request.url, fetched, result)
         results[request.key] = result
+        entry = cache_key(request.key, policy.allows(request.url))
         if isinstance(result, RemoteRefs):
-            notice = cache.store(cache_key(request.key, policy.allows(request.url)), result)
-            if notice is not None:
-                stats.notice(notice)
+            _notice(stats, cache.refs.store(entry, result))
+        elif fetched_as is not _as_written:
+            _notice(
+                stats, cache.failures.store(entry, CachedFailure(result, time.time(), fetched, credentials))
+            )
         if progress is not None:
             progress(request.key)
 
     limits = Limits(
-        jobs=options.jobs,
+        jobs=options.jobs or min(len(requests), MAX_JOBS),
         timeout=options.timeout,
         deadline=options.deadline,
         max_refs=options.max_refs,
@@ -238,15 +308,20 @@ def _look_up_over_network(
         with git_directory() as directory:
             started = _starter(directory, policy, options.timeout, stats)
             if isinstance(started, str):
-                return {r.key: LookupFailure(r.remote, FailureKind.OTHER, started) for r in pending}
-            start, rewrite = started
-            run_lookups(pending, start, limits, finish)
+                return {r.key: LookupFailure(r.remote, FailureKind.OTHER, started) for r in requests}
+            start, fetched_as = started
+            run_lookups(requests, start, limits, finish)
     except OSError as error:  # no temporary directory
         detail = clean_detail(f"git cannot be run: {error}")
         return {
-            r.key: results.get(r.key) or LookupFailure(r.remote, FailureKind.OTHER, detail) for r in pending
+            r.key: results.get(r.key) or LookupFailure(r.remote, FailureKind.OTHER, detail) for r in requests
         }
     return results
+
+
+def _notice(stats: LookupStats, notice: str | None) -> None:
+    if notice is not None:
+        stats.notice(notice)
 
 
 @dataclass(frozen=True)
@@ -325,8 +400,8 @@ def start_runners(
     return runners, f"your git config could not be read ({problem}); lookups used none of it"
 
 
-def _as_written(url: str) -> str:
-    return url
+def _as_written(url: str) -> tuple[str, bool]:
+    return url, False
 
 
 def _through_mirror(url: str, fetched: str, result: LookupResult) -> LookupResult:
@@ -348,12 +423,13 @@ def _through_mirror(url: str, fetched: str, result: LookupResult) -> LookupResul
 
 def _starter(
     directory: str, policy: CredentialPolicy, timeout: float, stats: LookupStats
-) -> tuple[Callable[[Request], subprocess.Popen[bytes]], Callable[[str], str]] | str:
+) -> tuple[Callable[[Request], subprocess.Popen[bytes]], Callable[[str], tuple[str, bool]]] | str:
     """A function that starts the ``git ls-remote`` of one request in the environment its URL gets, and one
-    that says which URL git fetches for a URL (the user's ``insteadOf`` rewrites); or why git cannot be run
+    that says which URL git fetches for a URL (the user's ``insteadOf`` rewrites) and whether the user's
+    credentials go with it (:func:`ascend_reflint.lookup.environment.as_fetched`); or why git cannot be run
     at all."""
+    from ascend_reflint.lookup.environment import as_fetched
     from ascend_reflint.lookup.git import ls_remote_args, start_git
-    from ascend_reflint.lookup.gitconfig import rewrite_url
 
     started = start_runners(timeout, directory, policy.hosts)
     if isinstance(started, str):
@@ -372,4 +448,4 @@ def _starter(
         stats.lookups += 1
         return proc
 
-    return start, lambda url: rewrite_url(url, environments.config)
+    return start, lambda url: as_fetched(url, environments.config, environments.policy)

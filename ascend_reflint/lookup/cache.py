@@ -14,7 +14,15 @@ with :func:`os.replace`, atomic on POSIX and Windows), so a reader sees the old 
 half of one. An entry is read as a side file (:mod:`ascend_reflint.sidefile`: a regular file of at most
 :data:`~ascend_reflint.sidefile.CACHE_ENTRY_MAX_BYTES`); one that cannot be read or does not hold what it
 should (a symbolic link, a FIFO, too large, truncated, garbage, another key, another format) counts
-as absent and is replaced by the next successful lookup. Failed lookups are not cached.
+as absent and is replaced by the next successful lookup.
+
+Failed lookups are cached briefly (:class:`FailureCache`), so that a repository that does not exist or a
+host that cannot be reached is not asked again on every run (pre-commit runs reflint on every commit):
+"no such repository" and "credentials asked for" for :data:`FAILURE_TTL` seconds, "unreachable" and "timed
+out" for less; other failures (a cap, the deadline) depend on the run and are not cached. A failure
+depends on more than the URL as the recipe wrote it: on the URL that git fetched after the user's
+``url.<base>.insteadOf`` rewrites, and on whether the user's credentials went with it. Its entry records
+both (the URL redacted), and is used only while they are what the user's git config gives now.
 """
 
 from __future__ import annotations
@@ -23,14 +31,28 @@ import hashlib
 import json
 import time
 from pathlib import Path
-from typing import Any, TypeGuard
+from typing import Any, NamedTuple, TypeGuard
 
-from ascend_reflint.model import RemoteRefs
+from ascend_reflint.model import FailureKind, LookupFailure, RemoteRefs
 from ascend_reflint.remote import redact
 
 #: The entry format; an entry of another format is ignored (and rewritten).
 FORMAT = 2
-_ENTRIES = "remotes"
+#: The folder of the ref lists inside the cache directory.
+FOLDER = "remotes"
+#: The folder of the failed lookups inside the cache directory.
+FAILURES_FOLDER = "lookup-failures"
+#: The failures that are cached, and for how many seconds: what a server said about the repository for
+#: minutes, a failure to reach it for less (a network comes back sooner than a repository is created).
+FAILURE_TTL = {
+    FailureKind.NOT_FOUND: 300.0,
+    FailureKind.NOT_FOUND_OR_PRIVATE: 300.0,
+    FailureKind.AUTH_REQUIRED: 300.0,
+    FailureKind.NOT_IN_MIRROR: 300.0,
+    FailureKind.NOT_IN_MIRROR_OR_PRIVATE: 300.0,
+    FailureKind.UNREACHABLE: 60.0,
+    FailureKind.TIMEOUT: 60.0,
+}
 
 
 def default_cache_dir() -> Path:
@@ -54,7 +76,7 @@ class RefCache:
     def entry_path(self, key: str) -> Path:
         """The file that holds the entry of cache key ``key`` (whether it exists or not)."""
         digest = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
-        return self.directory / _ENTRIES / f"{digest}.json"
+        return self.directory / FOLDER / f"{digest}.json"
 
     def load(self, key: str, max_age: float | None, now: float | None = None) -> RemoteRefs | None:
         """The cached refs filed under ``key``, or None when there is no usable entry.
@@ -105,6 +127,90 @@ class RefCache:
         return None
 
 
+class FailureCache:
+    """Failed lookups stored on disk under ``directory`` (see the module docstring).
+
+    Args:
+        directory: the cache directory (created, mode 0700, on first write).
+    """
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+
+    def entry_path(self, key: str) -> Path:
+        """The file that holds the failure of cache key ``key`` (whether it exists or not)."""
+        digest = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
+        return self.directory / FAILURES_FOLDER / f"{digest}.json"
+
+    def load(self, key: str, max_age: float, now: float | None = None) -> CachedFailure | None:
+        """The failure filed under ``key`` while it is fresh: younger than its kind's
+        :data:`FAILURE_TTL` and than ``max_age`` seconds; None otherwise, or when the entry is absent or
+        unusable."""
+        from ascend_reflint.sidefile import CACHE_ENTRY_MAX_BYTES, read_side_file
+        from ascend_reflint.textfile import FileReadError
+
+        try:
+            data = json.loads(read_side_file(self.entry_path(key), CACHE_ENTRY_MAX_BYTES, follow_links=False))
+        except (FileReadError, ValueError, RecursionError):
+            return None
+        cached = _failure_from_entry(data, key)
+        if cached is None:
+            return None
+        age = (time.time() if now is None else now) - cached.failed_at
+        return cached if 0 <= age < min(max_age, FAILURE_TTL[cached.failure.kind]) else None
+
+    def store(self, key: str, cached: CachedFailure) -> str | None:
+        """Write ``cached`` under ``key`` when its kind is cached at all (:data:`FAILURE_TTL`).
+
+        Returns:
+            None when written or not to be cached; otherwise why it could not be written.
+        """
+        from ascend_reflint.output import OutputFileError, json_text, write_file
+
+        if cached.failure.kind not in FAILURE_TTL:
+            return None
+        failure = cached.failure
+        entry = {
+            "format": FORMAT,
+            "key": key,
+            "remote": failure.remote,
+            "kind": failure.kind.value,
+            "detail": failure.detail,
+            "failed_at": cached.failed_at,
+            "fetched": redact(cached.fetched),
+            "credentials": cached.credentials,
+        }
+        path = self.entry_path(key)
+        try:
+            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            write_file(str(path), json_text(entry, indent=None))
+        except OSError as error:
+            return f"cannot write the ref cache in {self.directory}: {error.strerror or error}"
+        except OutputFileError as error:
+            return f"cannot write the ref cache in {self.directory}: {error.reason}"
+        return None
+
+
+class CachedFailure(NamedTuple):
+    """A failed lookup as the failure cache keeps it.
+
+    Attributes:
+        failure: the failure.
+        failed_at: when it happened, in seconds since the epoch.
+        fetched: the URL that git fetched (after the user's ``insteadOf`` rewrites), credentials masked.
+        credentials: whether the lookup ran with the user's git config and credentials.
+    """
+
+    failure: LookupFailure
+    failed_at: float
+    fetched: str
+    credentials: bool
+
+    def holds_for(self, fetched: str, credentials: bool) -> bool:
+        """True when a lookup now would fetch ``fetched`` with the same ``credentials`` choice."""
+        return (redact(fetched), credentials) == (self.fetched, self.credentials)
+
+
 def cache_key(lookup_key: str, credentials: bool) -> str:
     """The cache key of a lookup: ``lookup_key`` with passwords and tokens masked, then ``credentials``
     or ``anonymous`` (whether the user's credentials were allowed for the URL)."""
@@ -153,3 +259,29 @@ def _refs_from_entry(data: object, key: str) -> RemoteRefs | None:
 
 def _is_name_map(value: object) -> TypeGuard[dict[str, str]]:
     return isinstance(value, dict) and all(isinstance(v, str) for v in value.values())
+
+
+def _failure_from_entry(data: object, key: str) -> CachedFailure | None:
+    if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("key") != key:
+        return None
+    remote, kind, detail, failed_at = (
+        data.get("remote"),
+        data.get("kind"),
+        data.get("detail"),
+        data.get("failed_at"),
+    )
+    fetched, credentials = data.get("fetched"), data.get("credentials")
+    kinds = {kind.value: kind for kind in FAILURE_TTL}
+    if (
+        isinstance(remote, str)
+        and isinstance(kind, str)
+        and kind in kinds
+        and isinstance(detail, str)
+        and isinstance(failed_at, (int, float))
+        and not isinstance(failed_at, bool)
+        and isinstance(fetched, str)
+        and isinstance(credentials, bool)
+    ):
+        failure = LookupFailure(remote=remote, kind=kinds[kind], detail=detail)
+        return CachedFailure(failure, float(failed_at), fetched, credentials)
+    return None

@@ -8,7 +8,7 @@ config, which a pull request controls. See :mod:`ascend_reflint.lookup.environme
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 from urllib.parse import urlsplit
 
 from ascend_reflint.remote import url_host, url_scheme
@@ -44,8 +44,7 @@ def parse_credential_hosts(text: str) -> list[str]:
     return hosts
 
 
-@dataclass(frozen=True)
-class CredentialPolicy:
+class CredentialPolicy(NamedTuple):
     """The hosts that may receive the user's credentials.
 
     Attributes:

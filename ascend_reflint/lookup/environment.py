@@ -25,7 +25,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ascend_reflint.lookup.credentials import CredentialPolicy
 from ascend_reflint.lookup.git import is_openssh, noninteractive_env
@@ -75,8 +75,7 @@ ISOLATED_SSH_OPTIONS = (
 )
 
 
-@dataclass(frozen=True)
-class LookupEnvironments:
+class LookupEnvironments(NamedTuple):
     """The two environments (see the module docstring) and the user's config they were made from.
 
     Attributes:
@@ -92,12 +91,17 @@ class LookupEnvironments:
     policy: CredentialPolicy
 
     def for_url(self, url: str) -> Mapping[str, str]:
-        """The environment to look ``url`` up in: the user's when the policy allows ``url`` as written and
-        the URL git will fetch after the user's ``insteadOf`` rewrites, else the isolated one."""
-        fetched = rewrite_url(url, self.config)
-        if self.policy.allows(url) and self.policy.allows(fetched):
-            return self.user
-        return self.isolated
+        """The environment to look ``url`` up in: the user's when :func:`as_fetched` allows credentials,
+        else the isolated one."""
+        return self.user if as_fetched(url, self.config, self.policy)[1] else self.isolated
+
+
+def as_fetched(url: str, config: Sequence[ConfigEntry], policy: CredentialPolicy) -> tuple[str, bool]:
+    """The URL git fetches for ``url`` (after the user's ``insteadOf`` rewrites in ``config``), and whether
+    the lookup runs with the user's git config and credentials: only when ``policy`` allows both ``url`` as
+    written and the URL fetched."""
+    fetched = rewrite_url(url, config)
+    return fetched, policy.allows(url) and policy.allows(fetched)
 
 
 def make_environments(

@@ -31,8 +31,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
-from typing import IO
+from typing import IO, NamedTuple
 
 from ascend_reflint.model import RemoteRefs
 
@@ -74,6 +73,13 @@ def git_executable() -> str:
     import git
 
     return str(git.Git.GIT_PYTHON_GIT_EXECUTABLE or "git")
+
+
+def git_program() -> str:
+    """The git program that GitPython would choose (``GIT_PYTHON_GIT_EXECUTABLE``, else ``git`` on
+    ``PATH``), found without importing GitPython, for a local git command (``git config --list``) of a run
+    that asks no remote."""
+    return os.environ.get("GIT_PYTHON_GIT_EXECUTABLE") or shutil.which("git") or "git"
 
 
 @contextlib.contextmanager
@@ -175,8 +181,7 @@ def start_git(
     )
 
 
-@dataclass(frozen=True, slots=True)
-class GitRun:
+class GitRun(NamedTuple):
     """What one git process did.
 
     Attributes:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import subprocess
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ascend_reflint.remote import redact
 
@@ -61,8 +61,7 @@ CARRIED_HTTP = frozenset(
 _CARRIED_PLAIN = frozenset({"core.gitproxy", "protocol.allow", "protocol.version"})
 
 
-@dataclass(frozen=True, slots=True)
-class ConfigEntry:
+class ConfigEntry(NamedTuple):
     """One effective git config entry.
 
     Attributes:

@@ -82,7 +82,9 @@ def default_branches(
             stats.lookups += 1
             return parse_symref(run.stdout) if run.returncode == 0 and run.stopped is None else None
 
-        with ThreadPoolExecutor(min(options.jobs, len(asked)), thread_name_prefix="reflint-head") as pool:
+        with ThreadPoolExecutor(
+            min(options.jobs or len(asked), len(asked)), thread_name_prefix="reflint-head"
+        ) as pool:
             try:
                 answers = dict(zip(asked, pool.map(ask, [url for url, _ in asked.values()]), strict=True))
             except BaseException:

@@ -146,6 +146,7 @@ def scan_document(result: ScanResult) -> dict[str, Any]:
             "remotes": summary.remotes,
             "lookups": summary.lookups,
             "cached": summary.cached,
+            "cached_failures": summary.cached_failures,
             "checked": summary.checked,
             "unchecked": summary.unchecked,
             "unchecked_pins": summary.unchecked_pins,

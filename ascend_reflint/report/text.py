@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, NamedTuple, TextIO
 
 from ascend_reflint.inventory import Inventory
 from ascend_reflint.model import FileMessage, Finding, Pin, ScanResult, Severity
@@ -14,6 +14,14 @@ if TYPE_CHECKING:
     from rich.console import Console
 
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
+
+
+class TextOptions(NamedTuple):
+    """How the text format writes a scan: ``--color``, ``--quiet`` and ``--statistics``."""
+
+    colour: bool
+    quiet: bool
+    statistics: bool
 
 
 def write_refs(
@@ -230,7 +238,8 @@ def _write_finding(finding: Finding, stream: TextIO, console: object, marked: bo
 
 def summary_line(result: ScanResult) -> str:
     """``N errors, N warnings, N info in F of T files (P pins, R remotes: K checked (C cached), U not
-    checked)``: F files have findings, of T read."""
+    checked)``: F files have findings, of T read; ``; N cached failures, --refresh asks again`` before the
+    closing parenthesis when answers were failures kept in the cache."""
     counts = {severity: 0 for severity in Severity}
     for finding in result.findings:
         counts[finding.severity] += 1
@@ -241,8 +250,11 @@ def summary_line(result: ScanResult) -> str:
         f"{counts[Severity.WARNING]} warning{'s' * (counts[Severity.WARNING] != 1)}, "
         f"{counts[Severity.INFO]} info in {with_findings} of {s.files} file{'s' * (s.files != 1)} "
         f"({s.pins} pin{'s' * (s.pins != 1)}, {s.remotes} remote{'s' * (s.remotes != 1)}: "
-        f"{s.checked} checked ({s.cached} cached), {s.unchecked} not checked)"
+        f"{s.checked} checked ({s.cached} cached), {s.unchecked} not checked"
     )
+    if s.cached_failures:
+        text += f"; {s.cached_failures} cached failure{'s' * (s.cached_failures != 1)}, --refresh asks again"
+    text += ")"
     if result.errors:
         text += f"; {len(result.errors)} file{'s' * (len(result.errors) != 1)} could not be read"
     return text

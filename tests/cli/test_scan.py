@@ -99,6 +99,7 @@ def test_megatron_release_branch_and_missing_refs(
         "remotes": 3,
         "lookups": 3,
         "cached": 0,
+        "cached_failures": 0,
         "checked": 3,
         "unchecked": 0,
         "unchecked_pins": 0,
@@ -190,6 +191,7 @@ def test_missing_repository_mirror_without_a_copy_and_unreachable_host(
         "remotes": 3,
         "lookups": 3,
         "cached": 0,
+        "cached_failures": 0,
         "checked": 1,
         "unchecked": 2,
         "unchecked_pins": 2,
@@ -252,6 +254,7 @@ def test_offline_with_an_empty_cache_is_unknown_not_missing(
         "remotes": 3,
         "lookups": 0,
         "cached": 0,
+        "cached_failures": 0,
         "checked": 0,
         "unchecked": 3,
         "unchecked_pins": 5,
@@ -279,6 +282,7 @@ def test_many_pins_of_one_remote_make_one_lookup(
         "remotes": 1,
         "lookups": 1,
         "cached": 0,
+        "cached_failures": 0,
         "checked": 1,
         "unchecked": 0,
         "unchecked_pins": 0,
@@ -297,7 +301,7 @@ def test_two_scans_at_once_share_one_cache(project: Path, tmp_path: Path, remote
     first, second = (json.loads(output) for output in outputs)
     assert brief(first) == brief(second) == FINDINGS
     # One whole entry per URL, holding what the remote holds.
-    assert sorted(Path(cache).rglob("*.json")) == sorted(
+    assert sorted((Path(cache) / "remotes").glob("*.json")) == sorted(
         RefCache(Path(cache)).entry_path(remote) for remote in CACHED_REMOTES
     )
     for remote, repository in CACHED_REMOTES.items():

@@ -105,6 +105,7 @@ def test_each_commit_verdict_is_exact(project: Path, history: History, tmp_path:
         "remotes": 1,
         "lookups": 1,
         "cached": 0,
+        "cached_failures": 0,
         "checked": 1,
         "unchecked": 0,
         "unchecked_pins": 0,

@@ -234,6 +234,7 @@ def test_the_whole_tree(ascend_tree: str, tmp_path: Path, capsys: pytest.Capture
         "remotes": 3,
         "lookups": 3,
         "cached": 0,
+        "cached_failures": 0,
         "checked": 3,
         "unchecked": 0,
         "unchecked_pins": 0,

@@ -47,8 +47,8 @@ def test_variant_key_drops_whole_token_parts(path: str, key: str) -> None:
     assert variant_key(path, TOKENS) == key
 
 
-def source(path: str, kind: FileKind = FileKind.DOCKERFILE, text: str | None = "") -> SourceFile:
-    return SourceFile(path=path, abspath=f"/r/{path}", kind=kind, text=text)
+def source(path: str, kind: FileKind = FileKind.DOCKERFILE, error: str | None = None) -> SourceFile:
+    return SourceFile(path=path, abspath=f"/r/{path}", kind=kind, text=None if error else "", error=error)
 
 
 def test_groups_by_tokens_by_kind_and_by_explicit_globs() -> None:
@@ -61,7 +61,7 @@ def test_groups_by_tokens_by_kind_and_by_explicit_globs() -> None:
         source("Dockerfile.ascend_8.3.rc1_a2"),
         source("build_a2.sh", FileKind.SHELL),
         source("build_a3.sh", FileKind.SHELL),
-        source("build_a5.sh", FileKind.SHELL, text=None),  # could not be read: in no group
+        source("build_a5.sh", FileKind.SHELL, error="permission denied"),  # could not be read: in no group
         source("x/Dockerfile.cuda"),
         source("x/Dockerfile.npu"),
     ]

@@ -14,7 +14,7 @@ from pathlib import Path
 from expected import MEGATRON_RELEASE_BRANCH
 from gitfixtures import FakeRemotes
 
-from ascend_reflint.lookup.cache import RefCache
+from ascend_reflint.lookup.cache import FailureCache, RefCache
 
 from .support import clean_env, json_output, record, run_in_terminal, run_reflint, write_tree
 
@@ -165,8 +165,18 @@ def test_no_output_log_or_cache_file_holds_the_token(
         "https://ci:***@github.com/ascend/mindspeed",
         "https://x-access-token:***@github.com/actions/checkout",
     ]
+    # The URL that could not be reached keeps its failure a minute, under its masked key too; no file's
+    # extraction is cached, since each holds a token.
+    unreachable_key = f"https://bob:***@127.0.0.1:{closed_port}/o/r anonymous"
+    # The shipped rule pack is kept read, as a scan left it (no token: it is reflint's own).
+    packs = sorted((cache / "packs").iterdir())
+    assert len(packs) == 1
     assert sorted(cache_files) == sorted(
-        RefCache(cache).entry_path(f"{key} anonymous") for key in looked_up_urls
+        [
+            *(RefCache(cache).entry_path(f"{key} anonymous") for key in looked_up_urls),
+            FailureCache(cache).entry_path(unreachable_key),
+            *packs,
+        ]
     )
 
 

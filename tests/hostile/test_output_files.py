@@ -82,6 +82,7 @@ def test_a_folder_or_a_fifo_as_the_output_is_a_usage_error(tmp_path: Path) -> No
     assert (tmp_path / "reports" / "keep").read_text() == "kept\n"
     assert sorted(path.name for path in tmp_path.iterdir()) == [
         "Dockerfile",
+        "cache",  # files were read and extracted before the output failed
         "fifo",
         "reports",
     ]  # no temporary file left

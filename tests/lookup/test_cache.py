@@ -218,7 +218,8 @@ def test_half_written_entry_is_ignored(cache_dir: Path) -> None:
     assert cache.load(_key(CHECKOUT), max_age=None) is None
 
 
-def test_failed_lookups_are_not_cached(git_env: FakeRemotes, cache_dir: Path) -> None:
+def test_a_failed_lookup_is_not_kept_as_a_ref_list(git_env: FakeRemotes, cache_dir: Path) -> None:
+    """A failure is kept a few minutes, apart from ref lists (see ``test_failure_cache.py``)."""
     key = "https://github.com/nvidia/no-such-repo"
     requests = {key: "https://github.com/NVIDIA/no-such-repo"}
 
@@ -227,7 +228,7 @@ def test_failed_lookups_are_not_cached(git_env: FakeRemotes, cache_dir: Path) ->
 
     assert not (cache_dir / "remotes").exists()
     assert not RefCache(cache_dir).entry_path(_key(key)).exists()
-    assert (stats.lookups, stats.cached) == (1, 0)
+    assert (stats.lookups, stats.cached, stats.cached_failures) == (0, 0, 1)
 
 
 def test_unwritable_cache_dir_still_answers_and_says_so_once(git_env: FakeRemotes, tmp_path: Path) -> None:

@@ -305,9 +305,21 @@ def _missing_here(
 
 
 def first_line_span(source: SourceFile) -> Span:
-    """The span of a file's first line (for a finding about something the file lacks)."""
-    first = (source.text or "").split("\n", 1)[0].rstrip("\r")
+    """The span of a file's first line (for a finding about something the file lacks); read from the file
+    when a scan let its text go (:func:`ascend_reflint.inventory.text_needed`)."""
+    text = source.text if source.text is not None else _head(source.abspath)
+    first = text.split("\n", 1)[0].rstrip("\r")
     return Span(1, 1, 1, len(first) + 1)
+
+
+def _head(path: str) -> str:
+    """The start of the file at ``path`` as text (empty when it cannot be read any more)."""
+    from ascend_reflint.textfile import FileReadError, read_head, text_of
+
+    try:
+        return text_of(read_head(path, 64 * 1024))[0]
+    except FileReadError:
+        return ""
 
 
 def _depth(pin: Pin) -> str:
