@@ -648,6 +648,7 @@ def _inventory(  # type: ignore[no-untyped-def]
         docs=config.docs and not args.no_docs,
         # `refs` and `scan` read texts only where the checks need them; fixes edit texts
         keep_text=keep_text,
+        gitlab_host=config.gitlab_host,
     )
 
 

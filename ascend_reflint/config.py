@@ -114,6 +114,12 @@ class Config(NamedTuple):
         return self.settings.docs if self.settings is not None else True
 
     @property
+    def gitlab_host(self) -> str | None:
+        """The config's ``gitlab-host``: the GitLab instance that runs the project's pipelines (None: not
+        set)."""
+        return self.settings.gitlab_host if self.settings is not None else None
+
+    @property
     def ignore(self) -> tuple[str, ...]:
         """The codes of the config's ``ignore``."""
         if self.settings is None:

@@ -61,6 +61,7 @@ def build_inventory(
     cache: ExtractionCache | None = None,
     docs: bool = True,
     keep_text: bool = True,
+    gitlab_host: str | None = None,
 ) -> Inventory:
     """Discover, read and extract the files under ``paths``, and the files they name (pip's ``-r``/``-c``).
 
@@ -81,6 +82,9 @@ def build_inventory(
         docs: read documentation (``--no-docs`` and the config's ``docs: false`` turn it off).
         keep_text: keep every file's text; False keeps only the texts that the checks read after extraction
             (:func:`text_needed`), so that a scan of many files does not hold them all.
+        gitlab_host: the GitLab instance that GitLab CI files include projects from (the config's
+            ``gitlab-host``; None: the repository's ``origin`` when it is one, see
+            :func:`ascend_reflint.extract.gitlab.place_on_instance`).
 
     Returns:
         The :class:`Inventory`, its files in display path order. Never raises for a file's content.
@@ -109,6 +113,10 @@ def build_inventory(
         if source.error is not None:
             inventory.errors.append(FileMessage(source.path, source.error))
         inventory.notices.extend(FileMessage(source.path, notice) for notice in source.notices)
+    if any(source.kind is FileKind.GITLAB_CI for source in inventory.files):
+        from ascend_reflint.extract.gitlab import place_on_instance
+
+        place_on_instance(inventory.files, gitlab_host)
     if named.found_any:
         inventory.files.sort(key=lambda source: source.path)
         inventory.errors.sort(key=lambda message: message.path)

@@ -212,7 +212,7 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
     if not inventory.files and not options.rule_packs and not config.rule_pack_paths():
         # Nothing to check: no rule and no lookup runs, and none of their modules is loaded.
         return _unchecked_run(inventory, options, config, timings)
-    from ascend_reflint.check import all_rules, remotes_to_look_up
+    from ascend_reflint.check import all_rules, drift_lookups, remotes_to_look_up
     from ascend_reflint.lookup import answered
 
     cache_dir = _cache_dir(options) if options.extraction_cache else None
@@ -222,9 +222,15 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
     context_files = _context_files(inventory, options, config, selection)
     timings["context"] = time.perf_counter() - started
 
-    # Rules that need no ref list (`--select RL015`) say the same without one: no remote is asked.
+    # Rules that need no ref list (`--select RL015`) say the same without one: no remote is asked, but for
+    # the drift rules the tags of a remote pinned both by commit and by name (is the tag that commit?).
     needs_lookups = any(selection.runs(rule.code) for rule in all_rules() if rule.needs_lookup)
-    requests = remotes_to_look_up(inventory.files) if needs_lookups else {}
+    if needs_lookups:
+        requests = remotes_to_look_up(inventory.files)
+    elif selection.runs("RL004") or selection.runs("RL005"):
+        requests = drift_lookups([*inventory.files, *context_files])
+    else:
+        requests = {}
     started = time.perf_counter()
     known = options.answers.lookups if options.answers is not None else {}
     asked = {key: url for key, url in requests.items() if key not in known}
@@ -542,6 +548,7 @@ def _context_files(
         docs=options.docs,
         cache=for_project(options.cache_dir, config) if options.extraction_cache else None,
         keep_text=False,
+        gitlab_host=config.gitlab_host,
     )
     return tree.files
 

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 from ascend_reflint.check.placement import at_value, placed
@@ -265,6 +265,7 @@ class ProjectContext:
         relpaths: display path → path relative to the project root (``/``-separated), which globs match.
         variants: the variant groups of ``files``.
         reported: the display paths of the files the scan reports on (the others are context only).
+        refs: normalised remote → its ref list, for the remotes that were looked up.
     """
 
     files: Sequence[SourceFile]
@@ -273,10 +274,18 @@ class ProjectContext:
     relpaths: Mapping[str, str]
     variants: VariantIndex
     reported: frozenset[str] = frozenset()
+    refs: Mapping[str, RemoteRefs] = field(default_factory=dict)
 
     def relpath(self, source: SourceFile) -> str:
         """``source``'s path relative to the project root."""
         return self.relpaths[source.path]
+
+    def fixed_commit(self, pin: Pin) -> str | None:
+        """The commit ``pin`` builds when that cannot move: its commit id, or its tag's commit when its
+        remote was looked up (:func:`~ascend_reflint.check.refnames.fixed_commit`); None otherwise."""
+        from ascend_reflint.check.refnames import fixed_commit
+
+        return fixed_commit(pin, self.refs.get(pin.remote) if pin.remote is not None else None)
 
     def finding(
         self,

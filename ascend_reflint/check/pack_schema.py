@@ -18,7 +18,14 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, StrictBool
 
-from ascend_reflint.check.fields import check_env_name, check_token, normalise_entry, parse_severity, unique
+from ascend_reflint.check.fields import (
+    check_env_name,
+    check_host,
+    check_token,
+    normalise_entry,
+    parse_severity,
+    unique,
+)
 from ascend_reflint.check.globs import check_glob
 from ascend_reflint.check.rules import check_code, check_selector
 from ascend_reflint.model import Severity
@@ -32,6 +39,7 @@ Glob = Annotated[str, AfterValidator(check_glob)]
 Globs = Annotated[tuple[Glob, ...], Field(min_length=1)]
 EnvName = Annotated[str, AfterValidator(check_env_name)]
 VariantToken = Annotated[str, AfterValidator(check_token)]
+Host = Annotated[str, AfterValidator(check_host)]
 
 
 def _kebab(name: str) -> str:
@@ -168,6 +176,10 @@ class UserConfig(PackSettings):
         unsafe_fixes: apply unsafe fixes too, as ``--unsafe-fixes`` (default: False).
         pin_commits: ``--fix`` and ``--diff`` pin tags to their commits, as ``--pin-commits`` (default:
             False).
+        gitlab_host: the host (and port) of the GitLab instance that runs the project's pipelines, where
+            ``include: project:`` and ``$CI_SERVER_FQDN`` components are (default: the host of the
+            repository's ``origin`` when it is a GitLab instance, see
+            :func:`ascend_reflint.extract.gitlab.place_on_instance`).
         (and every key of :class:`PackSettings`)
     """
 
@@ -182,3 +194,4 @@ class UserConfig(PackSettings):
     unsafe_fixes: StrictBool = False
     pin_commits: StrictBool = False
     docs: StrictBool = True
+    gitlab_host: Host | None = None

@@ -212,6 +212,31 @@ def pinned_commit(pin: Pin, refs: RemoteRefs | None = None) -> str | None:
     return name.lower()
 
 
+def fixed_commit(pin: Pin, refs: RemoteRefs | None) -> str | None:
+    """The commit ``pin`` builds when that cannot move: the commit id it pins (lower-case, as written:
+    maybe abbreviated), or the commit of the tag it ends up on, as the remote's ref list says (tags peeled;
+    a tag is not expected to move, git-tag(1) "On Re-tagging"); None for a branch, which moves, for a name
+    the ref list lacks, and for a name without a ref list.
+    """
+    commit = pinned_commit(pin, refs)
+    if commit is not None or refs is None:
+        return commit
+    ref = pinned_ref(pin)
+    if ref is None or ref.kind is RefType.BRANCH or gets_branch(ref, refs):
+        return None
+    tag = refs.tags.get(ref.name)
+    return tag.lower() if tag is not None else None
+
+
+def same_commit(first: str | None, second: str | None) -> bool:
+    """True when two commit ids (any case, full or abbreviated) name one commit: one starts with the other;
+    None is no commit and equals nothing."""
+    if first is None or second is None:
+        return False
+    shorter, longer = sorted((first.lower(), second.lower()), key=len)
+    return longer.startswith(shorter)
+
+
 def gets_branch(ref: NamedRef, refs: RemoteRefs) -> bool:
     """True when ``ref`` ends up on a branch of the remote (see the module docstring for who prefers what)."""
     if ref.kind is RefType.TAG or ref.name not in refs.branches:
@@ -256,12 +281,3 @@ def same_ref(first: str | None, second: str | None) -> bool:
     commit_ids = all(is_full_commit_id(ref) or is_abbreviated_commit_id(ref) for ref in (first, second))
     shorter, longer = sorted((first.lower(), second.lower()), key=len)
     return commit_ids and longer.startswith(shorter)
-
-
-def declared_ref(pin: Pin) -> str | None:
-    """The ref that ``pin`` stands for when pins of several files are compared: the version its comment
-    names, for a commit pin that has one (``@<commit> # v4.2.2`` is ``v4.2.2``: RL023 holds the comment to
-    the commit), else its ref."""
-    if pin.version_comment is not None and pin.ref is not None and pinned_commit(pin) is not None:
-        return pin.version_comment
-    return pin.ref

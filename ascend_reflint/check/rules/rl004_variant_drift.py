@@ -9,8 +9,10 @@ any case, each a whole `.`-, `_`- or `-`-separated part of a name), and the grou
 `Dockerfile`, `Dockerfile.a3`, `Dockerfile.openEuler` and `Dockerfile.a3.openEuler`, and
 `docker-build-ascend-a2.yml` and `docker-build-ascend-a3.yml`.
 
-Every remote that one variant pins must be pinned by the others, at the same ref (two commit ids match
-when one abbreviates the other), cloned shallow in all or in none. The finding goes to the odd one out:
+Every remote that one variant pins must be pinned by the others, at the same commit (the same ref, two
+commit ids one of which abbreviates the other, or a commit id and a tag that points at it, as the remote's
+ref list says: see RL005 for when it is looked up; a branch is never the same as a commit id, as it
+moves), cloned shallow in all or in none. The finding goes to the odd one out:
 when seven variants pin `v0.26.0` and one pins `v0.27.0`, one finding on the one, with the seven as
 related places, since that is the file to edit; nobody touched the seven. When no ref is pinned by more
 variants than every other (two variants that disagree; two against two), each side is reported once, at
@@ -148,9 +150,13 @@ def _odd_ones(
 def _ref_drift(
     context: ProjectContext, remote: str, files: Sequence[SourceFile], pins: Mapping[str, list[Pin]]
 ) -> Iterator[Finding]:
-    canonical = _canonical_refs([pin.ref for listed in pins.values() for pin in listed])
+    # A pin is compared by the commit it builds when that cannot move (a commit id, a tag's commit), else
+    # by its ref.
+    built = {id(pin): context.fixed_commit(pin) or pin.ref for listed in pins.values() for pin in listed}
+    canonical = _canonical_refs(list(built.values()))
     value: dict[str, Hashable] = {
-        source.path: frozenset(canonical(pin.ref) for pin in pins[source.path]) or _ABSENT for source in files
+        source.path: frozenset(canonical(built[id(pin)]) for pin in pins[source.path]) or _ABSENT
+        for source in files
     }
     for source, side, others, majority in _odd_ones(context, _sides(files, value)):
         theirs = [pin for other in others for pin in pins[other.path]]
@@ -160,9 +166,9 @@ def _ref_drift(
         elif not theirs:
             yield _missing_there(context, pins[source.path][0], others, majority)
         else:
-            wanted = {canonical(pin.ref) for pin in theirs}
+            wanted = {canonical(built[id(pin)]) for pin in theirs}
             mine = pins[source.path]
-            odd = next((pin for pin in mine if canonical(pin.ref) not in wanted), mine[0])
+            odd = next((pin for pin in mine if canonical(built[id(pin)]) not in wanted), mine[0])
             yield _different_ref(context, odd, theirs, mates, majority)
 
 
