@@ -41,6 +41,13 @@ RUN git clone https://gitcode.com/Ascend/MindSpeed.git && \
     cd MindSpeed && git checkout f2b0977e
 RUN git clone --depth 1 --branch v1.2.1 https://github.com/deepseek-ai/DeepEP.git
 ```
+
+## Fix
+
+Safe: the shallow options (`--depth N`, `--shallow-since`, `--shallow-exclude`) are deleted, and so is a
+`--single-branch` before a checkout, which would still leave the other branches and their tags out. The
+clone then holds the whole history: it takes longer, and builds what the recipe meant. A clone whose
+options come from a variable (`git clone $GIT_ARGS …`) is not rewritten.
 """
 
 from __future__ import annotations
@@ -49,12 +56,13 @@ from collections.abc import Iterator
 
 from ascend_reflint.check.context import PinContext
 from ascend_reflint.check.refnames import is_abbreviated_commit_id, is_full_commit_id, same_ref
-from ascend_reflint.model import Finding, Pin, Related, RemoteRefs, Severity, Via
+from ascend_reflint.model import Applicability, Finding, Fix, Pin, Related, RemoteRefs, Severity, Via
 
 CODE = "RL003"
 NAME = "shallow-clone-needs-history"
 SEVERITY = Severity.ERROR
 NEEDS_LOOKUP = False
+FIXES = (Applicability.SAFE,)
 
 
 def check(context: PinContext) -> Iterator[Finding]:
@@ -70,6 +78,7 @@ def check(context: PinContext) -> Iterator[Finding]:
             f"commits are checked out by id{here}, and a shallow clone holds only the newest ones; drop the "
             "shallow option",
             related=related,
+            fix=_full_clone(pin),
             at_use=True,
         )
         return
@@ -93,8 +102,21 @@ def check(context: PinContext) -> Iterator[Finding]:
         f"the checkout of {what} follows {_shallow(pin)} of {cloned} of {pin.remote or pin.url}, which holds "
         f"{holds}, so the checkout fails (or breaks once {cloned} moves on); {advice}",
         related=related,
+        fix=_full_clone(pin),
         at_use=True,
     )
+
+
+def _full_clone(pin: Pin) -> Fix | None:
+    """Delete the clone's shallow options (and ``--single-branch`` before a checkout of another ref)."""
+    from ascend_reflint.check.fixes import SHALLOW_OPTIONS, make_fix, option_removals
+
+    shallow = option_removals(pin, *SHALLOW_OPTIONS)
+    if not shallow:
+        return None
+    single = option_removals(pin, "single-branch") if pin.via is Via.CHECKOUT else []
+    dropped = " and ".join(("the shallow option", "--single-branch")[: 1 + bool(single)])
+    return make_fix(Applicability.SAFE, f"drop {dropped}: clone the whole history", [*shallow, *single])
 
 
 def _fetched_before_checkout(pin: Pin) -> bool:
