@@ -136,6 +136,18 @@ def test_reflints_own_build_arg_overrides_what_every_build_gives(
     assert {pin[3] for pin in found if pin[0] == "docker/Dockerfile" and pin[1] == 4} == {"v1.0.0"}
 
 
+def test_what_other_files_give_survives_the_extraction_cache(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # the second run answers every file from the cache: the invocations are in its entries, the values
+    # they give are applied after it
+    cache = str(project.parent / "cache")
+    first = refs(capsys, "--cache-dir", cache)
+    assert any(pin[5] for pin in first)
+    assert list((project.parent / "cache" / "extract").glob("*/*.json"))
+    assert refs(capsys, "--cache-dir", cache) == first
+
+
 def test_a_dockerfile_outside_the_project_root_is_never_read(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
