@@ -148,6 +148,27 @@ def test_what_other_files_give_survives_the_extraction_cache(
     assert refs(capsys, "--cache-dir", cache) == first
 
 
+def test_build_arguments_from_an_array_are_written_in_the_array(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # vllm-ascend's _nightly_image_build.yaml builds its docker build arguments in an array
+    (project / "scripts" / "build.sh").write_text(
+        'ARGS=(\n  -f docker/Dockerfile\n  --build-arg VLLM_TAG="v0.9.8"\n  --build-arg TE_REF="$UNSET"\n)\n'
+        'docker build "${ARGS[@]}" .\n'
+    )
+    found = [
+        pin for pin in refs(capsys) if pin[0] == "docker/Dockerfile" and pin[5] == [("scripts/build.sh", 6)]
+    ]
+    assert found == [
+        ("docker/Dockerfile", 4, 28, "v0.9.8", ("scripts/build.sh", 3), [("scripts/build.sh", 6)])
+    ]
+    assert main(["refs", "--format", "json"]) == 0
+    (origin,) = [
+        pin["ref_origin"] for pin in json.loads(capsys.readouterr().out)["pins"] if pin["ref"] == "v0.9.8"
+    ]
+    assert (origin["line"], origin["column"], origin["end_column"]) == (3, 25, 31)  # inside the quotes
+
+
 def test_a_dockerfile_outside_the_project_root_is_never_read(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
