@@ -11,6 +11,14 @@ Reports a shallow clone (`--depth`, `--shallow-since`, `--shallow-exclude`, a su
   ref other than the one cloned: another branch, a tag, or a commit id (unless the remote's ref list
   shows that the tag or commit is the tip of what was cloned).
 
+- of CMake's `FetchContent_Declare`/`ExternalProject_Add` (and CPM.cmake's packages) with `GIT_SHALLOW`
+  true (`ON`, `TRUE`, `1` …) and a commit id as `GIT_TAG`: CMake's ExternalProject documentation says
+  "If `GIT_SHALLOW` is enabled then `GIT_TAG` works only with branch names and tags. A commit hash is not
+  allowed." CMake clones with `--depth 1 --no-single-branch`, which fetches the newest commit of each
+  branch and tag only, and then runs `git checkout <GIT_TAG>`. Not reported when the remote's ref list
+  shows a tag at that commit (the clone fetches it); when only a branch's tip is that commit, the finding
+  says the build breaks once the branch moves on.
+
 Not reported: `git fetch --depth 1 origin <full commit id>` in the clone followed by a checkout of that
 id or of `FETCH_HEAD`, which works (GitHub, GitLab and Gitee serve a commit fetched by its full id). A
 name checked out from a clone of the default branch is reported only when the remote was looked up (the
@@ -34,12 +42,22 @@ RUN git clone --depth 1 https://github.com/deepseek-ai/DeepEP.git && \
     cd DeepEP && git checkout v1.2.1
 ```
 
+```cmake
+FetchContent_Declare(cutlass GIT_REPOSITORY https://github.com/NVIDIA/cutlass.git
+                     GIT_TAG f115c3f85467d5d9619119d1dbeb9c03c3d73864 GIT_SHALLOW TRUE)
+```
+
 ## Use instead
 
 ```dockerfile
 RUN git clone https://gitcode.com/Ascend/MindSpeed.git && \
     cd MindSpeed && git checkout f2b0977e
 RUN git clone --depth 1 --branch v1.2.1 https://github.com/deepseek-ai/DeepEP.git
+```
+
+```cmake
+FetchContent_Declare(cutlass GIT_REPOSITORY https://github.com/NVIDIA/cutlass.git
+                     GIT_TAG f115c3f85467d5d9619119d1dbeb9c03c3d73864)
 ```
 """
 
@@ -48,13 +66,22 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ascend_reflint.check.context import PinContext
-from ascend_reflint.check.refnames import is_abbreviated_commit_id, is_full_commit_id, same_ref
+from ascend_reflint.check.refnames import (
+    COMMAND,
+    first_tip,
+    is_abbreviated_commit_id,
+    is_full_commit_id,
+    same_ref,
+)
 from ascend_reflint.model import Finding, Pin, Related, RemoteRefs, Severity, Via
 
 CODE = "RL003"
 NAME = "shallow-clone-needs-history"
 SEVERITY = Severity.ERROR
 NEEDS_LOOKUP = False
+
+#: The ways of pinning that CMake clones (CPM.cmake hands its packages to FetchContent).
+_CMAKE = (Via.FETCHCONTENT, Via.EXTERNAL_PROJECT, Via.CPM)
 
 
 def check(context: PinContext) -> Iterator[Finding]:
@@ -72,6 +99,9 @@ def check(context: PinContext) -> Iterator[Finding]:
             related=related,
             at_use=True,
         )
+        return
+    if pin.via in _CMAKE and pin.resolved and pin.ref is not None and _is_commit_id(pin.ref):
+        yield from _cmake_commit(context, pin.ref)
         return
     if pin.via is not Via.CHECKOUT or not pin.resolved or pin.ref is None:
         return
@@ -95,6 +125,32 @@ def check(context: PinContext) -> Iterator[Finding]:
         related=related,
         at_use=True,
     )
+
+
+def _cmake_commit(context: PinContext, commit: str) -> Iterator[Finding]:
+    """``GIT_SHALLOW`` true with a commit id as ``GIT_TAG``: CMake's shallow clone holds the tips of the
+    branches and tags only (see the module docstring)."""
+    tip = first_tip(commit, context.refs) if context.refs is not None else None
+    if tip is not None and tip[0] == "tag":
+        return  # `--no-single-branch` fetches every tag's commit: the checkout works, and keeps working
+    if tip is not None:
+        fails = f'works only while it is the tip of branch "{tip[1]}", and fails once that branch moves on'
+    elif context.refs is not None:
+        fails = "fails: it is the tip of no branch or tag"
+    else:
+        fails = "fails unless it is the tip of a branch or tag"
+    pin = context.pin
+    yield context.finding(
+        f"GIT_SHALLOW makes {COMMAND[pin.via]} clone {pin.remote or pin.url} with `--depth 1`, which holds "
+        f'the newest commit of each branch and tag only, so the checkout of commit "{commit}" {fails} '
+        "(CMake's documentation: with GIT_SHALLOW, GIT_TAG works only with branch names and tags); drop "
+        "GIT_SHALLOW",
+        at_use=True,
+    )
+
+
+def _is_commit_id(ref: str) -> bool:
+    return is_full_commit_id(ref) or is_abbreviated_commit_id(ref)
 
 
 def _fetched_before_checkout(pin: Pin) -> bool:
