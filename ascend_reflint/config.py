@@ -99,6 +99,16 @@ class Config(NamedTuple):
         return self.settings.verify_commits if self.settings is not None else True
 
     @property
+    def unsafe_fixes(self) -> bool:
+        """The config's ``unsafe-fixes`` (default: False)."""
+        return self.settings.unsafe_fixes if self.settings is not None else False
+
+    @property
+    def pin_commits(self) -> bool:
+        """The config's ``pin-commits`` (default: False)."""
+        return self.settings.pin_commits if self.settings is not None else False
+
+    @property
     def docs(self) -> bool:
         """The config's ``docs`` (default: True): read the install steps in documentation."""
         return self.settings.docs if self.settings is not None else True

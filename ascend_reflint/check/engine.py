@@ -45,6 +45,7 @@ def rule_info(rule: RuleModule) -> RuleInfo:
         severity=rule.SEVERITY,
         needs_lookup=rule.NEEDS_LOOKUP,
         doc=(rule.__doc__ or "").strip(),
+        fixes=tuple(getattr(rule, "FIXES", ())),
     )
 
 

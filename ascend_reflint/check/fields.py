@@ -13,6 +13,8 @@ from ascend_reflint.model import Severity
 from ascend_reflint.remote import normalise_remote
 
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+#: The values of ``newer-release`` (RL024): how far a newer release may be from the one pinned.
+NEWER_RELEASE_LEVELS = ("patch", "minor", "major", "off")
 #: A host name (RFC 1123 labels) with an optional port.
 _HOST = re.compile(
     r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*(?::\d{1,5})?"

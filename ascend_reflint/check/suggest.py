@@ -115,6 +115,48 @@ def _suggest_ref(name: str, refs: RemoteRefs) -> str | None:
     return _closest_spelling(name, _other(index.same_numbers(wanted), name), NAME_CUTOFF)
 
 
+def sole_suggestion(name: str, refs: RemoteRefs) -> str | None:
+    """:func:`suggest_ref`'s answer when nothing else comes as close: the only name of the remote that
+    passes the rule that chose it, or the one that beats every other there on letters (``core_v0.18.0``
+    over ``v0.18.0`` for ``core_r0.18.0``); None when two names tie, or there is no answer. A fix writes
+    this one; a message may name any.
+
+    Args:
+        name: a ref that is neither a branch nor a tag of the remote.
+        refs: the remote's branches and tags.
+    """
+    return _remembered(refs, ("sole_suggestion", name), lambda: _sole_suggestion(name, refs))
+
+
+def _sole_suggestion(name: str, refs: RemoteRefs) -> str | None:
+    suggestion = suggest_ref(name, refs)
+    if suggestion is None:
+        return None
+    index = index_of(refs)
+    wanted = parse_version(name)
+    if wanted is None:
+        close = _by_spelling(name, _other(index.plain_near_in_length(name), name), NAME_CUTOFF)
+        return suggestion if len(close) <= 1 else None
+    same_release = _other(index.same_release(wanted), name)
+    tags = [c for c in same_release if c.is_tag]
+    branches = [c for c in same_release if not c.is_tag and _letters_close(wanted, c)]
+    group = tags or branches
+    if not group:
+        close = _by_spelling(name, _other(index.same_numbers(wanted), name), NAME_CUTOFF)
+        return suggestion if len(close) == 1 else None
+    chosen = next(c for c in group if c.name == suggestion)
+    assert chosen.version is not None
+    rivals = [
+        c
+        for c in group
+        if c is not chosen
+        and c.version is not None
+        and c.version.parts[-1].qualifier_key == chosen.version.parts[-1].qualifier_key
+        and _tie_break(wanted, c)[:2] == _tie_break(wanted, chosen)[:2]
+    ]
+    return None if rivals else suggestion
+
+
 def wants_default_branch(name: str, refs: RemoteRefs) -> bool:
     """True when only the remote's default branch can answer for the missing ``name``: it means "the
     default branch" (:data:`DEFAULT_BRANCH_NAMES`) and no name of the remote is spelt close to it. The

@@ -15,6 +15,7 @@ import dataclasses
 import importlib
 from collections.abc import Mapping
 
+from ascend_reflint.extract.comments import mark_version_comments
 from ascend_reflint.extract.errors import ExtractError
 from ascend_reflint.model import FileKind, Resolution, SourceFile
 from ascend_reflint.resolve import placeholder
@@ -43,6 +44,7 @@ def extract_file(source: SourceFile, build_args: Mapping[str, str] | None = None
             _extract(source, build_args)
     finally:
         mark_placeholders(source)
+        mark_version_comments(source)
 
 
 def _extract(source: SourceFile, build_args: Mapping[str, str] | None) -> None:

@@ -39,6 +39,7 @@ import os
 import re
 from typing import NamedTuple
 
+from ascend_reflint.extract.comments import version_comment
 from ascend_reflint.extract.errors import ExtractError
 from ascend_reflint.extract.shell import ShellSession
 from ascend_reflint.extract.yamlpos import (
@@ -229,6 +230,7 @@ class _Walker:
         source_map = self._map(node)
         target_note, ref_note = _expression_note(target), _expression_note(ref)
         url = target if target_note else github_action_url(target)
+        comment = version_comment(self.text, node.end, self.lines)
         self.source.pins.append(
             Pin(
                 path=self.source.path,
@@ -242,6 +244,8 @@ class _Walker:
                 resolution=Resolution.UNRESOLVED if target_note or ref_note else Resolution.RESOLVED,
                 resolution_note=target_note or ref_note,
                 url_span=source_map.span(lead, lead + at),
+                version_comment=comment[0] if comment is not None else None,
+                version_comment_span=comment[1] if comment is not None else None,
             )
         )
 

@@ -45,7 +45,7 @@ def _cmake(*declarations: str) -> None:
 
 def _finding(line: int, column: int, via: str, commit: str, fails: str) -> str:
     return (
-        f"CMakeLists.txt:{line}:{column}: RL003 [error] GIT_SHALLOW makes {via} clone "
+        f"CMakeLists.txt:{line}:{column}: RL003 [*] [error] GIT_SHALLOW makes {via} clone "
         "github.com/nvidia/cutlass with `--depth 1`, which holds the newest commit of each branch and tag "
         "only, so the checkout of "
         f'commit "{commit}" {fails} {DOC}'
@@ -71,6 +71,7 @@ def test_without_a_lookup_a_shallow_commit_is_reported_and_a_tag_is_not(
             "",
             "2 errors, 0 warnings, 0 info in 1 of 1 file (4 pins, 0 remotes: 0 checked (0 cached), 0 not "
             "checked)",
+            "[*] 2 fixable with --fix",
         ],
         [],
     )
@@ -92,6 +93,15 @@ def test_the_ref_list_tells_a_tag_a_branch_tip_and_no_tip(cutlass: FakeRemote, s
             "",
             "2 errors, 0 warnings, 0 info in 1 of 1 file (3 pins, 1 remote: 1 checked (0 cached), 0 not "
             "checked)",
+            "[*] 2 fixable with --fix",
         ],
         [],
     )
+
+
+def test_the_fix_drops_git_shallow(cutlass: FakeRemote, scan: Scan) -> None:
+    commit = cutlass.commit_of[MAIN]
+    _cmake(f"FetchContent_Declare(a\n  GIT_REPOSITORY {URL}\n  GIT_TAG {commit}\n  GIT_SHALLOW ON\n)")
+    code, _, _ = scan("--select", "RL003", "--fix")
+    fixed = f"include(FetchContent)\nFetchContent_Declare(a\n  GIT_REPOSITORY {URL}\n  GIT_TAG {commit}\n)\n"
+    assert (code, Path("CMakeLists.txt").read_bytes()) == (0, fixed.encode())

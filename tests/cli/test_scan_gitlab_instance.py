@@ -34,6 +34,7 @@ ON_THE_INSTANCE = [
     'and 0 tags is branch "main"',
     "",
     "1 error, 0 warnings, 0 info in 1 of 1 file (2 pins, 2 remotes: 2 checked (0 cached), 0 not checked)",
+    "1 fixable with --fix --unsafe-fixes",  # "main", the one name that close to "mian"
 ]
 UNKNOWN_INSTANCE = (
     "the project is on the GitLab instance that runs the pipeline, which the file does not name; "

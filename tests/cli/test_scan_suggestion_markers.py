@@ -58,6 +58,7 @@ def test_a_suggestion_is_a_tag_of_the_same_version_marked_alike(project: Path, s
             "",
             "4 errors, 0 warnings, 0 info in 1 of 1 file (4 pins, 1 remote: 1 checked (0 cached), 0 not "
             "checked)",
+            "2 fixable with --fix --unsafe-fixes",
         ],
         [],
     )

@@ -108,6 +108,12 @@ def test_no_output_log_or_cache_file_holds_the_token(
         for f in json_output(runs[4])["findings"]
     ] == [
         (
+            "RL024",
+            ".github/workflows/ci.yml",
+            9,
+            'a newer release of "core_v0.18.0" exists on github.com/nvidia/megatron-lm: "core_v0.18.2"',
+        ),
+        (
             "RL001",
             ".github/workflows/ci.yml",
             10,

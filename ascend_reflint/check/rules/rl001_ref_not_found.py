@@ -51,6 +51,12 @@ RUN git clone --depth 1 --branch v0.11.0rc9 https://github.com/vllm-project/vllm
 ```dockerfile
 RUN git clone --depth 1 --branch v0.11.0 https://github.com/vllm-project/vllm-ascend.git
 ```
+
+## Fix
+
+Unsafe (the build gets a ref it did not name): the suggestion replaces the ref where it is written, only
+when it is the one name that close (the same version spelt one way, one spelling a letter away, the
+default branch for `main`); a suggestion that another name ties with has no fix.
 """
 
 from __future__ import annotations
@@ -67,14 +73,31 @@ from ascend_reflint.check.refnames import (
     is_full_commit_id,
     named_refs,
 )
-from ascend_reflint.check.suggest import DEFAULT_BRANCH_NAMES, nearest_names, ref_kind, suggest_ref
+from ascend_reflint.check.suggest import (
+    DEFAULT_BRANCH_NAMES,
+    nearest_names,
+    ref_kind,
+    sole_suggestion,
+    suggest_ref,
+)
 from ascend_reflint.check.versions import parse_version
-from ascend_reflint.model import CommitState, Finding, RefType, RemoteRefs, Severity, Via
+from ascend_reflint.model import (
+    Applicability,
+    CommitState,
+    Finding,
+    Fix,
+    Pin,
+    RefType,
+    RemoteRefs,
+    Severity,
+    Via,
+)
 
 CODE = "RL001"
 NAME = "ref-not-found"
 SEVERITY = Severity.ERROR
 NEEDS_LOOKUP = True
+FIXES = (Applicability.UNSAFE,)
 
 _FAILS = {
     Via.CLONE_BRANCH: "`git clone --branch` fails",
@@ -115,8 +138,28 @@ def check(context: PinContext) -> Iterator[Finding]:
             continue
         suggestion = suggest_ref(ref.name, refs)
         yield context.finding(
-            _message(ref, refs, suggestion), span=ref.span, ref=ref.written, suggestion=suggestion
+            _message(ref, refs, suggestion),
+            span=ref.span,
+            ref=ref.written,
+            suggestion=suggestion,
+            fix=_suggested(context.pin, ref, refs),
         )
+
+
+def _suggested(pin: Pin, ref: NamedRef, refs: RemoteRefs) -> Fix | None:
+    """Write the suggestion where the ref is, when it is the only one that close (see the docstring)."""
+    from ascend_reflint.check.fixes import make_fix, ref_edit, renamed, token_edit
+
+    sole = sole_suggestion(ref.name, refs)
+    if sole is None:
+        return None
+    kind = RefType.TAG if sole in refs.tags else RefType.BRANCH
+    if ref.kind not in (None, kind) or pin.ref_type not in (None, kind):
+        return None  # `origin/X` or uv's `branch =` take a branch only, `tags/X` and `tag =` a tag only
+    new = renamed(ref, sole)
+    edit = ref_edit(pin, new) if ref.span == pin.span else token_edit(pin.path, ref.span, ref.written, new)
+    message = f'pin {kind.value} "{sole}", the one name of {refs.remote} that close to "{ref.name}"'
+    return make_fix(Applicability.UNSAFE, message, [edit], [pin])
 
 
 def _other_kind(ref: NamedRef) -> str:

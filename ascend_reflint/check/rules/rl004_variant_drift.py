@@ -57,6 +57,12 @@ RUN git clone --depth 1 --branch core_v0.12.1 https://github.com/NVIDIA/Megatron
 # docker/Dockerfile.ascend_a3
 RUN git clone --depth 1 --branch core_v0.12.1 https://github.com/NVIDIA/Megatron-LM.git
 ```
+
+## Fix
+
+Unsafe (the odd variant builds another version): the odd variant takes the one ref that the majority of
+its variants pin, where its ref is written (its `ARG VLLM_TAG=…` line). A tie has no majority and so no
+fix, and neither has a majority that pins several refs of the remote, nor a difference in clone depth.
 """
 
 from __future__ import annotations
@@ -66,12 +72,13 @@ from collections.abc import Hashable, Iterator, Mapping, Sequence
 from ascend_reflint.check.context import ProjectContext
 from ascend_reflint.check.refnames import is_abbreviated_commit_id, is_full_commit_id
 from ascend_reflint.check.variants import shown_ref
-from ascend_reflint.model import Finding, Pin, Related, Severity, SourceFile, Span, Via
+from ascend_reflint.model import Applicability, Finding, Fix, Pin, Related, Severity, SourceFile, Span, Via
 
 CODE = "RL004"
 NAME = "variant-drift"
 SEVERITY = Severity.ERROR
 NEEDS_LOOKUP = False
+FIXES = (Applicability.UNSAFE,)
 
 #: How many files a message names before it says "and N more" (the related places list them all).
 _NAMED = 3
@@ -213,6 +220,7 @@ def _different_ref(
 ) -> Finding:
     related = [context.related_pin(o, f"{o.remote} is pinned at {shown_ref(o)} here") for o in others]
     related += [context.related_pin(m, f"{m.remote} is pinned at {shown_ref(m)} here too") for m in mates]
+    fix = None
     if majority:
         refs = list(dict.fromkeys(shown_ref(other) for other in others))
         where = _in_variants(list(dict.fromkeys(other.path for other in others)))
@@ -221,13 +229,28 @@ def _different_ref(
             f"{pin.remote} is pinned at {shown_ref(pin)} here but at {' and '.join(refs)} {where}; {advice} "
             "(or list the remote under the group's allowed-drift)"
         )
+        fix = _majority_ref(pin, others)
     else:
         elsewhere = ", ".join(f"{shown_ref(other)} in {other.path}" for other in others)
         message = (
             f"{pin.remote} is pinned at {shown_ref(pin)} here but at {elsewhere}, a variant of the same "
             "recipe; pin the same ref in every variant (or list the remote under the group's allowed-drift)"
         )
-    return context.pin_finding(pin, message, related=related)
+    return context.pin_finding(pin, message, related=related, fix=fix)
+
+
+def _majority_ref(pin: Pin, others: Sequence[Pin]) -> Fix | None:
+    """The odd variant takes the one ref the majority pins (none when the majority pins several)."""
+    from ascend_reflint.check.fixes import make_fix, ref_edit
+
+    refs = {other.ref for other in others}
+    if len(refs) != 1 or pin.ref_type != others[0].ref_type:
+        return None
+    (ref,) = refs
+    if ref is None:
+        return None
+    message = f'pin "{ref}", as the majority of its variants do'
+    return make_fix(Applicability.UNSAFE, message, [ref_edit(pin, ref)], [pin])
 
 
 def _first(pins: Sequence[Pin], path: str) -> Pin:
