@@ -121,6 +121,10 @@ def build_inventory(
         inventory.files.sort(key=lambda source: source.path)
         inventory.errors.sort(key=lambda message: message.path)
         inventory.notices.sort(key=lambda message: message.path)
+    if any(source.invocations for source in inventory.files):
+        from ascend_reflint.invocations import apply_invocations
+
+        apply_invocations(inventory.files, inventory.files, named.root, build_args)
     inventory.timings["extract"] = time.perf_counter() - started
     if cache is not None:
         inventory.cache_notices = cache.notices

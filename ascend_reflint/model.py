@@ -62,6 +62,8 @@ class FileKind(str, enum.Enum):
     GITLAB_CI = "gitlab-ci"
     APPTAINER = "apptainer"
     DOCS = "docs"
+    BAKE = "bake"
+    COMPOSE = "compose"
 
 
 class Via(str, enum.Enum):
@@ -83,6 +85,8 @@ class Via(str, enum.Enum):
     - ``ADD_GIT``: a Dockerfile ``ADD`` of a git repository (BuildKit's git source, ``URL.git#REF``).
     - ``CARGO``: ``cargo install --git URL [--tag|--branch|--rev REF]``.
     - ``NPM``: a git dependency given to ``npm``/``yarn``/``pnpm`` (``github:owner/repo#REF``).
+    - ``BUILD_CONTEXT``: a git repository as a build context (``docker build URL#REF:DIR``, a compose
+      service's or bake target's ``context``), at REF (None: the default branch).
     """
 
     CLONE = "clone"
@@ -101,6 +105,7 @@ class Via(str, enum.Enum):
     ADD_GIT = "add-git"
     CARGO = "cargo"
     NPM = "npm"
+    BUILD_CONTEXT = "build-context"
 
 
 class Resolution(str, enum.Enum):
@@ -192,6 +197,59 @@ class CallSite(NamedTuple):
     path: str
     span: Span
     call: str
+
+
+class GivenValue(NamedTuple):
+    """A value that an invocation gives a variable of the file it invokes: a build argument, an input.
+
+    Attributes:
+        name: the variable's name (``VLLM_TAG``).
+        value: its value, or None when it is not known statically.
+        origin: where the value is written in the invoking file (None when it is computed or comes from
+            several places).
+        verbatim: the text at ``origin`` is the value character for character (see
+            :class:`ascend_reflint.resolve.Provenance`).
+        note: why the value is not known, for messages (None when it is).
+    """
+
+    name: str
+    value: str | None
+    origin: Origin | None = None
+    verbatim: bool = False
+    note: str | None = None
+
+
+class InvokedPath(NamedTuple):
+    """A path that names the file an invocation runs: relative to the project root, or to the folder of the
+    invoking file; ``/``-separated, as the invoking file writes it after its own rules (a bake target's
+    ``context`` joined with its ``dockerfile``)."""
+
+    path: str
+    from_root: bool
+
+
+class Invocation(NamedTuple):
+    """Another file run with values that this file gives it: a Dockerfile built with build arguments
+    (``docker build --build-arg``, ``docker/build-push-action``'s ``build-args:``, a bake target's
+    ``args``, a compose service's ``build.args``), a reusable workflow called with inputs (``with:``).
+
+    Recorded during extraction by the file that invokes (no extractor reads another file); applied after
+    extraction (:mod:`ascend_reflint.invocations`): the invoked file's pins are resolved once per
+    invocation, each such pin with the invocation as its call site.
+
+    Attributes:
+        kind: the kind of the invoked file (``dockerfile`` or ``workflow``).
+        paths: where the invoked file may be, in order (the first that exists inside the project root).
+        values: the values given, in the order written.
+        site: the invocation, for related locations (``built by `docker build -f …```).
+        target: the build stage asked for (``--target``), or None.
+    """
+
+    kind: FileKind
+    paths: tuple[InvokedPath, ...]
+    values: tuple[GivenValue, ...]
+    site: CallSite
+    target: str | None = None
 
 
 class Fetch(NamedTuple):
@@ -403,6 +461,7 @@ class SourceFile:
             with the kind to read them as: pip's ``-r``/``-c`` files, GitLab CI's ``include: local``. The
             inventory reads them too.
         issues: commands that fail or do other than they say (:class:`CommandIssue`), in file order.
+        invocations: the other files this file runs with values it gives (:class:`Invocation`).
         template: the file is a template of a recipe (``Dockerfile.j2``), read as its kind with its
             template expressions masked.
     """
@@ -418,6 +477,7 @@ class SourceFile:
     error: str | None = None
     named_files: list[tuple[str, FileKind]] = field(default_factory=list)
     issues: list[CommandIssue] = field(default_factory=list)
+    invocations: list[Invocation] = field(default_factory=list)
     template: bool = False
 
 

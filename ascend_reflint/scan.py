@@ -220,6 +220,10 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
 
     started = time.perf_counter()
     context_files = _context_files(inventory, options, config, selection)
+    if any(source.invocations for source in context_files):  # a workflow not given builds a Dockerfile given
+        from ascend_reflint.invocations import apply_invocations
+
+        apply_invocations(inventory.files, context_files, config.root, options.build_args)
     timings["context"] = time.perf_counter() - started
 
     # Rules that need no ref list (`--select RL015`) say the same without one: no remote is asked, but for

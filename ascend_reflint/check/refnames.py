@@ -70,6 +70,7 @@ COMMAND = {
     Via.CPM: "CPM.cmake",
     Via.GITLAB_INCLUDE: "GitLab's `include: project:`",
     Via.ADD_GIT: "BuildKit's `ADD` of a git repository",
+    Via.BUILD_CONTEXT: "the build of a git repository context",
     Via.CARGO: "`cargo install --git`",
     Via.NPM: "npm",
 }
@@ -189,6 +190,7 @@ _TAKES_COMMITS = (
     Via.CPM,
     Via.GITLAB_INCLUDE,
     Via.ADD_GIT,
+    Via.BUILD_CONTEXT,
     Via.CARGO,
     Via.NPM,
 )

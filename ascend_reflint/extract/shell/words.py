@@ -76,8 +76,15 @@ class Word:
 
     @classmethod
     def element(cls, element: Element) -> Word:
-        """The word that an array element gives ``"${A[@]}"``: its value, written where the element is."""
-        value = element.binding.value or ""
+        """The word that an array element gives ``"${A[@]}"``: its value, written where the element is (an
+        element whose value is not known is its text as written, all of it an expansion)."""
+        value = element.binding.value
+        if value is None:
+            written = element.written
+            offsets = list(range(len(written)))
+            return cls(
+                written, 0, written, [False] * len(written), offsets, None, Provenance(element.at, False)
+            )
         at = Provenance.written(element.at.path, element.at.span, value) if element.written == value else None
         return cls(
             element.written,
