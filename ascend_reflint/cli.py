@@ -27,10 +27,12 @@ if TYPE_CHECKING:
     from typing import TextIO
 
     from ascend_reflint.config import Config
-    from ascend_reflint.model import FileMessage, Pin, ScanResult, Severity
+    from ascend_reflint.fix.rounds import FixOutcome
+    from ascend_reflint.inventory import Inventory
+    from ascend_reflint.model import FileMessage, Pin, ScanResult, Severity, SourceFile
     from ascend_reflint.output import Channel
     from ascend_reflint.report.text import TextOptions
-    from ascend_reflint.scan import ScanRun
+    from ascend_reflint.scan import Answers, ScanOptions, ScanRun
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 #: What ``reflint scan`` exits with; 0 never stands for "nothing was checked". Also in README.md.
@@ -349,6 +351,28 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="report `# reflint: ignore` comments that suppress nothing (RL099)",
     )
+    scan.add_argument(
+        "--fix",
+        action="store_true",
+        help="apply the safe fixes (and the unsafe ones with --unsafe-fixes), then report what remains",
+    )
+    scan.add_argument(
+        "--unsafe-fixes",
+        action="store_true",
+        help="count fixes that change what is built as applicable too (also the config's unsafe-fixes)",
+    )
+    scan.add_argument(
+        "--diff",
+        action="store_true",
+        help="print what --fix would change as a unified diff (git apply takes it) and write nothing; "
+        "exit 1 when there is something to fix",
+    )
+    scan.add_argument(
+        "--pin-commits",
+        action="store_true",
+        help="with --fix or --diff: replace each tag by its commit id, the tag kept in a comment (also the "
+        "config's pin-commits)",
+    )
     baseline = scan.add_mutually_exclusive_group()
     baseline.add_argument("--baseline", metavar="FILE", help="do not report the findings that FILE records")
     baseline.add_argument(
@@ -603,7 +627,12 @@ def _load_config(args: argparse.Namespace) -> Config:
         raise UsageError(str(exc)) from None
 
 
-def _inventory(args: argparse.Namespace, config: Config):  # type: ignore[no-untyped-def]
+def _inventory(  # type: ignore[no-untyped-def]
+    args: argparse.Namespace,
+    config: Config,
+    overlay: Mapping[str, bytes] | None = None,
+    keep_text: bool = False,
+):
     from ascend_reflint.inventory import build_inventory
     from ascend_reflint.textfile import DEFAULT_MAX_BYTES
 
@@ -614,9 +643,12 @@ def _inventory(args: argparse.Namespace, config: Config):  # type: ignore[no-unt
         max_bytes=args.max_file_size or DEFAULT_MAX_BYTES,
         root=config.root,
         root_excludes=config.exclude,
+        overlay=overlay,
         cache=None if args.no_cache else _extraction_cache(args.cache_dir, config),
         docs=config.docs and not args.no_docs,
-        keep_text=False,  # `refs` and `scan` read texts only where the checks need them
+        # `refs` and `scan` read texts only where the checks need them; fixes edit texts
+        keep_text=keep_text,
+        gitlab_host=config.gitlab_host,
     )
 
 
@@ -686,6 +718,10 @@ def _run_scan(args: argparse.Namespace) -> int:
     _check_paths(args.paths)
     if args.offline and args.refresh:
         raise UsageError("--offline and --refresh contradict each other: --refresh asks every remote again")
+    if args.pin_commits and not (args.fix or args.diff):
+        raise UsageError("--pin-commits needs --fix or --diff")
+    if (args.fix or args.diff) and args.write_baseline:
+        raise UsageError("--write-baseline records findings; it cannot be given with --fix or --diff")
     select = _check_selectors("--select", args.select)
     extend_select = _check_selectors("--extend-select", args.extend_select) or ()
     ignore = _check_selectors("--ignore", args.ignore) or ()
@@ -722,13 +758,19 @@ def _run_scan(args: argparse.Namespace) -> int:
     destinations = _destinations(args.format or ["text"], args.output)
     if args.sarif_file is not None:
         destinations.append(("sarif", args.sarif_file))
-    inventory = _inventory(args, config)
+    inventory = _inventory(args, config, keep_text=args.fix or args.diff)
     try:
         run = run_scan(inventory, options)
     except Exception as exc:
         if isinstance(exc, _input_errors()):
             raise UsageError(str(exc)) from None
         raise
+    run.result.unsafe_fixes = args.unsafe_fixes or config.unsafe_fixes
+    if args.fix or args.diff:
+        outcome = _fix_in_rounds(args, config, inventory, run, options)
+        if args.diff:
+            return _write_diff(outcome, run)
+        run = _write_fixes(outcome, run)
     result, timings = run.result, run.timings
     started = time.perf_counter()
     from ascend_reflint.report.text import write_file_messages
@@ -765,6 +807,73 @@ def _run_scan(args: argparse.Namespace) -> int:
             f"reflint: no remote could be checked: {unchecked} pin{'s' * (unchecked != 1)} unchecked\n"
         )
     return scan_exit_code(result, Severity.parse(args.fail_on), args.exit_zero)
+
+
+def _fix_in_rounds(
+    args: argparse.Namespace, config: Config, inventory: Inventory, run: ScanRun, options: ScanOptions
+) -> FixOutcome:
+    """Apply the fixes in rounds, each followed by a rescan of the edited texts (nothing is written)."""
+    import dataclasses
+
+    from ascend_reflint.fix.rounds import FixOptions, fix_in_rounds
+    from ascend_reflint.scan import run_scan
+    from ascend_reflint.textfile import DEFAULT_MAX_BYTES
+
+    def rescan(overlay: Mapping[str, bytes], answers: Answers) -> tuple[list[SourceFile], ScanRun]:
+        again: Inventory = _inventory(args, config, overlay, keep_text=True)
+        rerun = run_scan(again, dataclasses.replace(options, answers=answers, progress=False))
+        rerun.result.unsafe_fixes = run.result.unsafe_fixes
+        return again.files, rerun
+
+    fix_options = FixOptions(
+        unsafe=run.result.unsafe_fixes,
+        pin_commits=args.pin_commits or config.pin_commits,
+        max_bytes=args.max_file_size or DEFAULT_MAX_BYTES,
+    )
+    return fix_in_rounds(inventory.files, run, rescan, fix_options)
+
+
+def _write_fixes(outcome: FixOutcome, first: ScanRun) -> ScanRun:
+    """Write the fixed files; the run that remains, with what was fixed (and what could not be written)
+    in its result."""
+    from ascend_reflint.fix.rounds import write_fixed
+    from ascend_reflint.model import FixReport
+
+    run = outcome.run
+    failures = write_fixed(outcome)
+    written = len(outcome.changed) - len(failures)
+    run.result.fixed = FixReport(outcome.fixed if written else 0, outcome.pinned if written else 0, written)
+    run.result.errors.extend(failures)
+    run.result.summary = run.result.summary._replace(
+        lookups=first.result.summary.lookups, cached=first.result.summary.cached
+    )
+    run.side_notices.extend(outcome.refused)
+    return run
+
+
+def _write_diff(outcome: FixOutcome, first: ScanRun) -> int:
+    """``--diff``: the diff on standard output, a line about it on standard error; exit 1 when there is
+    something to fix (or a file could not be read, or nothing could be checked), else 0."""
+    from ascend_reflint.fix.diff import unified_diff
+    from ascend_reflint.output import Channel
+    from ascend_reflint.report.text import write_file_messages
+
+    diff = unified_diff(outcome.changed)
+    if diff:
+        stdout = sys.stdout if isinstance(sys.stdout, Channel) else Channel(sys.stdout)
+        stdout.write_exact(diff)
+    write_file_messages(outcome.run.result.errors, list(outcome.refused), sys.stderr)
+    files = len(outcome.changed)
+    if files:
+        pinned = f" and pin {outcome.pinned} tag{'s' * (outcome.pinned != 1)}" if outcome.pinned else ""
+        sys.stderr.write(
+            f"reflint: would fix {outcome.fixed} finding{'s' * (outcome.fixed != 1)}{pinned} "
+            f"in {files} file{'s' * (files != 1)}\n"
+        )
+    else:
+        sys.stderr.write("reflint: nothing to fix\n")
+    result = outcome.run.result
+    return EXIT_FINDINGS if files or result.errors or first.result.summary.nothing_checked else EXIT_CLEAN
 
 
 def scan_exit_code(result: ScanResult, fail_on: Severity, exit_zero: bool = False) -> int:

@@ -99,9 +99,25 @@ class Config(NamedTuple):
         return self.settings.verify_commits if self.settings is not None else True
 
     @property
+    def unsafe_fixes(self) -> bool:
+        """The config's ``unsafe-fixes`` (default: False)."""
+        return self.settings.unsafe_fixes if self.settings is not None else False
+
+    @property
+    def pin_commits(self) -> bool:
+        """The config's ``pin-commits`` (default: False)."""
+        return self.settings.pin_commits if self.settings is not None else False
+
+    @property
     def docs(self) -> bool:
         """The config's ``docs`` (default: True): read the install steps in documentation."""
         return self.settings.docs if self.settings is not None else True
+
+    @property
+    def gitlab_host(self) -> str | None:
+        """The config's ``gitlab-host``: the GitLab instance that runs the project's pipelines (None: not
+        set)."""
+        return self.settings.gitlab_host if self.settings is not None else None
 
     @property
     def ignore(self) -> tuple[str, ...]:

@@ -241,7 +241,8 @@ def classify(path: str, explicit: bool = False) -> FileKind | None:
     ``*.cmake`` (cmake); ``Makefile``, ``GNUmakefile``, ``Makefile-*``, ``Makefile.*``, ``*.mk`` (makefile);
     ``.gitlab-ci.yml`` and ``*.yml|yaml`` under a ``.gitlab`` folder (gitlab-ci); ``Apptainerfile*``,
     ``Singularity*`` and ``*.def`` files whose first line is a ``Bootstrap:`` header (apptainer); ``*.md``,
-    ``*.markdown``, ``*.mdx``, ``*.qmd``, ``*.rst``, ``*.ipynb`` (docs). A template of one of these
+    ``*.markdown``, ``*.mdx``, ``*.qmd``, ``*.rst``, ``*.ipynb`` (docs); ``compose.yaml``,
+    ``docker-compose*.yml|yaml`` (compose); ``docker-bake*.hcl|json`` (bake). A template of one of these
     (:func:`is_template`: ``Dockerfile.j2``, ``.gitlab-ci.yml.jinja``) has the kind of its name without the
     template's suffix. An explicit path with no such name is read as a shell script when it has a shell
     shebang, as a Dockerfile when its first instruction is ``FROM`` or ``ARG``.
@@ -306,9 +307,15 @@ def _kind_by_name(path: str, lower: str) -> FileKind | None:
         return FileKind.REQUIREMENTS
     if lower.endswith(_DOCS_SUFFIXES):
         return FileKind.DOCS
+    if _BAKE_FILE.fullmatch(lower):
+        return FileKind.BAKE
     return _NAMED_KINDS.get(lower)
 
 
+#: Docker Compose files (``compose.yaml``, ``docker-compose.override.yml``, ``docker-compose.dev.yml``).
+_COMPOSE_FILE = re.compile(r"(?:docker-)?compose(?:\.[\w.-]+)?\.ya?ml")
+#: Docker Bake files (``docker-bake.hcl``, ``docker-bake.override.json``, ``docker-bake.ci.hcl``).
+_BAKE_FILE = re.compile(r"docker-bake(?:\.[\w.-]+)?\.(?:hcl|json)")
 #: Files whose whole name (lower case) gives their kind.
 _NAMED_KINDS = {"pyproject.toml": FileKind.PYPROJECT, ".gitmodules": FileKind.SUBMODULE}
 
@@ -324,6 +331,8 @@ def _yaml_kind(path: str, lower: str) -> FileKind | None:
     parts = PurePosixPath(path.replace(os.sep, "/")).parts
     if lower in ("action.yml", "action.yaml") or parts[-3:-1] == (".github", "workflows"):
         return FileKind.WORKFLOW
+    if _COMPOSE_FILE.fullmatch(lower):
+        return FileKind.COMPOSE
     if lower in (".pre-commit-config.yaml", ".pre-commit-config.yml"):
         return FileKind.PRE_COMMIT
     if lower in (".gitlab-ci.yml", ".gitlab-ci.yaml") or ".gitlab" in parts[:-1]:

@@ -68,8 +68,6 @@ class ExtractionCache:
         settings: what changes extraction (see :meth:`with_settings`); JSON-ready values.
 
     Attributes:
-        hits: entries read and used.
-        written: entries written.
         notices: why entries could not be written (each distinct one once).
     """
 
@@ -80,8 +78,6 @@ class ExtractionCache:
         self._settings = dict(settings or {})
         self._base: str | None = None
         self._folder_made = False
-        self.hits = 0
-        self.written = 0
         self.notices: list[str] = []
 
     @property
@@ -102,7 +98,7 @@ class ExtractionCache:
 
     def with_settings(self, **settings: Any) -> ExtractionCache:
         """A cache of the same project whose keys also hold ``settings`` (JSON-ready values that change
-        extraction: ``build_args={…}``, ``max_bytes=N``); its counts start at zero."""
+        extraction: ``build_args={…}``, ``max_bytes=N``)."""
         return ExtractionCache(self._directory, self.root, {**self._settings, **settings})
 
     def entry(self, source: SourceFile, data: bytes) -> CacheEntry | None:
@@ -173,7 +169,6 @@ class CacheEntry(NamedTuple):
         for field in dataclasses.fields(SourceFile):
             if field.name != _TEXT_FIELD:
                 setattr(source, field.name, getattr(found, field.name))
-        self.cache.hits += 1
         return True
 
     def store(self, source: SourceFile) -> None:
@@ -190,7 +185,6 @@ class CacheEntry(NamedTuple):
             self.cache._make_folder()
             _remove_special_file(self.path)
             write_file(str(self.path), json_text(document, indent=None))
-            self.cache.written += 1
         except OSError as error:
             self.cache._notice(
                 f"cannot write the extraction cache in {self.cache.directory}: {error.strerror}"

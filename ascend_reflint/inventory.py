@@ -57,9 +57,11 @@ def build_inventory(
     read_already: Collection[str] = (),
     root: str | None = None,
     root_excludes: Sequence[str] = (),
+    overlay: Mapping[str, bytes] | None = None,
     cache: ExtractionCache | None = None,
     docs: bool = True,
     keep_text: bool = True,
+    gitlab_host: str | None = None,
 ) -> Inventory:
     """Discover, read and extract the files under ``paths``, and the files they name (pip's ``-r``/``-c``).
 
@@ -74,10 +76,15 @@ def build_inventory(
             root of a scan of ``paths``, :func:`ascend_reflint.config.project_root`).
         root_excludes: gitignore-style globs relative to ``root`` (the config's ``exclude``) that leave
             paths out, as ``excludes`` does; ``root`` must be given with them.
+        overlay: absolute path → the bytes to read instead of the file's (what ``--diff`` and the rounds of
+            ``--fix`` would have written), for files that discovery finds.
         cache: the extraction cache to answer from and fill (None: extract every file).
         docs: read documentation (``--no-docs`` and the config's ``docs: false`` turn it off).
         keep_text: keep every file's text; False keeps only the texts that the checks read after extraction
             (:func:`text_needed`), so that a scan of many files does not hold them all.
+        gitlab_host: the GitLab instance that GitLab CI files include projects from (the config's
+            ``gitlab-host``; None: the repository's ``origin`` when it is one, see
+            :func:`ascend_reflint.extract.gitlab.place_on_instance`).
 
     Returns:
         The :class:`Inventory`, its files in display path order. Never raises for a file's content.
@@ -97,7 +104,7 @@ def build_inventory(
         cache = cache.with_settings(build_args=dict(build_args), max_bytes=max_bytes, docs=docs)
     while queue:
         source = queue.popleft()
-        _read_and_extract(source, build_args, max_bytes, cache)
+        _read_and_extract(source, build_args, max_bytes, cache, (overlay or {}).get(source.abspath))
         for extra in named.read_by(source):
             inventory.files.append(extra)
             queue.append(extra)
@@ -106,10 +113,18 @@ def build_inventory(
         if source.error is not None:
             inventory.errors.append(FileMessage(source.path, source.error))
         inventory.notices.extend(FileMessage(source.path, notice) for notice in source.notices)
+    if any(source.kind is FileKind.GITLAB_CI for source in inventory.files):
+        from ascend_reflint.extract.gitlab import place_on_instance
+
+        place_on_instance(inventory.files, gitlab_host)
     if named.found_any:
         inventory.files.sort(key=lambda source: source.path)
         inventory.errors.sort(key=lambda message: message.path)
         inventory.notices.sort(key=lambda message: message.path)
+    if any(source.invocations for source in inventory.files):
+        from ascend_reflint.invocations import apply_invocations
+
+        apply_invocations(inventory.files, inventory.files, named.root, build_args)
     inventory.timings["extract"] = time.perf_counter() - started
     if cache is not None:
         inventory.cache_notices = cache.notices
@@ -180,12 +195,17 @@ class _NamedFiles:
 
 
 def _read_and_extract(
-    source: SourceFile, build_args: Mapping[str, str], max_bytes: int, cache: ExtractionCache | None
+    source: SourceFile,
+    build_args: Mapping[str, str],
+    max_bytes: int,
+    cache: ExtractionCache | None,
+    overlay: bytes | None = None,
 ) -> None:
-    """Read ``source`` and fill it from its cache entry, else extract it (and cache what was found, unless
-    extraction failed on a bug of ours or on resources, which another run may not meet)."""
+    """Read ``source`` (or take ``overlay``, the bytes a fix would write, in place of the file's) and fill it
+    from its cache entry, else extract it (and cache what was found, unless extraction failed on a bug of
+    ours or on resources, which another run may not meet)."""
     try:
-        data = read_recipe_bytes(source.abspath, max_bytes)
+        data = read_recipe_bytes(source.abspath, max_bytes) if overlay is None else overlay
         source.text, notice = text_of(data)
     except FileReadError as exc:
         source.error = str(exc)

@@ -62,6 +62,8 @@ class FileKind(str, enum.Enum):
     GITLAB_CI = "gitlab-ci"
     APPTAINER = "apptainer"
     DOCS = "docs"
+    BAKE = "bake"
+    COMPOSE = "compose"
 
 
 class Via(str, enum.Enum):
@@ -83,6 +85,8 @@ class Via(str, enum.Enum):
     - ``ADD_GIT``: a Dockerfile ``ADD`` of a git repository (BuildKit's git source, ``URL.git#REF``).
     - ``CARGO``: ``cargo install --git URL [--tag|--branch|--rev REF]``.
     - ``NPM``: a git dependency given to ``npm``/``yarn``/``pnpm`` (``github:owner/repo#REF``).
+    - ``BUILD_CONTEXT``: a git repository as a build context (``docker build URL#REF:DIR``, a compose
+      service's or bake target's ``context``), at REF (None: the default branch).
     """
 
     CLONE = "clone"
@@ -101,6 +105,7 @@ class Via(str, enum.Enum):
     ADD_GIT = "add-git"
     CARGO = "cargo"
     NPM = "npm"
+    BUILD_CONTEXT = "build-context"
 
 
 class Resolution(str, enum.Enum):
@@ -148,6 +153,31 @@ class Origin(NamedTuple):
     span: Span
 
 
+class CloneLayout(NamedTuple):
+    """Where the parts of a ``git clone`` command are written, for fixes that rewrite the command (CMake's
+    declarations, which clone too, give their ``GIT_SHALLOW`` as the ``depth`` option).
+
+    Attributes:
+        end: an empty span just after the command's last word, where more commands can follow
+            (``&& git -C DIR checkout …``); None when something other than an operator or a line end follows
+            it there (a redirection, which would then apply to the command added).
+        directory: the clone's directory as a shell word: the word as written (quotes kept), or the name git
+            gives it from the URL (git-clone(1)); None when neither is known.
+        options: ``(name, span)`` of each ``--branch``, ``--depth``, ``--shallow-since``,
+            ``--shallow-exclude`` and ``--single-branch`` given (long names, also for ``-b``), the span
+            covering the option and its value with the white space before them: what a fix deletes to drop
+            the option.
+    """
+
+    end: Span | None
+    directory: str | None
+    options: tuple[tuple[str, Span], ...] = ()
+
+    def option_spans(self, *names: str) -> tuple[Span, ...]:
+        """The spans of the options named ``names``, in file order."""
+        return tuple(span for name, span in self.options if name in names)
+
+
 class CallSite(NamedTuple):
     """A place that runs the code a pin is written in, with the values the pin was resolved with.
 
@@ -167,6 +197,59 @@ class CallSite(NamedTuple):
     path: str
     span: Span
     call: str
+
+
+class GivenValue(NamedTuple):
+    """A value that an invocation gives a variable of the file it invokes: a build argument, an input.
+
+    Attributes:
+        name: the variable's name (``VLLM_TAG``).
+        value: its value, or None when it is not known statically.
+        origin: where the value is written in the invoking file (None when it is computed or comes from
+            several places).
+        verbatim: the text at ``origin`` is the value character for character (see
+            :class:`ascend_reflint.resolve.Provenance`).
+        note: why the value is not known, for messages (None when it is).
+    """
+
+    name: str
+    value: str | None
+    origin: Origin | None = None
+    verbatim: bool = False
+    note: str | None = None
+
+
+class InvokedPath(NamedTuple):
+    """A path that names the file an invocation runs: relative to the project root, or to the folder of the
+    invoking file; ``/``-separated, as the invoking file writes it after its own rules (a bake target's
+    ``context`` joined with its ``dockerfile``)."""
+
+    path: str
+    from_root: bool
+
+
+class Invocation(NamedTuple):
+    """Another file run with values that this file gives it: a Dockerfile built with build arguments
+    (``docker build --build-arg``, ``docker/build-push-action``'s ``build-args:``, a bake target's
+    ``args``, a compose service's ``build.args``), a reusable workflow called with inputs (``with:``).
+
+    Recorded during extraction by the file that invokes (no extractor reads another file); applied after
+    extraction (:mod:`ascend_reflint.invocations`): the invoked file's pins are resolved once per
+    invocation, each such pin with the invocation as its call site.
+
+    Attributes:
+        kind: the kind of the invoked file (``dockerfile`` or ``workflow``).
+        paths: where the invoked file may be, in order (the first that exists inside the project root).
+        values: the values given, in the order written.
+        site: the invocation, for related locations (``built by `docker build -f …```).
+        target: the build stage asked for (``--target``), or None.
+    """
+
+    kind: FileKind
+    paths: tuple[InvokedPath, ...]
+    values: tuple[GivenValue, ...]
+    site: CallSite
+    target: str | None = None
 
 
 class Fetch(NamedTuple):
@@ -227,7 +310,8 @@ class Pin:
             (uv's ``tag =`` and ``branch =``, Poetry's ``tag =``), so that only that kind of ref answers;
             None when a branch or a tag may.
         version_comment: the version that a comment beside a commit pin names (pre-commit's
-            ``rev: <commit>  # frozen: v1.2.3`` gives ``v1.2.3``), None when there is none.
+            ``rev: <commit>  # frozen: v1.2.3`` gives ``v1.2.3``, a workflow's ``uses: o/r@<commit> # v4.2.2``
+            gives ``v4.2.2``), None when there is none.
         ref_origin: where the ref is written when ``span`` shows a variable (or expression) that stands for
             it: set only when the ref is exactly what one definition holds, verbatim (``--branch "$TAG"``
             after ``TAG=v1``, through any chain of variables that copy each other whole), or a part of one
@@ -243,6 +327,11 @@ class Pin:
             one pin with all of them.
         template: the pin comes from a template of a recipe (``Dockerfile.j2``), whose template
             expressions are filled in when it is rendered.
+        version_comment_span: where that version is written in the comment (a fix that corrects the
+            comment edits it), None when there is no version comment.
+        clone_layout: for a ``git clone`` in a shell script (``CLONE``, ``CLONE_BRANCH`` and ``CHECKOUT``
+            pins), where the command's parts are written; for a CMake declaration, where its
+            ``GIT_SHALLOW`` is (as the ``depth`` option); None elsewhere.
     """
 
     path: str
@@ -272,6 +361,9 @@ class Pin:
     fetch: Fetch | None = None
     call_sites: tuple[CallSite, ...] = ()
     template: bool = False
+    # Where things are written, for fixes: not part of what the pin is (equal pins stay equal).
+    version_comment_span: Span | None = field(default=None, compare=False)
+    clone_layout: CloneLayout | None = field(default=None, compare=False)
 
     @property
     def resolved(self) -> bool:
@@ -369,6 +461,7 @@ class SourceFile:
             with the kind to read them as: pip's ``-r``/``-c`` files, GitLab CI's ``include: local``. The
             inventory reads them too.
         issues: commands that fail or do other than they say (:class:`CommandIssue`), in file order.
+        invocations: the other files this file runs with values it gives (:class:`Invocation`).
         template: the file is a template of a recipe (``Dockerfile.j2``), read as its kind with its
             template expressions masked.
     """
@@ -384,6 +477,7 @@ class SourceFile:
     error: str | None = None
     named_files: list[tuple[str, FileKind]] = field(default_factory=list)
     issues: list[CommandIssue] = field(default_factory=list)
+    invocations: list[Invocation] = field(default_factory=list)
     template: bool = False
 
 
@@ -523,6 +617,55 @@ class Related(NamedTuple):
     same_value: bool = False
 
 
+class Applicability(str, enum.Enum):
+    """Whether a fix may be applied without asking: ruff's terms, and its rule for telling them apart.
+
+    - ``SAFE``: what gets built stays the same, or the recipe's evident intent is kept (a release branch
+      replaced by the tag at the very commit the branch points at now, a comment that corrects itself, a
+      shallow option dropped): ``--fix`` applies it.
+    - ``UNSAFE``: what gets built may change (another commit, a recipe rewritten around a checkout, a lock
+      file left stale): applied only with ``--unsafe-fixes``.
+    """
+
+    SAFE = "safe"
+    UNSAFE = "unsafe"
+
+
+@dataclass(frozen=True, slots=True)
+class Edit:
+    """One replacement of a span of a file's text.
+
+    Attributes:
+        path: display path of the file edited (may differ from the finding's: a build argument another
+            file sets).
+        span: the characters replaced; ``end_line``/``end_column`` equal to ``line``/``column`` for an
+            insertion. Positions count characters of the text as read (line ends read as one ``\\n``).
+        content: the new text; ``\\n`` in it becomes the file's own line end when written.
+        expected: what ``span`` holds now, when the fix depends on it (the ref it replaces); a file whose
+            text differs there is not edited. None: not checked.
+    """
+
+    path: str
+    span: Span
+    content: str
+    expected: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Fix:
+    """How to fix a finding: edits applied all together or not at all.
+
+    Attributes:
+        applicability: :attr:`Applicability.SAFE` or :attr:`Applicability.UNSAFE`.
+        message: what the fix does, in a phrase (``replace "core_r0.18.0" by the tag "core_v0.18.0"``).
+        edits: the replacements, none overlapping another, in file and position order.
+    """
+
+    applicability: Applicability
+    message: str
+    edits: tuple[Edit, ...]
+
+
 @dataclass(frozen=True, slots=True)
 class Finding:
     """One problem that a rule reports.
@@ -538,6 +681,8 @@ class Finding:
         ref: the ref concerned (as resolved, else as written), or None.
         suggestion: the existing ref the user most likely meant, or None.
         related: other places the finding refers to.
+        fix: the edits that fix it, or None when reflint cannot fix it (not compared: two findings that
+            differ only in their fix are equal).
         use_path: the display path of the pin that the finding is about, when the finding was placed where
             the pin's value is written in another file (a build argument that a workflow gives a
             Dockerfile); None when it is ``path``. The fingerprint is keyed on it.
@@ -553,6 +698,8 @@ class Finding:
     ref: str | None = None
     suggestion: str | None = None
     related: tuple[Related, ...] = ()
+    # How to fix it is not what it is: findings that differ only in their fix are equal.
+    fix: Fix | None = field(default=None, compare=False)
     use_path: str | None = None
 
     def sort_key(self) -> tuple[str, int, int, str]:
@@ -617,11 +764,37 @@ class ScanSummary(NamedTuple):
         return self.lookup_rules and self.remotes > 0 and self.checked == 0
 
 
+class FixReport(NamedTuple):
+    """What ``--fix`` applied, for the summary.
+
+    Attributes:
+        fixed: findings whose fix was applied.
+        pinned: tags pinned to their commits (``--pin-commits``).
+        files: files changed.
+    """
+
+    fixed: int
+    pinned: int
+    files: int
+
+
 @dataclass(slots=True)
 class ScanResult:
-    """Everything a formatter needs to report a scan."""
+    """Everything a formatter needs to report a scan.
+
+    Attributes:
+        findings: the findings reported (after ``--fix``: those that remain).
+        errors: files that could not be read or parsed.
+        notices: files read with a caveat, and notices about the scan.
+        summary: the counts.
+        fixed: what ``--fix`` applied, or None without it.
+        unsafe_fixes: ``--unsafe-fixes`` was given: unsafe fixes count as applicable (text marks them
+            ``[*]``).
+    """
 
     findings: list[Finding]
     errors: list[FileMessage]
     notices: list[FileMessage]
     summary: ScanSummary
+    fixed: FixReport | None = None
+    unsafe_fixes: bool = False

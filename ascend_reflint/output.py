@@ -263,19 +263,34 @@ class Channel(io.TextIOBase, TextIO):
         commands"); the token is 32 hexadecimal digits that ``text`` does not hold. A newline is added
         after ``text`` when it does not end with one, so that the token stands on its own line. Outside
         Actions nothing reads commands and ``text`` is written as it is.
+
+        The bytes are UTF-8 whatever the stream's encoding, and a lone surrogate in ``text`` (a byte that
+        is not UTF-8, decoded with ``surrogateescape``: a Latin-1 file's diff) is written as that byte,
+        when the stream has a binary ``buffer`` (standard output does).
         """
         import secrets
 
         with self._lock:
             self._end_line()
             if not self._environ.get("GITHUB_ACTIONS"):
-                self.raw.write(text)
+                self._write_bytes(text)
                 return
             token = secrets.token_hex(16)
             while token.lower() in text.lower():  # pragma: no cover - 2**-128 per try
                 token = secrets.token_hex(16)
             newline = "" if text.endswith(("\n", "\r")) else "\n"
-            self.raw.write(f"::stop-commands::{token}\n{text}{newline}::{token}::\n")
+            self._write_bytes(f"::stop-commands::{token}\n{text}{newline}::{token}::\n")
+
+    def _write_bytes(self, text: str) -> None:
+        """Write ``text`` to the raw stream's binary buffer as UTF-8, surrogates as the bytes they stand
+        for; to the raw stream as text when it has no buffer (a ``StringIO``)."""
+        buffer = getattr(self.raw, "buffer", None)
+        if buffer is None:
+            self.raw.write(text)
+            return
+        self.raw.flush()
+        buffer.write(text.encode("utf-8", "surrogateescape"))
+        buffer.flush()
 
 
 def escape_data(text: str) -> str:
@@ -430,8 +445,9 @@ class OutputFileError(Exception):
         self.reason = reason
 
 
-def write_file(path: str, text: str) -> None:
-    """Write ``text`` (UTF-8) to ``path`` without ever writing through a symbolic link.
+def write_file(path: str, text: str | bytes) -> None:
+    """Write ``text`` (UTF-8; bytes as they are, for a fixed recipe) to ``path`` without ever writing
+    through a symbolic link.
 
     The text goes to a new temporary file in the target's folder (``O_EXCL``: never an existing file),
     which is then renamed over the target (:func:`os.replace`, atomic on POSIX and Windows). A symbolic
@@ -441,7 +457,7 @@ def write_file(path: str, text: str) -> None:
 
     Args:
         path: the file to write.
-        text: its new content.
+        text: its new content: text (written as UTF-8) or bytes.
 
     Raises:
         OutputFileError: ``path`` is a directory or a special file (FIFO, device, socket), or the folder
@@ -454,8 +470,8 @@ def write_file(path: str, text: str) -> None:
     temp: str | None = None
     try:
         descriptor, temp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=folder)
-        with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(text if isinstance(text, bytes) else text.encode("utf-8"))
         os.chmod(temp, mode)
         os.replace(temp, path)
     except BaseException as error:

@@ -383,6 +383,42 @@ def placeholder(text: str | None) -> str | None:
     return match.group() if match else None
 
 
+#: The contexts of a GitHub expression whose values the workflow itself gives (``${{ matrix.python }}``,
+#: ``${{ inputs.ref }}``, ``${{ env.TAG }}``); ``vars``, ``secrets``, ``github`` and the rest stay unknown.
+_CONTEXT_REFERENCE = re.compile(r"\s*((?:matrix|inputs|env)(?:\.[A-Za-z_][A-Za-z0-9_-]*)+)\s*")
+
+
+def expression_key(expression: str) -> str:
+    """The name a GitHub expression's value is bound to in a :class:`Scope` (one no shell variable can
+    have): ``${{matrix.python}}`` for ``matrix.python``, whatever blanks the expression holds; ``""`` for an
+    expression that is not a plain reference to the matrix, the inputs or the env."""
+    match = _CONTEXT_REFERENCE.fullmatch(expression)
+    return f"${{{{{match.group(1)}}}}}" if match else ""
+
+
+def evaluate_expression(expression: str, scope: Scope) -> Binding | None:
+    """The value of a GitHub expression that the workflow gives (:func:`expression_key`), also through
+    ``||`` fallbacks to other references or string literals (``inputs.file || 'Dockerfile'``: the first
+    operand that is not empty, GitHub's "Operators"); None when it is anything else or a value is unknown."""
+    operands = [operand.strip() for operand in _OR.split(expression)]
+    for index, operand in enumerate(operands):
+        literal = _STRING_LITERAL.fullmatch(operand)
+        if literal is not None:
+            return Binding(literal.group(1).replace("''", "'"))
+        binding = scope.get(expression_key(operand))
+        if binding is None:
+            return None
+        if binding.resolution is Resolution.RESOLVED and binding.value:
+            return binding
+        if binding.resolution is Resolution.UNRESOLVED or index == len(operands) - 1:
+            return binding  # unknown, or the last operand: its emptiness is the expression's
+    return None
+
+
+_OR = re.compile(r"\|\|(?=(?:[^']*'[^']*')*[^']*$)")
+_STRING_LITERAL = re.compile(r"'((?:[^']|'')*)'")
+
+
 def referenced_names(text: str) -> set[str]:
     """The names of the variables that ``text`` references (``$NAME``, ``${NAME…}``), wherever they are."""
     return set(_REFERENCE.findall(text))
@@ -455,7 +491,12 @@ class _Expander:
         nxt = word[i + 1]
         if word.startswith("${{", i):
             end = word.find("}}", i + 3)
-            self._unresolved(f"GitHub expression {word[i : end + 2 if end != -1 else n].strip()}")
+            written = word[i : end + 2 if end != -1 else n].strip()
+            binding = evaluate_expression(word[i + 3 : end], self.scope) if end != -1 else None
+            if binding is None:
+                self._unresolved(f"GitHub expression {written}")
+            else:
+                self._bound(binding, written)
             return n if end == -1 else end + 2
         if nxt == "(":
             end = closing_bracket(word, i + 1)
@@ -574,10 +615,15 @@ class _Expander:
                 self._mark(Resolution.EMPTY, hint)
             else:
                 self._unresolved(f"${name} is not set in this file")
-        elif binding.resolution is Resolution.RESOLVED:
+        else:
+            self._bound(binding, f"${name}")
+
+    def _bound(self, binding: Binding, written: str) -> None:
+        """The value of an expansion (``written``) that ``binding`` gives."""
+        if binding.resolution is Resolution.RESOLVED:
             self._value(binding.value, binding.provenance)
         else:
-            self._mark(binding.resolution, binding.note or f"${name} has no value here")
+            self._mark(binding.resolution, binding.note or f"{written} has no value here")
 
     def _unresolved(self, note: str) -> None:
         self._mark(Resolution.UNRESOLVED, note)

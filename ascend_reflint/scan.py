@@ -43,6 +43,20 @@ COMMIT_CODES = frozenset({"RL001", "RL008", "RL025", "RL026"})
 
 
 @dataclass(frozen=True)
+class Answers:
+    """What a scan's lookups and commit verification answered, for a rescan of the same tree to reuse (the
+    rounds of ``--fix``): only what they lack is asked.
+
+    Attributes:
+        lookups: lookup key → its ref list or the lookup's failure.
+        commits: (lookup key, commit id) → verdict.
+    """
+
+    lookups: Mapping[str, LookupResult] = field(default_factory=dict)
+    commits: Mapping[tuple[str, str], CommitVerdict] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class ScanOptions:
     """How to look up remotes and which rules to run (see ``reflint scan --help``).
 
@@ -77,6 +91,7 @@ class ScanOptions:
         max_history_bytes: the largest a remote's cached history may be on disk, in bytes.
         extraction_cache: read and fill the extraction cache and the read shipped rule packs (in
             ``cache_dir``; ``--no-cache``: False).
+        answers: what an earlier scan of the same tree answered (reused, not asked again), or None.
     """
 
     offline: bool = False
@@ -106,6 +121,7 @@ class ScanOptions:
     max_history_bytes: int = 256 * 1024 * 1024
     docs: bool = True
     extraction_cache: bool = True
+    answers: Answers | None = None
 
 
 @dataclass
@@ -121,6 +137,7 @@ class ScanRun:
         baseline_written: findings recorded by ``--write-baseline`` (None without it).
         side_notices: notices about the scan rather than a file read (the cache's, the config's), which
             are also in ``result.notices``.
+        answers: what the lookups and commit verification answered (for a rescan to reuse).
         cache_in_tree: the cache directory, when answers came from it and it lies inside the project root
             (a cache committed there can vouch for refs that do not exist), else None.
     """
@@ -128,6 +145,7 @@ class ScanRun:
     result: ScanResult
     timings: dict[str, float]
     side_notices: list[FileMessage] = field(default_factory=list)
+    answers: Answers = field(default_factory=Answers)
     baseline_matched: int | None = None
     baseline_stale: int | None = None
     baseline_written: int | None = None
@@ -194,7 +212,7 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
     if not inventory.files and not options.rule_packs and not config.rule_pack_paths():
         # Nothing to check: no rule and no lookup runs, and none of their modules is loaded.
         return _unchecked_run(inventory, options, config, timings)
-    from ascend_reflint.check import all_rules, remotes_to_look_up
+    from ascend_reflint.check import all_rules, drift_lookups, remotes_to_look_up
     from ascend_reflint.lookup import answered
 
     cache_dir = _cache_dir(options) if options.extraction_cache else None
@@ -202,13 +220,26 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
 
     started = time.perf_counter()
     context_files = _context_files(inventory, options, config, selection)
+    if any(source.invocations for source in context_files):  # a workflow not given builds a Dockerfile given
+        from ascend_reflint.invocations import apply_invocations
+
+        apply_invocations(inventory.files, context_files, config.root, options.build_args)
     timings["context"] = time.perf_counter() - started
 
-    # Rules that need no ref list (`--select RL015`) say the same without one: no remote is asked.
+    # Rules that need no ref list (`--select RL015`) say the same without one: no remote is asked, but for
+    # the drift rules the tags of a remote pinned both by commit and by name (is the tag that commit?).
     needs_lookups = any(selection.runs(rule.code) for rule in all_rules() if rule.needs_lookup)
-    requests = remotes_to_look_up(inventory.files) if needs_lookups else {}
+    if needs_lookups:
+        requests = remotes_to_look_up(inventory.files)
+    elif selection.runs("RL004") or selection.runs("RL005"):
+        requests = drift_lookups([*inventory.files, *context_files])
+    else:
+        requests = {}
     started = time.perf_counter()
-    lookups, stats = _lookup_with_progress(requests, _lookup_options(options), options.progress)
+    known = options.answers.lookups if options.answers is not None else {}
+    asked = {key: url for key, url in requests.items() if key not in known}
+    lookups, stats = _lookup_with_progress(asked, _lookup_options(options), options.progress)
+    lookups.update((key, known[key]) for key in requests.keys() - asked.keys())
     if selection.runs("RL001"):
         lookups.update(_default_branches(inventory.files, requests, lookups, options, stats))
     timings["lookup"] = time.perf_counter() - started
@@ -246,7 +277,8 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
         unchecked_pins=_unchecked_pins(inventory.files, lookups),
         lookup_rules=needs_lookups,
     )
-    run = ScanRun(ScanResult([], list(inventory.errors), notices, summary), timings, side_notices)
+    result = ScanResult([], list(inventory.errors), notices, summary)
+    run = ScanRun(result, timings, side_notices, Answers(lookups, checks.commits))
     if stats.cached or stats.cached_failures:
         run.cache_in_tree = _cache_in_tree(options, config)
     run.result.findings = _after_baseline(findings, options, run)
@@ -295,6 +327,8 @@ class _Checks:
         self.inventory, self.context_files, self.requests = inventory, context_files, requests
         self.options, self.selection, self.policy, self.root = options, selection, policy, root
         self.timings = timings
+        #: What commit verification found in the last run (for a rescan to reuse).
+        self.commits: Mapping[tuple[str, str], CommitVerdict] = {}
 
     def run(self, lookups: Mapping[str, LookupResult]) -> tuple[list[Finding], list[str]]:
         """The findings to report (before the baseline), and commit verification's notices."""
@@ -308,8 +342,13 @@ class _Checks:
         )
         timings["history"] = timings.get("history", 0.0) + time.perf_counter() - started
         started = time.perf_counter()
+        self.commits = commits
         findings = run_checks(files, lookups, self.policy, self.context_files, self.root, commits)
         findings = _documentation_capped(findings, files)
+        if any(finding.fix is not None for finding in findings):
+            from ascend_reflint.fix.settle import settle_fixes
+
+            findings = settle_fixes(findings, files, self.context_files)
         findings = _reported(
             findings,
             files,
@@ -435,13 +474,19 @@ def _verify_commits(
     """Verify the commit ids the pins check out against their remotes' histories (see
     :mod:`ascend_reflint.lookup.history`), unless no rule that reports a verdict runs; a history fetch may
     take three times ``--timeout``, and the stage what is left of ``--lookup-deadline`` (``time_left``
-    seconds). Returns the verdicts and the stage's notices."""
+    seconds). Verdicts in ``options.answers`` are reused. Returns the verdicts and the stage's notices."""
     from ascend_reflint.check import pinned_commits
     from ascend_reflint.model import RemoteRefs
 
-    pinned = pinned_commits(files, lookups)
+    known = options.answers.commits if options.answers is not None else {}
+    reused: dict[tuple[str, str], CommitVerdict] = {}
+    pinned: dict[str, tuple[str, set[str]]] = {}
+    for key, (remote, commits) in pinned_commits(files, lookups).items():
+        reused.update({(key, commit): known[key, commit] for commit in commits if (key, commit) in known})
+        if todo := {commit for commit in commits if (key, commit) not in known}:
+            pinned[key] = (remote, todo)
     if not pinned or not any(selection.runs(code) for code in COMMIT_CODES):
-        return {}, []
+        return reused, []
     from ascend_reflint.lookup.history import CommitRequest, HistoryOptions, verify_commits
 
     commit_requests = {
@@ -460,7 +505,7 @@ def _verify_commits(
         deadline=time_left,
     )
     verdicts, stats = verify_commits(commit_requests, history_options)
-    return verdicts, stats.notices
+    return {**reused, **verdicts}, stats.notices
 
 
 def build_policy(config: Config, rule_packs: Sequence[Path] = (), cache_dir: Path | None = None) -> Policy:
@@ -507,6 +552,7 @@ def _context_files(
         docs=options.docs,
         cache=for_project(options.cache_dir, config) if options.extraction_cache else None,
         keep_text=False,
+        gitlab_host=config.gitlab_host,
     )
     return tree.files
 

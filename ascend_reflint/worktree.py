@@ -110,6 +110,17 @@ def origin_url(folder: str) -> str | None:
     return urls[-1] if urls and urls[-1] else None
 
 
+def enclosing_origin_url(folder: str) -> str | None:
+    """:func:`origin_url` of the work tree that holds ``folder``: the nearest folder at or above it with a
+    ``.git``; None when there is none, or it names no origin."""
+    while not os.path.lexists(os.path.join(folder, ".git")):
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
+    return origin_url(folder)
+
+
 def _config_file(folder: str) -> str | None:
     dot_git = os.path.join(folder, ".git")
     if os.path.isdir(dot_git):

@@ -536,7 +536,7 @@ def bench_verl(tools: Tools, plan: Plan, checkout: Path, workdir: Path) -> VerlR
         return VerlResult(
             str(checkout), len(files), 0, note=f"reflint refs failed: {listing.stderr.strip()[-300:]}"
         )
-    remotes = _stand_in_remotes(pins)
+    remotes, _ = real_targets.stand_ins(pins, None)
     root = workdir / "verl-remotes"
     root.mkdir(parents=True, exist_ok=True)
     synth.build_remotes(root, remotes, {path: STAND_IN_HISTORY for path in _commit_pinned(pins)})
@@ -610,40 +610,6 @@ def _commit_pinned(pins: Sequence[dict[str, object]]) -> set[str]:
                 path = parts.path.strip("/")
                 paths.add(f"{parts.hostname}/{path if path.endswith('.git') else path + '.git'}")
     return paths
-
-
-def _stand_in_remotes(pins: Sequence[dict[str, object]]) -> list[synth.Remote]:
-    """One remote per https URL the pins name, holding the refs pinned to it as tags, plus main and master."""
-    refs: dict[tuple[str, str], set[str]] = {}
-    for pin in pins:
-        url, ref = pin.get("url"), pin.get("ref")
-        if not isinstance(url, str) or not pin.get("remote"):
-            continue
-        parts = urlsplit(url)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            continue
-        path = parts.path.strip("/")
-        path = path if path.endswith(".git") else f"{path}.git"
-        names = refs.setdefault((parts.hostname, path), set())
-        if isinstance(ref, str) and ref and not re.fullmatch(r"[0-9a-f]{7,40}", ref):
-            names.add(ref)
-    remotes = []
-    for (host, path), names in sorted(refs.items()):
-        owner, _, name = path[: -len(".git")].rpartition("/")
-        tags = tuple(sorted(n for n in names if n not in ("main", "master") and _valid_ref_name(n)))
-        remotes.append(
-            synth.Remote(host, owner, name, "main", ("main", "master"), tags, frozenset(), tags, (), "")
-        )
-    return remotes
-
-
-def _valid_ref_name(name: str) -> bool:
-    """A conservative subset of git-check-ref-format(1), enough for names taken from recipes."""
-    return (
-        bool(re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._/+-]*", name))
-        and ".." not in name
-        and not name.endswith((".", "/", ".lock"))
-    )
 
 
 # --------------------------------------------------------------------------------------------- figures

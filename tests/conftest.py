@@ -26,24 +26,9 @@ import pytest
 from hypothesis import HealthCheck, settings
 from isolation import isolated_env
 
-settings.register_profile(
-    "ci",
-    max_examples=150,
-    derandomize=True,
-    database=None,
-    deadline=None,
-    print_blob=True,
-    suppress_health_check=[HealthCheck.too_slow],
-)
-settings.register_profile(
-    "explore",
-    max_examples=3000,
-    derandomize=False,
-    database=None,
-    deadline=None,
-    print_blob=True,
-    suppress_health_check=[HealthCheck.too_slow],
-)
+_BASE = settings(database=None, deadline=None, print_blob=True, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("ci", _BASE, max_examples=150, derandomize=True)
+settings.register_profile("explore", _BASE, max_examples=3000, derandomize=False)
 settings.load_profile(os.environ.get("REFLINT_HYPOTHESIS_PROFILE", "ci"))
 
 _session_home: Path | None = None

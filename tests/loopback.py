@@ -52,6 +52,22 @@ class ServerThread:
         assert not self._thread.is_alive(), f"{self._thread.name} did not stop within {STOP_TIMEOUT} s"
 
 
+def serve_http(
+    handler: type[http.server.BaseHTTPRequestHandler], name: str
+) -> tuple[http.server.ThreadingHTTPServer, ServerThread]:
+    """Serve ``handler`` on a loopback port, each request on a daemon thread of its own.
+
+    Returns:
+        The server (its ``server_address`` has the port; call ``server_close()`` after stopping) and the
+        :class:`ServerThread` that runs it.
+    """
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    server.timeout = POLL_INTERVAL  # handle_request() waits this long for a connection
+    server.socket.settimeout(POLL_INTERVAL)  # and accept() cannot block
+    return server, ServerThread(server.handle_request, name)
+
+
 @contextlib.contextmanager
 def http_status_server(status: int) -> Iterator[int]:
     """A loopback HTTP server that answers every request with ``status`` and an empty body; yields its port.
@@ -72,11 +88,7 @@ def http_status_server(status: int) -> Iterator[int]:
         def log_message(self, format: str, *args: object) -> None:
             pass
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    server.timeout = POLL_INTERVAL
-    server.socket.settimeout(POLL_INTERVAL)
-    thread = ServerThread(server.handle_request, f"http-{status}")
+    server, thread = serve_http(Handler, f"http-{status}")
     try:
         yield server.server_address[1]
     finally:

@@ -21,6 +21,7 @@ from ascend_reflint.check.context import PinContext, ProjectContext, RuleInfo
 from ascend_reflint.check.engine import (
     all_rules,
     default_branch_lookups,
+    drift_lookups,
     needs_lookup,
     pinned_commits,
     remotes_to_look_up,
@@ -38,6 +39,7 @@ __all__ = [
     "RulePack",
     "all_rules",
     "default_branch_lookups",
+    "drift_lookups",
     "load_policy",
     "needs_lookup",
     "pinned_commits",

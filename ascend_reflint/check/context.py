@@ -5,15 +5,17 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 from ascend_reflint.check.placement import at_value, placed
 from ascend_reflint.model import (
+    Applicability,
     CallSite,
     CommandIssue,
     CommitVerdict,
     Finding,
+    Fix,
     IssueKind,
     LookupFailure,
     LookupResult,
@@ -41,7 +43,8 @@ class RuleInfo:
         severity: the default severity (a finding may be lower; a rule pack may replace it).
         needs_lookup: True when the rule needs the remote's ref list to say anything.
         doc: the user documentation (markdown with "What it does", "Why is this bad?", "Example" and
-            "Use instead" sections): the rule module's docstring.
+            "Use instead" sections, and "Fix" for a rule that has one): the rule module's docstring.
+        fixes: the kinds of fix its findings may carry (empty: none), as the module's ``FIXES`` says.
     """
 
     code: str
@@ -49,15 +52,17 @@ class RuleInfo:
     severity: Severity
     needs_lookup: bool
     doc: str
+    fixes: tuple[Applicability, ...] = ()
 
 
 class RuleModule(Protocol):
     """What every rule module defines (one rule per module, under ``ascend_reflint/check/rules/``).
 
-    The module docstring is the rule's user documentation. A rule module is also a :class:`PinRule` (it
-    defines ``check``), an :class:`IssueRule` (``check_issue``) or a :class:`ProjectRule` (it defines
-    ``check_project``); RL099, whose findings come from the suppression comments rather than from pins, is
-    none of them.
+    The module docstring is the rule's user documentation. A rule whose findings may carry a fix also
+    defines ``FIXES``, the kinds of fix it makes (``(Applicability.SAFE,)``). A rule module is also a
+    :class:`PinRule` (it defines ``check``), an :class:`IssueRule` (``check_issue``) or a
+    :class:`ProjectRule` (it defines ``check_project``); RL099, whose findings come from the suppression
+    comments rather than from pins, is none of them.
     """
 
     CODE: str
@@ -154,6 +159,7 @@ class PinContext:
         ref: str | None = None,
         suggestion: str | None = None,
         related: Sequence[Related] = (),
+        fix: Fix | None = None,
         at_use: bool = False,
     ) -> Finding:
         """A finding of the running rule about this pin.
@@ -172,6 +178,7 @@ class PinContext:
             related: other places the finding refers to (the clone that a checkout follows); the pin's
                 call sites follow them (a finding about a pin inside a function, or inside a Dockerfile that
                 another file builds, lists the calls that give the pin its values).
+            fix: the edits that fix it (see :mod:`ascend_reflint.check.fixes`), or None.
             at_use: keep the finding at the use even when the value is written elsewhere: the fix changes
                 the command there (RL007's ``--branch``, RL015's missing ref), not the value.
 
@@ -191,6 +198,7 @@ class PinContext:
             ref=ref if ref is not None else (self.pin.ref or self.pin.ref_text),
             suggestion=suggestion,
             related=(*related, *(call_site_related(site) for site in self.pin.call_sites)),
+            fix=fix,
         )
         if at_use:
             return finding
@@ -257,6 +265,7 @@ class ProjectContext:
         relpaths: display path → path relative to the project root (``/``-separated), which globs match.
         variants: the variant groups of ``files``.
         reported: the display paths of the files the scan reports on (the others are context only).
+        refs: normalised remote → its ref list, for the remotes that were looked up.
     """
 
     files: Sequence[SourceFile]
@@ -265,10 +274,18 @@ class ProjectContext:
     relpaths: Mapping[str, str]
     variants: VariantIndex
     reported: frozenset[str] = frozenset()
+    refs: Mapping[str, RemoteRefs] = field(default_factory=dict)
 
     def relpath(self, source: SourceFile) -> str:
         """``source``'s path relative to the project root."""
         return self.relpaths[source.path]
+
+    def fixed_commit(self, pin: Pin) -> str | None:
+        """The commit ``pin`` builds when that cannot move: its commit id, or its tag's commit when its
+        remote was looked up (:func:`~ascend_reflint.check.refnames.fixed_commit`); None otherwise."""
+        from ascend_reflint.check.refnames import fixed_commit
+
+        return fixed_commit(pin, self.refs.get(pin.remote) if pin.remote is not None else None)
 
     def finding(
         self,
@@ -279,6 +296,7 @@ class ProjectContext:
         remote: str | None = None,
         ref: str | None = None,
         related: Sequence[Related] = (),
+        fix: Fix | None = None,
     ) -> Finding:
         """A finding of the running rule, at its default severity.
 
@@ -289,6 +307,7 @@ class ProjectContext:
             remote: the normalised remote concerned.
             ref: the ref concerned (resolved, else as written).
             related: the other places it refers to, in path and line order.
+            fix: the edits that fix it, or None.
         """
         return Finding(
             code=self.rule.code,
@@ -300,6 +319,7 @@ class ProjectContext:
             remote=remote,
             ref=ref,
             related=tuple(related),
+            fix=fix,
         )
 
     def pin_finding(
@@ -309,6 +329,7 @@ class ProjectContext:
         *,
         ref: str | None = None,
         related: Sequence[Related] = (),
+        fix: Fix | None = None,
     ) -> Finding:
         """A finding about ``pin``'s ref, at its default severity, where the ref is written (see
         :mod:`ascend_reflint.check.placement`).
@@ -318,6 +339,7 @@ class ProjectContext:
             message: what is wrong, where, and what to do, in one sentence.
             ref: the ref concerned (default: the pin's ref).
             related: the other places it refers to.
+            fix: the edits that fix it, or None.
         """
         finding = self.finding(
             pin.path,
@@ -326,6 +348,7 @@ class ProjectContext:
             remote=pin.remote,
             ref=ref if ref is not None else pin.ref,
             related=related,
+            fix=fix,
         )
         return placed(finding, pin.ref_origin if pin.ref_text is not None else None, self.reported)
 

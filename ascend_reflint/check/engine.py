@@ -45,6 +45,7 @@ def rule_info(rule: RuleModule) -> RuleInfo:
         severity=rule.SEVERITY,
         needs_lookup=rule.NEEDS_LOOKUP,
         doc=(rule.__doc__ or "").strip(),
+        fixes=tuple(getattr(rule, "FIXES", ())),
     )
 
 
@@ -119,6 +120,33 @@ def default_branch_lookups(files: Sequence[SourceFile], lookups: Mapping[str, Lo
     return list(keys)
 
 
+def drift_lookups(files: Sequence[SourceFile]) -> dict[str, str]:
+    """The lookups that the drift rules (RL004, RL005) need when no other rule asks for one: one of each
+    remote that some pins pin by commit id and others by name, since only its tags say whether a name is
+    the commit pinned elsewhere.
+
+    Args:
+        files: every file read (scanned and context-only), with their pins.
+
+    Returns:
+        lookup key → URL, as :func:`remotes_to_look_up` gives them.
+    """
+    commits: set[str] = set()
+    names: set[str] = set()
+    for source in files:
+        for pin in source.pins:
+            if pin.remote is not None and pin.resolved and pin.ref is not None:
+                (commits if pinned_commit(pin) is not None else names).add(pin.remote)
+    both = commits & names
+    lookups: dict[str, str] = {}
+    for source in files:
+        for pin in source.pins:
+            if pin.remote in both and (key := pin_lookup_key(pin)) is not None:
+                lookups[key] = pin.url
+                both.discard(pin.remote)
+    return lookups
+
+
 def pinned_commits(
     files: Sequence[SourceFile], lookups: Mapping[str, LookupResult]
 ) -> dict[str, tuple[str, set[str]]]:
@@ -188,7 +216,7 @@ def run_checks(
                 findings.extend(rule.check(context))
     findings.extend(_issue_findings(files, policy))
     if PROJECT_RULES:
-        findings.extend(_project_findings(files, context_files, policy, root))
+        findings.extend(_project_findings(files, context_files, policy, root, lookups))
     return sorted((_with_policy_severity(finding, policy) for finding in findings), key=Finding.sort_key)
 
 
@@ -220,17 +248,39 @@ def _verdict(
 
 
 def _project_findings(
-    files: Sequence[SourceFile], context_files: Sequence[SourceFile], policy: Policy, root: str | None
+    files: Sequence[SourceFile],
+    context_files: Sequence[SourceFile],
+    policy: Policy,
+    root: str | None,
+    lookups: Mapping[str, LookupResult],
 ) -> list[Finding]:
     everything = sorted([*files, *context_files], key=lambda source: source.path)
     relpaths = {source.path: _relpath(source, root) for source in everything}
     variants = find_variants(everything, policy, relpaths)
     scanned = frozenset(source.path for source in files)
+    refs = _refs_by_remote(everything, lookups)
     findings: list[Finding] = []
     for rule in PROJECT_RULES:
-        context = ProjectContext(everything, policy, rule_info(rule), relpaths, variants, scanned)
+        context = ProjectContext(everything, policy, rule_info(rule), relpaths, variants, scanned, refs)
         findings.extend(finding for finding in rule.check_project(context) if finding.path in scanned)
     return findings
+
+
+def _refs_by_remote(
+    files: Sequence[SourceFile], lookups: Mapping[str, LookupResult]
+) -> dict[str, RemoteRefs]:
+    """Normalised remote → the ref list of a lookup of it (any of its URLs: one repository has one set of
+    refs whichever transport lists them)."""
+    refs: dict[str, RemoteRefs] = {}
+    for source in files:
+        for pin in source.pins:
+            if pin.remote is None or pin.remote in refs:
+                continue
+            key = pin_lookup_key(pin)
+            found = lookups.get(key) if key is not None else None
+            if isinstance(found, RemoteRefs):
+                refs[pin.remote] = found
+    return refs
 
 
 def _relpath(source: SourceFile, root: str | None) -> str:

@@ -13,6 +13,12 @@ from ascend_reflint.model import Severity
 from ascend_reflint.remote import normalise_remote
 
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+#: The values of ``newer-release`` (RL024): how far a newer release may be from the one pinned.
+NEWER_RELEASE_LEVELS = ("patch", "minor", "major", "off")
+#: A host name (RFC 1123 labels) with an optional port.
+_HOST = re.compile(
+    r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*(?::\d{1,5})?"
+)
 _NAME_PART = re.compile(r"[A-Za-z0-9]+")
 
 
@@ -57,6 +63,19 @@ def check_env_name(name: str) -> str:
     if not _ENV_NAME.fullmatch(name):
         raise ValueError(f"{name!r} is not an environment variable name")
     return name
+
+
+def check_host(host: str) -> str:
+    """``host`` in lower case, when it is a host name with an optional port (``gitlab.example.com:8443``).
+
+    Raises:
+        ValueError: otherwise (a URL, a path, a name with spaces).
+    """
+    if not _HOST.fullmatch(host):
+        raise ValueError(
+            f"{host!r} is not a host name (expected e.g. gitlab.example.com, without https:// or a path)"
+        )
+    return host.lower()
 
 
 def check_token(token: str) -> str:

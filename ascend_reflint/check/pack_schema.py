@@ -14,11 +14,18 @@ Keys are kebab-case in files, snake_case in Python (both are accepted). The chec
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, StrictBool
 
-from ascend_reflint.check.fields import check_env_name, check_token, normalise_entry, parse_severity, unique
+from ascend_reflint.check.fields import (
+    check_env_name,
+    check_host,
+    check_token,
+    normalise_entry,
+    parse_severity,
+    unique,
+)
 from ascend_reflint.check.globs import check_glob
 from ascend_reflint.check.rules import check_code, check_selector
 from ascend_reflint.model import Severity
@@ -32,6 +39,7 @@ Glob = Annotated[str, AfterValidator(check_glob)]
 Globs = Annotated[tuple[Glob, ...], Field(min_length=1)]
 EnvName = Annotated[str, AfterValidator(check_env_name)]
 VariantToken = Annotated[str, AfterValidator(check_token)]
+Host = Annotated[str, AfterValidator(check_host)]
 
 
 def _kebab(name: str) -> str:
@@ -110,6 +118,9 @@ class PackSettings(_Strict):
         shared_env: environment variables that an image and its CI must set alike (RL006).
         env_pairs: which Dockerfiles pair with which workflows (RL006).
         severity: rule code → severity, replacing the rule's own for every finding.
+        newer_release: how far RL024 looks for a newer release of a pinned tag: ``patch`` (same major and
+            minor version), ``minor`` (same major), ``major`` (any), or ``off``; None leaves an earlier
+            pack's choice (default: ``patch``).
     """
 
     tag_pinned_remotes: RemoteList = ()
@@ -126,6 +137,7 @@ class PackSettings(_Strict):
     shared_env: tuple[EnvName, ...] = ()
     env_pairs: tuple[EnvPair, ...] = ()
     severity: dict[RuleCode, SeverityValue] = Field(default_factory=dict)
+    newer_release: Literal["patch", "minor", "major", "off"] | None = None
 
 
 class RulePack(PackSettings):
@@ -161,6 +173,13 @@ class UserConfig(PackSettings):
         docs: read the install steps of documentation (False: as ``--no-docs``).
         verify_commits: verify pinned commit ids against their remotes' histories (False: as
             ``--no-verify-commits``).
+        unsafe_fixes: apply unsafe fixes too, as ``--unsafe-fixes`` (default: False).
+        pin_commits: ``--fix`` and ``--diff`` pin tags to their commits, as ``--pin-commits`` (default:
+            False).
+        gitlab_host: the host (and port) of the GitLab instance that runs the project's pipelines, where
+            ``include: project:`` and ``$CI_SERVER_FQDN`` components are (default: the host of the
+            repository's ``origin`` when it is a GitLab instance, see
+            :func:`ascend_reflint.extract.gitlab.place_on_instance`).
         (and every key of :class:`PackSettings`)
     """
 
@@ -172,4 +191,7 @@ class UserConfig(PackSettings):
     extend_exclude: tuple[Glob, ...] = ()
     rule_packs: tuple[str, ...] = ()
     verify_commits: StrictBool = True
+    unsafe_fixes: StrictBool = False
+    pin_commits: StrictBool = False
     docs: StrictBool = True
+    gitlab_host: Host | None = None

@@ -22,7 +22,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ascend_reflint.check.fields import check_env_name, check_token, normalise_entry, parse_severity, unique
+from ascend_reflint.check.fields import (
+    NEWER_RELEASE_LEVELS,
+    check_env_name,
+    check_token,
+    normalise_entry,
+    parse_severity,
+    unique,
+)
 from ascend_reflint.check.globs import check_glob
 from ascend_reflint.check.policy import (
     LIST_FIELDS,
@@ -261,6 +268,8 @@ def _shipped_pack(data: dict[Any, Any]) -> ShippedPack:
             values[name] = tuple(_env_pair(entry) for entry in _list(value))
         elif name == "drift_same_kind":
             values[name] = value if value is None or isinstance(value, bool) else _refuse(value)
+        elif name == "newer_release":
+            values[name] = value if value in NEWER_RELEASE_LEVELS else _refuse(value)
         elif name == "severity":
             values[name] = {
                 check_code(_string(code)): parse_severity(level) for code, level in _dict(value).items()
@@ -272,7 +281,9 @@ def _shipped_pack(data: dict[Any, Any]) -> ShippedPack:
     return ShippedPack(**values)
 
 
-_PACK_FIELDS = frozenset({"name", "description", *LIST_FIELDS, "drift_same_kind", "severity"})
+_PACK_FIELDS = frozenset(
+    {"name", "description", *LIST_FIELDS, "drift_same_kind", "severity", "newer_release"}
+)
 
 
 def _field_name(key: object, known: frozenset[str] = _PACK_FIELDS) -> str:

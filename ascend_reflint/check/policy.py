@@ -84,6 +84,7 @@ class ShippedPack:
     shared_env: tuple[str, ...] = ()
     env_pairs: tuple[EnvPairSetting, ...] = ()
     severity: Mapping[str, Severity] = field(default_factory=dict)
+    newer_release: str | None = None
 
 
 #: The fields that hold lists; they merge by concatenation, first occurrence kept.
@@ -114,6 +115,9 @@ class PackValues(Protocol):
     @property
     def severity(self) -> Mapping[str, Severity]: ...
 
+    @property
+    def newer_release(self) -> str | None: ...
+
 
 @dataclass(init=False)
 class Policy:
@@ -127,6 +131,8 @@ class Policy:
             concatenated, first occurrence kept.
         drift_same_kind: the last pack's choice that set one (default False).
         severity: rule code → severity; a later pack's entry replaces an earlier one's.
+        newer_release: how far RL024 looks for a newer release (``patch``, ``minor``, ``major`` or
+            ``off``): the last pack's choice that set one (default ``patch``).
 
     When a remote is in more than one list, the more lenient statement wins for RL002: head-tracking and
     branch-release both beat tag-pinned, so that a user's pack can relax a default one.
@@ -147,6 +153,7 @@ class Policy:
     shared_env: tuple[str, ...]
     env_pairs: tuple[EnvPairSetting, ...]
     severity: Mapping[str, Severity]
+    newer_release: str
 
     def __init__(
         self,
@@ -166,6 +173,7 @@ class Policy:
         shared_env: Iterable[str] = (),
         env_pairs: Iterable[EnvPairSetting] = (),
         severity: Mapping[str, Severity] | None = None,
+        newer_release: str = "patch",
         **extra: object,
     ) -> None:
         """Raises ``ValueError`` for a keyword that is not a field (extra fields are not permitted)."""
@@ -189,6 +197,7 @@ class Policy:
             "shared_env": tuple(shared_env),
             "env_pairs": tuple(env_pairs),
             "severity": dict(severity or {}),
+            "newer_release": newer_release,
         }
         for name, value in values.items():
             object.__setattr__(self, name, value)
@@ -224,6 +233,7 @@ class Policy:
             packs=(*self.packs, label),
             severity={**self.severity, **pack.severity},
             drift_same_kind=same_kind,
+            newer_release=pack.newer_release or self.newer_release,
             **lists,
         )
 

@@ -220,7 +220,7 @@ def _version_key(version: RefVersion) -> tuple[Any, ...]:
 
 
 def _release_key(version: RefVersion, numbers: tuple[tuple[int, ...], ...]) -> tuple[Any, ...]:
-    return (numbers, version.tail, version.parts[:-1])
+    return (numbers, version.tail, version.parts[:-1], version.parts[-1].padding)
 
 
 def _first_names_per_commit(refs: RemoteRefs) -> dict[str, tuple[str | None, str | None]]:

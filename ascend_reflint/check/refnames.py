@@ -70,6 +70,7 @@ COMMAND = {
     Via.CPM: "CPM.cmake",
     Via.GITLAB_INCLUDE: "GitLab's `include: project:`",
     Via.ADD_GIT: "BuildKit's `ADD` of a git repository",
+    Via.BUILD_CONTEXT: "the build of a git repository context",
     Via.CARGO: "`cargo install --git`",
     Via.NPM: "npm",
 }
@@ -189,6 +190,7 @@ _TAKES_COMMITS = (
     Via.CPM,
     Via.GITLAB_INCLUDE,
     Via.ADD_GIT,
+    Via.BUILD_CONTEXT,
     Via.CARGO,
     Via.NPM,
 )
@@ -210,6 +212,31 @@ def pinned_commit(pin: Pin, refs: RemoteRefs | None = None) -> str | None:
     if refs is not None and exists(ref, refs):
         return None
     return name.lower()
+
+
+def fixed_commit(pin: Pin, refs: RemoteRefs | None) -> str | None:
+    """The commit ``pin`` builds when that cannot move: the commit id it pins (lower-case, as written:
+    maybe abbreviated), or the commit of the tag it ends up on, as the remote's ref list says (tags peeled;
+    a tag is not expected to move, git-tag(1) "On Re-tagging"); None for a branch, which moves, for a name
+    the ref list lacks, and for a name without a ref list.
+    """
+    commit = pinned_commit(pin, refs)
+    if commit is not None or refs is None:
+        return commit
+    ref = pinned_ref(pin)
+    if ref is None or ref.kind is RefType.BRANCH or gets_branch(ref, refs):
+        return None
+    tag = refs.tags.get(ref.name)
+    return tag.lower() if tag is not None else None
+
+
+def same_commit(first: str | None, second: str | None) -> bool:
+    """True when two commit ids (any case, full or abbreviated) name one commit: one starts with the other;
+    None is no commit and equals nothing."""
+    if first is None or second is None:
+        return False
+    shorter, longer = sorted((first.lower(), second.lower()), key=len)
+    return longer.startswith(shorter)
 
 
 def gets_branch(ref: NamedRef, refs: RemoteRefs) -> bool:

@@ -12,11 +12,14 @@ The rules (documented for users in RL001 and RL002):
    c. Otherwise a ref with the same numbers and a close spelling (``fp8-upcst-PV`` → ``fp8-upcast-PV``).
    d. Otherwise nothing: another version is never suggested (``core_v0.18.2`` is not ``core_v0.18.0``).
 
-   Tags come before branches in (a) and (b), and a branch counts only when its letters are close (a
-   difflib ratio of the skeletons of at least 0.5, or one skeleton ending with the other:
-   ``releases/v#`` and ``v#``), so that bot branches such as ``ci/bump-0.20.0`` are not offered for
-   ``core_r0.20.0``. Among equals: the closest letters (``core_v`` is closer to ``core_r`` than ``v``
-   is), then the shorter name, then the name.
+   In (a) and (b) a ref counts only when its parts are marked alike
+   (:meth:`~ascend_reflint.check.versions.RefVersion.markers_agree`: ``1.0`` and ``core_v1.0`` for
+   ``v1.0``, ``core_v0.18.0`` for ``core_r0.18.0``, never the build ``t00000001`` for ``v1``, whose
+   zero-padded counter is not the version 1 either). Tags come before branches, and a branch counts only
+   when its letters are close too (a difflib ratio of the skeletons of at least 0.5, or one skeleton ending
+   with the other: ``releases/v#`` and ``v#``), so that bot branches such as ``ci/bump-0.20.0`` are not
+   offered for ``core_r0.20.0``. Among equals: the closest letters (``core_v`` is closer to ``core_r``
+   than ``v`` is), then the shorter name, then the name.
 2. **A name without digits** is matched by spelling against the remote's names that hold no digits
    either: difflib's ratio at least :data:`NAME_CUTOFF`, or a few edits away (:func:`within_edits`:
    one letter added, dropped, changed or two swapped, two for long names).
@@ -74,7 +77,11 @@ def _same_version_tags(name: str, refs: RemoteRefs) -> list[str]:
     wanted = parse_version(name)
     if wanted is None:
         return []
-    matches = [c for c in index_of(refs).same_version(wanted) if c.is_tag and c.name != name]
+    matches = [
+        c
+        for c in index_of(refs).same_version(wanted)
+        if c.is_tag and c.name != name and _marked_alike(wanted, c)
+    ]
     return [candidate.name for candidate in sorted(matches, key=lambda c: _tie_break(wanted, c))]
 
 
@@ -99,13 +106,55 @@ def _suggest_ref(name: str, refs: RemoteRefs) -> str | None:
         if close is None and name.lower() in DEFAULT_BRANCH_NAMES and refs.default_branch not in ("", None):
             return refs.default_branch
         return close
-    same_release = _other(index.same_release(wanted), name)
+    same_release = [c for c in _other(index.same_release(wanted), name) if _marked_alike(wanted, c)]
     tags = [c for c in same_release if c.is_tag]
     branches = [c for c in same_release if not c.is_tag and _letters_close(wanted, c)]
     for group in (tags, branches):
         if group:
             return _best_of_release(wanted, group)
     return _closest_spelling(name, _other(index.same_numbers(wanted), name), NAME_CUTOFF)
+
+
+def sole_suggestion(name: str, refs: RemoteRefs) -> str | None:
+    """:func:`suggest_ref`'s answer when nothing else comes as close: the only name of the remote that
+    passes the rule that chose it, or the one that beats every other there on letters (``core_v0.18.0``
+    over ``v0.18.0`` for ``core_r0.18.0``); None when two names tie, or there is no answer. A fix writes
+    this one; a message may name any.
+
+    Args:
+        name: a ref that is neither a branch nor a tag of the remote.
+        refs: the remote's branches and tags.
+    """
+    return _remembered(refs, ("sole_suggestion", name), lambda: _sole_suggestion(name, refs))
+
+
+def _sole_suggestion(name: str, refs: RemoteRefs) -> str | None:
+    suggestion = suggest_ref(name, refs)
+    if suggestion is None:
+        return None
+    index = index_of(refs)
+    wanted = parse_version(name)
+    if wanted is None:
+        close = _by_spelling(name, _other(index.plain_near_in_length(name), name), NAME_CUTOFF)
+        return suggestion if len(close) <= 1 else None
+    same_release = _other(index.same_release(wanted), name)
+    tags = [c for c in same_release if c.is_tag]
+    branches = [c for c in same_release if not c.is_tag and _letters_close(wanted, c)]
+    group = tags or branches
+    if not group:
+        close = _by_spelling(name, _other(index.same_numbers(wanted), name), NAME_CUTOFF)
+        return suggestion if len(close) == 1 else None
+    chosen = next(c for c in group if c.name == suggestion)
+    assert chosen.version is not None
+    rivals = [
+        c
+        for c in group
+        if c is not chosen
+        and c.version is not None
+        and c.version.parts[-1].qualifier_key == chosen.version.parts[-1].qualifier_key
+        and _tie_break(wanted, c)[:2] == _tie_break(wanted, chosen)[:2]
+    ]
+    return None if rivals else suggestion
 
 
 def wants_default_branch(name: str, refs: RemoteRefs) -> bool:
@@ -144,8 +193,9 @@ def nearest_names(name: str, refs: RemoteRefs, limit: int = 3) -> list[str]:
     """A few names of the remote near ``name``, nearest first, for a message.
 
     Looser than :func:`suggest_ref`: a versioned name gets the tags, and the branches with close letters,
-    that have the nearest numbers (``0.19`` and ``0.18`` for ``0.20``); a name without digits gets the
-    closest spellings (ratio at least :data:`NEAREST_CUTOFF`).
+    that have the nearest numbers (``0.19`` and ``0.18`` for ``0.20``), those whose parts are marked alike
+    first (``1.0`` before ``t00000002`` for ``v2``); a name without digits gets the closest spellings
+    (ratio at least :data:`NEAREST_CUTOFF`).
 
     Args:
         name: the ref asked for.
@@ -167,8 +217,16 @@ def _nearest_names(name: str, refs: RemoteRefs, limit: int) -> list[str]:
     comparable = [
         c for c in _other(index.near_in_numbers(wanted), name) if c.is_tag or _letters_close(wanted, c)
     ]
-    comparable.sort(key=lambda c: (*_number_distance(wanted, c.version), *_tie_break(wanted, c)))  # type: ignore[arg-type]
+    comparable.sort(key=lambda c: _nearness(wanted, c))
     return [candidate.name for candidate in comparable[:limit]]
+
+
+def _nearness(wanted: RefVersion, candidate: Candidate) -> tuple[Any, ...]:
+    """How near ``candidate`` is to the version asked for: parts marked alike first, then the numbers, then
+    the letters (smaller is nearer)."""
+    assert candidate.version is not None
+    marked_alike = wanted.markers_agree(candidate.version)
+    return (not marked_alike, *_number_distance(wanted, candidate.version), *_tie_break(wanted, candidate))
 
 
 def newest_release_tag(refs: RemoteRefs) -> str | None:
@@ -221,6 +279,11 @@ def _best_of_release(wanted: RefVersion, candidates: Sequence[Candidate]) -> str
     target = min(later) if later else max(qualifier(c) for c in candidates)
     group = [c for c in candidates if qualifier(c) == target]
     return min(group, key=lambda c: _tie_break(wanted, c)).name
+
+
+def _marked_alike(wanted: RefVersion, candidate: Candidate) -> bool:
+    assert candidate.version is not None
+    return wanted.markers_agree(candidate.version)
 
 
 def _letters_close(wanted: RefVersion, candidate: Candidate) -> bool:

@@ -13,6 +13,16 @@ A name is read left to right:
   ("Pre-releases", "Post-releases", "Developmental releases"): ``dev`` < ``a``/``alpha`` < ``b``/``beta``
   < ``rc``/``c``/``pre``/``preview`` < final release < ``post``; a missing qualifier number counts as 0.
   Trailing zeros do not count (PEP 440 "Release segment": ``2.11`` is ``2.11.0``).
+- leading zeros count only in a number of more than two digits: ``01`` is 1, as in calendar versions
+  (calver.org's zero-padded ``0M``, ``0D``, ``0Y``: ``2026.01.05`` is ``2026.1.5``), while ``00000001``
+  is a fixed-width counter (a build number), not the version 1: its width is part of the part
+  (:attr:`VersionPart.padding`).
+- the *markers* are the letters written right before each part, after the last separator: ``v`` in
+  ``v0.18.0`` and in ``core_v0.18.0``, ``r`` in ``core_r0.18.0``, ``t`` in ``t00000001``, none in
+  ``1.0`` and in ``release-1.0``. ``v`` ("version": semver.org's FAQ calls a ``v`` prefix the common way
+  to mark a version number) and ``r`` ("release") mark the version itself and are interchangeable with
+  none; any other marker names another numbering (a build, a CUDA version): see
+  :meth:`RefVersion.markers_agree`.
 - the *tail* is what follows the last part (``_verl`` in ``core_v0.4.0_verl``): it names a different
   line of work, so it is part of the version's identity. Case and punctuation in it are ignored.
 - the *skeleton* is the name with every part replaced by ``#`` (``core_r#``): the letters, compared for
@@ -47,6 +57,12 @@ _QUALIFIER = re.compile(
     re.IGNORECASE,
 )
 _NOT_ALNUM = re.compile(r"[^0-9a-z]+")
+#: The letters right before each ``#`` of a skeleton (after the last separator).
+_MARKER = re.compile(r"([a-z]*)#")
+#: Markers that mark the version itself: none, ``v`` (version) and ``r`` (release).
+_VERSION_MARKERS = frozenset({"", "v", "r"})
+#: The widest number whose leading zeros are padding of a version number (``01``: a month).
+_PADDED_VERSION_DIGITS = 2
 
 #: A qualifier as ``(rank, number)``; see :data:`FINAL_RANK`.
 Qualifier = tuple[tuple[int, int], ...]
@@ -60,10 +76,13 @@ class VersionPart:
     Attributes:
         numbers: the numbers, trailing zeros removed (``0.18.0`` → ``(0, 18)``; ``0`` stays ``(0,)``).
         qualifier: ``(rank, number)`` per qualifier word, empty for none (``rc3`` → ``((3, 3),)``).
+        padding: per number, its width when it is written with leading zeros in more than two digits (a
+            counter: ``00000001`` → ``(8,)``), else 0; empty when no number is (see the module docstring).
     """
 
     numbers: tuple[int, ...]
     qualifier: Qualifier
+    padding: tuple[int, ...] = ()
 
     @property
     def qualifier_key(self) -> Qualifier:
@@ -99,6 +118,22 @@ class RefVersion:
         """True when both names spell one version: equal parts (numbers and qualifiers) and tail."""
         return self.parts == other.parts and self.tail == other.tail
 
+    @property
+    def markers(self) -> tuple[str, ...]:
+        """The letters written right before each part (``core_r0.18.0`` → ``("r",)``; see the module
+        docstring)."""
+        return tuple(_MARKER.findall(self.skeleton))
+
+    def markers_agree(self, other: RefVersion) -> bool:
+        """True when the two names mark their parts alike: the same letters, or letters that each mark the
+        version itself (none, ``v``, ``r``): ``1.0`` and ``v1.0`` agree, ``core_r0.18.0`` and
+        ``core_v0.18.0`` agree, ``v1`` and ``t00000001`` do not."""
+        ours, theirs = self.markers, other.markers
+        return len(ours) == len(theirs) and all(
+            a == b or (a in _VERSION_MARKERS and b in _VERSION_MARKERS)
+            for a, b in zip(ours, theirs, strict=True)
+        )
+
     def same_release(self, other: RefVersion) -> bool:
         """True when only the last part's qualifier may differ (``v0.11.0rc9`` and ``v0.11.0rc3``)."""
         return (
@@ -128,7 +163,7 @@ def parse_version(name: str) -> RefVersion | None:
             number = word.group("number")
             qualifier.append((_PHASE_RANK[word.group("phase").lower()], int(number) if number else 0))
             position = word.end()
-        parts.append(VersionPart(_without_trailing_zeros(numbers.group()), tuple(qualifier)))
+        parts.append(_part(numbers.group(), tuple(qualifier)))
         skeleton.append("#")
         tail_start = position
     if not parts:
@@ -142,8 +177,14 @@ def parse_version(name: str) -> RefVersion | None:
     )
 
 
-def _without_trailing_zeros(dotted: str) -> tuple[int, ...]:
-    numbers = [int(piece) for piece in dotted.split(".")]
+def _part(dotted: str, qualifier: Qualifier) -> VersionPart:
+    """A part from its dotted numbers, trailing zeros removed, counters' widths kept."""
+    pieces = dotted.split(".")
+    numbers = [int(piece) for piece in pieces]
+    padding = [
+        len(piece) if len(piece) > _PADDED_VERSION_DIGITS and piece[0] == "0" else 0 for piece in pieces
+    ]
     while len(numbers) > 1 and numbers[-1] == 0:
         numbers.pop()
-    return tuple(numbers)
+        padding.pop()
+    return VersionPart(tuple(numbers), qualifier, tuple(padding) if any(padding) else ())

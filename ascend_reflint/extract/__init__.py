@@ -15,14 +15,19 @@ import dataclasses
 import importlib
 from collections.abc import Mapping
 
+from ascend_reflint.extract.comments import mark_version_comments
 from ascend_reflint.extract.errors import ExtractError
 from ascend_reflint.model import FileKind, Resolution, SourceFile
-from ascend_reflint.resolve import placeholder
+from ascend_reflint.resolve import Binding, placeholder
 
 __all__ = ["ExtractError", "extract_file"]
 
 
-def extract_file(source: SourceFile, build_args: Mapping[str, str] | None = None) -> None:
+def extract_file(
+    source: SourceFile,
+    build_args: Mapping[str, str | Binding] | None = None,
+    inputs: Mapping[str, Binding] | None = None,
+) -> None:
     """Fill ``source.pins``, ``source.env`` and ``source.notices`` from ``source.text``.
 
     A template of a recipe (:attr:`SourceFile.template`) is read as its kind with its template syntax
@@ -30,7 +35,11 @@ def extract_file(source: SourceFile, build_args: Mapping[str, str] | None = None
 
     Args:
         source: a file whose ``text`` has been read (``text`` must not be None).
-        build_args: ``--build-arg NAME=VALUE`` values, which override Dockerfile ``ARG`` defaults.
+        build_args: values that override Dockerfile ``ARG`` defaults: reflint's ``--build-arg NAME=VALUE``,
+            or the build arguments that another file gives, with where they are written
+            (:mod:`ascend_reflint.invocations`).
+        inputs: for a reusable workflow that another workflow calls, the inputs the call gives (the
+            workflow is then read as that call runs it: no input is empty for want of a trigger).
 
     Raises:
         ExtractError: when the file cannot be extracted; pins found before the failure are kept.
@@ -38,14 +47,19 @@ def extract_file(source: SourceFile, build_args: Mapping[str, str] | None = None
     assert source.text is not None
     try:
         if source.template:
-            _extract_template(source, build_args)
+            _extract_template(source, build_args, inputs)
         else:
-            _extract(source, build_args)
+            _extract(source, build_args, inputs)
     finally:
         mark_placeholders(source)
+        mark_version_comments(source)
 
 
-def _extract(source: SourceFile, build_args: Mapping[str, str] | None) -> None:
+def _extract(
+    source: SourceFile,
+    build_args: Mapping[str, str | Binding] | None,
+    inputs: Mapping[str, Binding] | None = None,
+) -> None:
     """Run the extractor of ``source``'s kind."""
     if source.kind is FileKind.DOCKERFILE:
         from ascend_reflint.extract.dockerfile import extract_dockerfile
@@ -58,13 +72,17 @@ def _extract(source: SourceFile, build_args: Mapping[str, str] | None) -> None:
     elif source.kind is FileKind.WORKFLOW:
         from ascend_reflint.extract.workflow import extract_workflow
 
-        extract_workflow(source)
+        extract_workflow(source, inputs)
     else:
         module, function = _EXTRACTORS[source.kind]
         getattr(importlib.import_module(f"ascend_reflint.extract.{module}"), function)(source)
 
 
-def _extract_template(source: SourceFile, build_args: Mapping[str, str] | None) -> None:
+def _extract_template(
+    source: SourceFile,
+    build_args: Mapping[str, str | Binding] | None,
+    inputs: Mapping[str, Binding] | None = None,
+) -> None:
     """Read a template as its kind, its template syntax masked; pins come back as the template writes them."""
     from ascend_reflint.extract.template import mask_template, unmask_pin
 
@@ -73,7 +91,7 @@ def _extract_template(source: SourceFile, build_args: Mapping[str, str] | None) 
     masked = mask_template(text)
     source.text = masked.text
     try:
-        _extract(source, build_args)
+        _extract(source, build_args, inputs)
     except ExtractError as error:
         source.notices.append(
             f"read as a {source.kind.value} template with its template syntax masked: {error}; "
@@ -108,6 +126,8 @@ def mark_placeholders(source: SourceFile) -> None:
 
 #: The extractors of the kinds that need nothing but the file: module and function, imported on first use.
 _EXTRACTORS = {
+    FileKind.COMPOSE: ("compose", "extract_compose"),
+    FileKind.BAKE: ("bake", "extract_bake"),
     FileKind.REQUIREMENTS: ("requirements", "extract_requirements"),
     FileKind.PYPROJECT: ("pyproject", "extract_pyproject"),
     FileKind.CONDA: ("conda", "extract_conda"),

@@ -18,11 +18,14 @@ Facts used here (GitLab's "CI/CD YAML syntax reference" and "GitLab CI/CD variab
   (``$CI_COMMIT_SHA``…) are set when the job runs: unresolved.
 - ``include:`` takes a string or a list; ``project: PATH`` with ``ref: REF`` (and ``file:``) reads files of
   another project of the same GitLab instance at REF (without ``ref`` at its default branch): a pin of
-  ``https://HOST/PATH.git``. The instance is not written in the file: reflint assumes gitlab.com, unless the
-  top-level ``variables:`` set ``CI_SERVER_HOST`` or ``CI_SERVER_URL``. ``component: HOST/PATH/NAME@VERSION``
-  (a CI/CD component) pins the project ``HOST/PATH`` at VERSION (``$CI_SERVER_FQDN`` and the like are the
-  same assumed host; ``~latest`` is chosen when the pipeline starts: unresolved). ``local: PATH`` (or a
-  string that is not a URL) names a file of this repository, relative to its root: the inventory reads it
+  ``https://HOST/PATH.git``. ``component: HOST/PATH/NAME@VERSION`` (a CI/CD component) pins the project
+  ``HOST/PATH`` at VERSION (``~latest`` is chosen when the pipeline starts: unresolved). The instance that
+  runs the pipeline is not written in the file (a component names it as ``$CI_SERVER_FQDN``, or
+  ``$CI_SERVER_HOST``/``$CI_SERVER_URL``, which GitLab sets when the job runs): unless the top-level
+  ``variables:`` set one of those, the URL is left on the instance, :data:`INSTANCE_URL` ``+ PATH.git``,
+  unresolved, and :func:`place_on_instance` puts it on the host that the config or the repository's
+  ``origin`` names, after extraction (those are facts of the project, not of the file). ``local: PATH`` (or
+  a string that is not a URL) names a file of this repository, relative to its root: the inventory reads it
   too (inside the project root only); ``remote:`` and ``template:`` name no git ref.
 
 Positions come from :mod:`ascend_reflint.extract.yamlpos`; the YAML is read as inert parser events (no tag
@@ -31,10 +34,12 @@ is constructed); aliases may repeat content, so the work is bounded by a multipl
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from ascend_reflint.extract.errors import ExtractError
 from ascend_reflint.extract.yamlpos import (
@@ -48,7 +53,7 @@ from ascend_reflint.extract.yamlpos import (
     value_span,
 )
 from ascend_reflint.model import FileKind, Pin, Resolution, SourceFile, Span, Via
-from ascend_reflint.remote import normalise_remote
+from ascend_reflint.remote import normalise_remote, url_host
 from ascend_reflint.resolve import Binding, Scope, expand
 from ascend_reflint.sourcemap import SourceMapBuilder
 
@@ -69,8 +74,16 @@ _KEYWORDS = frozenset(
         "pages",
     }
 )
-_DEFAULT_HOST = "gitlab.com"
 _HOST_VARIABLES = ("CI_SERVER_FQDN", "CI_SERVER_HOST", "CI_SERVER_URL")
+#: The start of the URL of a project on the instance that runs the pipeline, while its host is unknown.
+INSTANCE_URL = "https://$CI_SERVER_FQDN/"
+#: The resolution note of such a URL (RL009 shows it).
+INSTANCE_NOTE = (
+    "the project is on the GitLab instance that runs the pipeline, which the file does not name; "
+    "`gitlab-host: HOST` in reflint's config names it"
+)
+#: Stands for the instance's host inside a value while it is expanded.
+_INSTANCE = "\1"
 _URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 _BUDGET_PER_CHARACTER = 8
 _BUDGET_FLOOR = 50_000
@@ -101,6 +114,74 @@ def extract_gitlab_ci(source: SourceFile) -> None:
         source.pins.sort(key=lambda pin: (pin.span.line, pin.span.column))
     if reader.shell_errors:
         raise ExtractError(reader.shell_errors[0])
+
+
+def place_on_instance(files: Sequence[SourceFile], configured: str | None) -> None:
+    """Put the projects that GitLab CI files include from the instance that runs the pipeline (URLs that
+    start with :data:`INSTANCE_URL`) on that instance, when it is known; else they stay unresolved, with
+    :data:`INSTANCE_NOTE` (RL009), never looked up at a guessed host.
+
+    The instance is ``configured`` (the config's ``gitlab-host``), else the host of the ``origin`` remote of
+    the repository that holds the file, when that is a GitLab instance (:func:`instance_of_origin`).
+
+    Args:
+        files: the files read (those of kind GITLAB_CI are changed in place: their ``pins``).
+        configured: ``HOST`` or ``HOST:PORT`` of the instance, or None.
+    """
+    from ascend_reflint.worktree import enclosing_origin_url
+
+    hosts: dict[str, str | None] = {}
+    for source in files:
+        if source.kind is not FileKind.GITLAB_CI or not any(_on_instance(pin) for pin in source.pins):
+            continue
+        host = configured
+        if host is None:
+            folder = os.path.dirname(source.abspath)
+            if folder not in hosts:
+                hosts[folder] = instance_of_origin(enclosing_origin_url(folder))
+            host = hosts[folder]
+        if host is not None:
+            source.pins = [_placed(pin, host) if _on_instance(pin) else pin for pin in source.pins]
+
+
+def instance_of_origin(origin: str | None) -> str | None:
+    """The host (with the port of an http(s) URL) of ``origin`` when it is a GitLab instance one can tell:
+    a host name with ``gitlab`` in it (gitlab.com, gitlab.example.com, gitlab-master.nvidia.com), or a URL
+    whose user is ``gitlab-ci-token`` (the clone that a GitLab CI job makes, GitLab's "CI/CD job token"
+    docs); None for anything else (github.com, a local path, a host that names no forge)."""
+    if not origin:
+        return None
+    host = url_host(origin)
+    if host is None:
+        return None
+    user, port = None, None
+    if "://" in origin:
+        try:
+            parts = urlsplit(origin)
+            user = parts.username
+            port = parts.port if parts.scheme.lower() in ("http", "https") else None
+        except ValueError:
+            return None
+    if "gitlab" not in host and user != "gitlab-ci-token":
+        return None
+    return f"{host}:{port}" if port is not None else host
+
+
+def _on_instance(pin: Pin) -> bool:
+    return pin.via is Via.GITLAB_INCLUDE and pin.url.startswith(INSTANCE_URL)
+
+
+def _placed(pin: Pin, host: str) -> Pin:
+    """``pin`` with its project on the instance ``host``."""
+    url = f"https://{host}/{pin.url[len(INSTANCE_URL) :]}"
+    note = pin.resolution_note
+    if note == INSTANCE_NOTE:
+        return dataclasses.replace(
+            pin, url=url, remote=normalise_remote(url), resolution=Resolution.RESOLVED, resolution_note=None
+        )
+    # The ref is unresolved too: it stays so, on the instance.
+    note = note.removesuffix(f"; {INSTANCE_NOTE}") if note is not None else None
+    return dataclasses.replace(pin, url=url, remote=normalise_remote(url), resolution_note=note)
 
 
 def _parse(text: str) -> YamlNode | None:
@@ -135,7 +216,7 @@ class _Reader:
         self.budget = _BUDGET_PER_CHARACTER * len(text) + _BUDGET_FLOOR
         self.shell_errors: list[str] = []
         self.scope = Scope()
-        self.host = _DEFAULT_HOST
+        self.host: str | None = None
 
     def read(self) -> None:
         try:
@@ -281,8 +362,8 @@ class _Reader:
                         note = f"${key.value} takes each value of parallel: matrix"
                         scope.set(key.value, Binding(None, Resolution.UNRESOLVED, note))
 
-    def _host(self) -> str:
-        """The GitLab instance's host: gitlab.com unless the top-level variables name the server."""
+    def _host(self) -> str | None:
+        """The GitLab instance's host when the top-level variables name the server, else None."""
         for name in _HOST_VARIABLES:
             binding = self.scope.get(name)
             if binding is not None and binding.value:
@@ -290,7 +371,7 @@ class _Reader:
                 return (
                     value.split("://", 1)[-1].split("/", 1)[0] if "://" in value else value.split("/", 1)[0]
                 )
-        return _DEFAULT_HOST
+        return None
 
     # Includes
 
@@ -328,7 +409,7 @@ class _Reader:
 
     def _project(self, project: YamlScalar, ref: YamlScalar | None) -> None:
         path = self._expanded(project.value.strip())
-        url = None if path.value is None else f"https://{self.host}/{path.value.strip('/')}.git"
+        url = None if path.value is None else f"{self._instance_url}{path.value.strip('/')}.git"
         ref_value = self._expanded(ref.value.strip()) if ref is not None else None
         self._pin(project, url, path.note, ref, ref_value)
 
@@ -344,7 +425,7 @@ class _Reader:
             project = rest.rsplit("/", 1)[0] if "/" in rest else ""
             if not project:
                 return
-            url = f"https://{host}/{project}.git"
+            url = f"{self._instance_url if host == _INSTANCE else f'https://{host}/'}{project}.git"
         lead = node.value.find(written)
         source_map = scalar_source_map(self.text, node, self.lines)
         ref_span = source_map.span(lead + len(target) + 1, lead + len(written)) if version else None
@@ -379,6 +460,8 @@ class _Reader:
         if ref_node is not None:
             ref_span, ref_text = value_span(self.text, ref_node, self.lines), ref_node.value.strip()
         note = url_note or (ref.note if ref is not None else None)
+        if url is not None and url.startswith(INSTANCE_URL):
+            note = f"{note}; {INSTANCE_NOTE}" if note else INSTANCE_NOTE
         self.source.pins.append(
             Pin(
                 path=self.source.path,
@@ -395,11 +478,17 @@ class _Reader:
             )
         )
 
+    @property
+    def _instance_url(self) -> str:
+        """Where the instance's projects are: on the host the file names, else on :data:`INSTANCE_URL`."""
+        return f"https://{self.host}/" if self.host is not None else INSTANCE_URL
+
     def _expanded(self, text: str) -> _Expanded:
         """``text`` with the top-level variables expanded (GitLab expands them in ``include:``); a variable
-        naming the server is the assumed host."""
+        naming the server is the instance's host (a stand-in for it while the host is unknown)."""
+        host = self.host if self.host is not None else _INSTANCE
         for name in _HOST_VARIABLES:
-            text = text.replace("${" + name + "}", self.host).replace("$" + name, self.host)
+            text = text.replace("${" + name + "}", host).replace("$" + name, host)
         expansion = expand(text.replace("$$", "\0"), self.scope, shell_quotes=False)
         if expansion.value is None:
             return _Expanded(None, expansion.note)

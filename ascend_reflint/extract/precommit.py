@@ -16,8 +16,7 @@ Facts used here (pre-commit's documentation and source):
 
 from __future__ import annotations
 
-import re
-
+from ascend_reflint.extract.comments import version_comment
 from ascend_reflint.extract.yamlpos import (
     LineIndex,
     YamlMapping,
@@ -31,8 +30,6 @@ from ascend_reflint.remote import normalise_remote
 
 #: ``repo:`` values that name no remote (pre-commit's ``clientlib.LOCAL`` and ``META``).
 _NOT_REMOTES = frozenset({"local", "meta"})
-#: The comment ``autoupdate --freeze`` writes after a commit id (its ``# frozen: `` prefix, then the tag).
-_FROZEN = re.compile(r"#\s*frozen:\s*(\S+)")
 
 
 def extract_pre_commit(source: SourceFile) -> None:
@@ -68,6 +65,7 @@ def _pin(source: SourceFile, lines: LineIndex, repo: YamlScalar, rev: YamlScalar
     resolution, note = Resolution.RESOLVED, None
     if rev is not None and rev.value == "":
         resolution, note = Resolution.EMPTY, 'rev: "" names no ref'
+    comment = version_comment(source.text, rev.end, lines) if rev is not None else None
     return Pin(
         path=source.path,
         kind=source.kind,
@@ -80,13 +78,6 @@ def _pin(source: SourceFile, lines: LineIndex, repo: YamlScalar, rev: YamlScalar
         resolution=resolution,
         resolution_note=note,
         url_span=url_span,
-        version_comment=_frozen_version(source.text, rev) if rev is not None else None,
+        version_comment=comment[0] if comment is not None else None,
+        version_comment_span=comment[1] if comment is not None else None,
     )
-
-
-def _frozen_version(text: str, rev: YamlScalar) -> str | None:
-    """The tag that a ``# frozen: TAG`` comment after ``rev``'s value, on its line, names."""
-    line_end = text.find("\n", rev.end)
-    rest = text[rev.end : len(text) if line_end == -1 else line_end]
-    match = _FROZEN.search(rest)
-    return match.group(1) if match is not None and rest[: match.start()].strip() == "" else None

@@ -36,10 +36,22 @@ bounded by a multiple of the file's size, past which the walk stops with an erro
 from __future__ import annotations
 
 import os
+import posixpath
 import re
+from collections.abc import Iterator, Mapping
 from typing import NamedTuple
 
+from ascend_reflint.extract.comments import version_comment
 from ascend_reflint.extract.errors import ExtractError
+from ascend_reflint.extract.expressions import (
+    Combination,
+    bind,
+    input_values,
+    matrix_combinations,
+    references,
+    variants,
+)
+from ascend_reflint.extract.gitsource import is_git_source
 from ascend_reflint.extract.shell import ShellSession
 from ascend_reflint.extract.yamlpos import (
     LineIndex,
@@ -50,13 +62,25 @@ from ascend_reflint.extract.yamlpos import (
     parse_yaml,
     scalar_source_map,
 )
-from ascend_reflint.model import EnvSetting, FileKind, Pin, Resolution, SourceFile, Span, Via
+from ascend_reflint.model import (
+    CallSite,
+    EnvSetting,
+    FileKind,
+    GivenValue,
+    Invocation,
+    InvokedPath,
+    Pin,
+    Resolution,
+    SourceFile,
+    Span,
+    Via,
+)
 from ascend_reflint.remote import github_action_url, normalise_remote
-from ascend_reflint.resolve import Binding, Provenance, Scope, origin_of
+from ascend_reflint.resolve import Binding, Provenance, Scope, evaluate_expression, expression_key, origin_of
 from ascend_reflint.sourcemap import SourceMap
 
 #: A file holding none of these words can neither pin a ref nor set env: it is not parsed at all.
-_WORTH_PARSING = ("git", "uses", "env")
+_WORTH_PARSING = ("git", "uses", "env", "docker", "podman")
 _ACTION_FILE_NAMES = frozenset({"action.yml", "action.yaml"})
 #: The job id that a composite action's steps are scoped under (``step:runs:<index>``).
 ACTION_JOB_ID = "runs"
@@ -73,19 +97,23 @@ _COST_OF_ENTRY = 8
 #: The action whose ``with: repository:`` fetches another repository (owner and name case-insensitive).
 _CHECKOUT_ACTION = "actions/checkout"
 _GITHUB_SERVER = "https://github.com"
+#: The action that builds a Dockerfile with build arguments.
+_BUILD_PUSH_ACTION = "docker/build-push-action"
+_DEFAULT_CONTEXT = "{{defaultContext}}"
 #: actions/checkout's ``fetch-depth`` default: one commit.
 _CHECKOUT_DEFAULT_DEPTH = 1
-_ENV_EXPRESSION = re.compile(r"\$\{\{\s*env\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 _ANY_EXPRESSION = re.compile(r"\$\{\{.*?(?:\}\}|$)", re.DOTALL)
 
 
-def extract_workflow(source: SourceFile) -> None:
+def extract_workflow(source: SourceFile, inputs: Mapping[str, Binding] | None = None) -> None:
     """Fill ``source.pins`` (in file order), ``source.env`` and ``source.notices`` from a workflow or an
     action metadata file.
 
     Args:
         source: a file of kind WORKFLOW whose ``text`` has been read; ``action.yml``/``action.yaml`` is
             read as action metadata, any other name as a workflow.
+        inputs: the inputs that a caller gives a reusable workflow (``with:``), read as that call runs it;
+            None to read the workflow as its own triggers run it.
 
     Raises:
         ExtractError: for malformed YAML (the message names the line and column); when aliases make the
@@ -102,7 +130,7 @@ def extract_workflow(source: SourceFile) -> None:
     root = parse_yaml(text)
     if not isinstance(root, YamlMapping):
         return
-    walker = _Walker(source, text)
+    walker = _Walker(source, text, inputs)
     try:
         if os.path.basename(source.path).lower() in _ACTION_FILE_NAMES:
             walker.action(root)
@@ -115,7 +143,9 @@ def extract_workflow(source: SourceFile) -> None:
             "(an alias bomb?); refs after this point are not checked"
         ) from None
     finally:
-        # A step reached again through an alias, in the same env, pins the same refs at the same place.
+        # A step reached again through an alias, in the same env, pins the same refs at the same place; a
+        # step read once per matrix value may invoke the same build each time.
+        source.invocations[:] = list(dict.fromkeys(source.invocations))
         unique = dict.fromkeys(source.pins)
         source.pins[:] = sorted(unique, key=lambda pin: (pin.span.line, pin.span.column))
     if walker.shell_errors:
@@ -138,6 +168,14 @@ _DEFAULT_SHELL = _Shell("bash", "the default shell")
 _WINDOWS_SHELL = _Shell("pwsh", "the default shell on Windows runners")
 
 
+class _JobContext(NamedTuple):
+    """What a job's steps are read with: its id, its ``env:`` node, and its matrix's combinations."""
+
+    job_id: str
+    env: YamlNode | None
+    matrix: list[Combination] | None
+
+
 class _BudgetSpent(Exception):
     """The walk did more work than the file's size allows; ``line`` is where it stopped."""
 
@@ -149,7 +187,7 @@ class _BudgetSpent(Exception):
 class _Walker:
     """Walks the fixed paths of a workflow or action file and records pins, env and notices."""
 
-    def __init__(self, source: SourceFile, text: str) -> None:
+    def __init__(self, source: SourceFile, text: str, given: Mapping[str, Binding] | None = None) -> None:
         self.source = source
         self.text = text
         self.lines = LineIndex(text)
@@ -158,10 +196,15 @@ class _Walker:
         self.in_action = False
         #: Why ``run:`` scripts did not parse, in the order met (their well-formed parts are read).
         self.shell_errors: list[str] = []
+        #: The values of the workflow's inputs (see :func:`.expressions.input_values`).
+        self.inputs: dict[str, list[Binding]] = {}
+        self.given = given
 
     def workflow(self, root: YamlMapping) -> None:
-        """Read a workflow: its ``env``, ``defaults`` and ``jobs``."""
+        """Read a workflow: its ``env``, ``defaults``, inputs and ``jobs``."""
         scope = Scope()
+        self.inputs = input_values(root, self._binding_of, called=self.given is not None)
+        self.inputs.update({name: [binding] for name, binding in (self.given or {}).items()})
         self._env(root.get("env"), "workflow", scope)
         shell = _defaults_shell(root)
         jobs = root.get("jobs")
@@ -176,43 +219,86 @@ class _Walker:
         self.in_action = True
         runs = root.get("runs")
         if isinstance(runs, YamlMapping):
-            self._steps(ACTION_JOB_ID, runs.get("steps"), Scope(), _DEFAULT_SHELL)
+            self._steps(_JobContext(ACTION_JOB_ID, None, None), runs.get("steps"), Scope(), _DEFAULT_SHELL)
 
     def _job(self, job_id: str, job: YamlMapping, workflow_scope: Scope, shell: _Shell | None) -> None:
         self._spend(_COST_OF_ITEM, job)
         scope = workflow_scope.child()
-        self._env(job.get("env"), f"job:{job_id}", scope)
+        env = job.get("env")
+        self._env(env, f"job:{job_id}", scope)
+        context = _JobContext(job_id, env, matrix_combinations(job, self._binding_of))
         uses = job.get("uses")
         if isinstance(uses, YamlScalar):
             self._uses(uses)
+            for row_scope in self._variants(job, scope, context):
+                self._workflow_call(uses, job.get("with"), row_scope)
         job_shell = _defaults_shell(job) or shell
         if job_shell is None:
             job_shell = _WINDOWS_SHELL if self._runs_on_windows(job.get("runs-on")) else _DEFAULT_SHELL
-        self._steps(job_id, job.get("steps"), scope, job_shell)
+        self._steps(context, job.get("steps"), scope, job_shell)
 
-    def _steps(self, job_id: str, steps: YamlNode | None, job_scope: Scope, shell: _Shell) -> None:
+    def _steps(self, job: _JobContext, steps: YamlNode | None, job_scope: Scope, shell: _Shell) -> None:
         if not isinstance(steps, YamlSequence):
             return
         for index, step in enumerate(steps.items):
             if isinstance(step, YamlMapping):
-                self._step(job_id, index, step, job_scope, shell)
+                self._step(job, index, step, job_scope, shell)
 
-    def _step(self, job_id: str, index: int, step: YamlMapping, job_scope: Scope, shell: _Shell) -> None:
+    def _variants(self, node: YamlMapping, job_scope: Scope, job: _JobContext) -> Iterator[Scope]:
+        """A scope per distinct combination of the matrix and input values that ``node`` (a step, or a job
+        that calls a reusable workflow) references, with the job's env evaluated again in it when that env
+        references them (see :mod:`.expressions`)."""
+        referenced = references(self._texts(node) + self._texts(job.env))
+        rows = variants(referenced, job.matrix, self.inputs)
+        for row in rows:
+            scope = job_scope.child()
+            bind(scope, row)
+            if row and job.env is not None:
+                self._env(job.env, f"job:{job.job_id}", scope, record=False)
+            yield scope
+
+    def _step(self, job: _JobContext, index: int, step: YamlMapping, job_scope: Scope, shell: _Shell) -> None:
         self._spend(_COST_OF_ITEM, step)
-        scope = job_scope.child()
-        self._env(step.get("env"), f"step:{job_id}:{index}", scope)
         uses = step.get("uses")
         if isinstance(uses, YamlScalar):
             self._uses(uses)
-            if _is_checkout(uses.value):
-                self._checkout(step.get("with"), scope)
         run = step.get("run")
-        if isinstance(run, YamlScalar):
-            step_shell = step.get("shell")
-            if isinstance(step_shell, YamlScalar):
-                shell = _Shell(step_shell.value, "set by the step's shell:")
-            where = f"step {index} of runs.steps" if self.in_action else f"step {index} of job '{job_id}'"
-            self._run(run, scope, shell, where)
+        step_shell = step.get("shell")
+        if isinstance(step_shell, YamlScalar):
+            shell = _Shell(step_shell.value, "set by the step's shell:")
+        where = f"step {index} of runs.steps" if self.in_action else f"step {index} of job '{job.job_id}'"
+        for number, scope in enumerate(self._variants(step, job_scope, job)):
+            self._env(step.get("env"), f"step:{job.job_id}:{index}", scope, record=number == 0)
+            if isinstance(uses, YamlScalar) and _is_checkout(uses.value):
+                self._checkout(step.get("with"), scope)
+            elif isinstance(uses, YamlScalar) and _is_build_push(uses.value):
+                self._build_push(uses, step.get("with"), scope, where)
+            if isinstance(run, YamlScalar):
+                self._run(run, scope, shell, where)
+
+    def _texts(self, node: YamlNode | None) -> str:
+        """The scalars under ``node``, joined: where a step's expressions are."""
+        found: list[str] = []
+        pending = [node] if node is not None else []
+        while pending:
+            item = pending.pop()
+            if isinstance(item, YamlScalar):
+                found.append(item.value)
+            elif isinstance(item, YamlMapping):
+                pending.extend(value for _, value in item.pairs)
+            elif isinstance(item, YamlSequence):
+                pending.extend(item.items)
+        return "\n".join(found)
+
+    def _binding_of(self, node: YamlScalar) -> Binding:
+        """The value a scalar of the workflow gives (a matrix value, an input's default), with where it is
+        written; unresolved when it holds an expression."""
+        text = "" if node.style is None and node.value in _NULLS else node.value
+        note = _expression_note(text)
+        if note:
+            return Binding(None, Resolution.UNRESOLVED, f"the value is set by {note}")
+        span = self._map(node).span(0, max(1, len(text)))
+        return Binding(text, provenance=Provenance.written(self.source.path, span, text))
 
     def _uses(self, node: YamlScalar) -> None:
         """Record ``uses: owner/repo[/path]@REF`` as an ACTION pin (not ``./local``, not ``docker://``)."""
@@ -229,6 +315,7 @@ class _Walker:
         source_map = self._map(node)
         target_note, ref_note = _expression_note(target), _expression_note(ref)
         url = target if target_note else github_action_url(target)
+        comment = version_comment(self.text, node.end, self.lines)
         self.source.pins.append(
             Pin(
                 path=self.source.path,
@@ -242,6 +329,8 @@ class _Walker:
                 resolution=Resolution.UNRESOLVED if target_note or ref_note else Resolution.RESOLVED,
                 resolution_note=target_note or ref_note,
                 url_span=source_map.span(lead, lead + at),
+                version_comment=comment[0] if comment is not None else None,
+                version_comment_span=comment[1] if comment is not None else None,
             )
         )
 
@@ -260,9 +349,9 @@ class _Walker:
         server = _input(inputs, "github-server-url")
         written = (repository, ref, server)
         self._spend(sum(len(node.value) for node in written if node is not None), inputs)
-        repo_value = _with_env(repository.value.strip(), scope)
+        repo_value = _with_expressions(repository.value.strip(), scope)
         server_value = (
-            _with_env(server.value.strip(), scope) if server is not None else _Value(_GITHUB_SERVER)
+            _with_expressions(server.value.strip(), scope) if server is not None else _Value(_GITHUB_SERVER)
         )
         url, remote, url_note = repository.value.strip(), None, repo_value.note or server_value.note
         if url_note is None:
@@ -273,7 +362,9 @@ class _Walker:
             url = f"{server_value.text.rstrip('/')}/{repo_value.text}"
             remote = normalise_remote(url)
         ref_text = ref.value.strip() if ref is not None else ""
-        ref_value = _with_env(ref_text, scope) if ref_text else _Value(None)
+        ref_value = _with_expressions(ref_text, scope) if ref_text else _Value(None)
+        if ref_text and ref_value.text == "":
+            return  # an input on a trigger that gives none: the checkout of the triggering ref, not a pin
         note = url_note or ref_value.note
         depth = _fetch_depth(inputs.get("fetch-depth"))
         ref_node = ref if ref_text and ref is not None else repository
@@ -298,14 +389,110 @@ class _Walker:
             )
         )
 
+    def _build_push(self, uses: YamlScalar, inputs: YamlNode | None, scope: Scope, where: str) -> None:
+        """``docker/build-push-action``: an invocation of the Dockerfile it builds (``file:``, else
+        ``{context}/Dockerfile``; the context is the workflow's repository when ``context:`` is not given)
+        with its ``build-args:`` (one ``NAME=VALUE`` a line) and ``target:``; or the pin of a git URL
+        ``context:``. (The action's README, "Inputs"; paths are relative to the workspace: the root.)"""
+        inputs = inputs if isinstance(inputs, YamlMapping) else YamlMapping(uses.start)
+        context = _input(inputs, "context")
+        context_value = _with_expressions(context.value.strip(), scope).text if context is not None else "."
+        if (
+            context is not None
+            and context_value is not None
+            and is_git_source(context_value, build_context=True)
+        ):
+            return  # the Dockerfile is in that repository, not in this project
+        file = _input(inputs, "file")
+        named = _with_expressions(file.value.strip(), scope).text if file is not None else None
+        if file is None and context_value is not None:
+            # "{{defaultContext}}:DIR" is a folder of the workflow's repository
+            folder = (
+                context_value.split(":", 1)[1]
+                if context_value.startswith(_DEFAULT_CONTEXT)
+                else context_value
+            )
+            named = posixpath.join(folder or ".", "Dockerfile")
+        if named is None or named.startswith("/"):
+            return
+        target = _input(inputs, "target")
+        self.source.invocations.append(
+            Invocation(
+                kind=FileKind.DOCKERFILE,
+                paths=(InvokedPath(posixpath.normpath(named), from_root=True),),
+                values=tuple(self._build_args(inputs.get("build-args"), scope)),
+                site=CallSite(
+                    self.source.path, self._stripped_span(uses), f"built by `{uses.value.strip()}` ({where})"
+                ),
+                target=_with_expressions(target.value.strip(), scope).text if target is not None else None,
+            )
+        )
+
+    def _build_args(self, node: YamlNode | None, scope: Scope) -> Iterator[GivenValue]:
+        """The ``NAME=VALUE`` lines of a ``build-args:`` input, each value where it is written."""
+        if not isinstance(node, YamlScalar):
+            return
+        source_map = self._map(node)
+        offset = 0
+        for line in node.value.split("\n"):
+            start = offset + len(line) - len(line.lstrip())
+            offset += len(line) + 1
+            name, equals, value = line.strip().partition("=")
+            if not equals or not name:
+                continue
+            value_start = start + len(name) + 1
+            evaluated = _with_expressions(value, scope)
+            provenance = evaluated.provenance
+            if provenance is None and evaluated.text == value and value:
+                span = source_map.span(value_start, value_start + len(value))
+                provenance = Provenance.written(self.source.path, span, value)
+            origin = provenance.origin if provenance is not None else None
+            verbatim = provenance.verbatim if provenance is not None else False
+            yield GivenValue(name, evaluated.text, origin, verbatim, evaluated.note)
+
+    def _workflow_call(self, uses: YamlScalar, inputs: YamlNode | None, scope: Scope) -> None:
+        """A job that calls a reusable workflow of this repository (``uses: ./.github/workflows/x.yml``):
+        an invocation of it with the ``with:`` values as its inputs."""
+        written = uses.value.strip()
+        if not written.startswith("./") or "@" in written:
+            return
+        given: list[GivenValue] = []
+        if isinstance(inputs, YamlMapping):
+            for key, value in inputs.pairs:
+                if not isinstance(key, YamlScalar) or not isinstance(value, YamlScalar):
+                    continue
+                evaluated = _with_expressions(value.value, scope)
+                provenance = evaluated.provenance
+                if provenance is None and evaluated.text == value.value and value.value:
+                    provenance = self._binding_of(value).provenance
+                given.append(
+                    GivenValue(
+                        key.value,
+                        evaluated.text,
+                        provenance.origin if provenance is not None else None,
+                        provenance.verbatim if provenance is not None else False,
+                        evaluated.note,
+                    )
+                )
+        self.source.invocations.append(
+            Invocation(
+                kind=FileKind.WORKFLOW,
+                paths=(InvokedPath(posixpath.normpath(written[2:]), from_root=True),),
+                values=tuple(given),
+                site=CallSite(self.source.path, self._stripped_span(uses), f"called by `uses: {written}`"),
+            )
+        )
+
     def _stripped_span(self, node: YamlScalar) -> Span:
         """The span of ``node``'s value without leading or trailing blanks (actions trim their inputs)."""
         written = node.value.strip()
         lead = node.value.find(written[:1]) if written else 0
         return self._map(node).span(lead, lead + max(1, len(written)))
 
-    def _env(self, node: YamlNode | None, scope_name: str, scope: Scope) -> None:
-        """Record each ``NAME: value`` of an ``env:`` mapping and bind it in ``scope``."""
+    def _env(self, node: YamlNode | None, scope_name: str, scope: Scope, record: bool = True) -> None:
+        """Bind each ``NAME: value`` of an ``env:`` mapping in ``scope`` (also as ``${{ env.NAME }}``), the
+        expressions in its value that the workflow gives evaluated; with ``record``, also record it as an
+        :class:`~ascend_reflint.model.EnvSetting` (as written: an expression's value is not known)."""
         if not isinstance(node, YamlMapping):
             return
         for key, value in node.pairs:
@@ -317,12 +504,19 @@ class _Walker:
             note = _expression_note(text)
             spanned = value if text else key
             span = self._map(spanned).span(0, max(1, len(spanned.value)))
-            self.source.env.append(EnvSetting(key.value, None if note else text, span, scope_name))
+            if record:
+                self.source.env.append(EnvSetting(key.value, None if note else text, span, scope_name))
             if note:
-                scope.set(key.value, Binding(None, Resolution.UNRESOLVED, f"${key.value} is set by {note}"))
+                evaluated = _with_expressions(text, scope)
+                binding = Binding(evaluated.text, provenance=evaluated.provenance)
+                if evaluated.text is None:
+                    binding = Binding(
+                        None, Resolution.UNRESOLVED, f"${key.value} is set by {evaluated.note or note}"
+                    )
             else:
-                provenance = Provenance.written(self.source.path, span, text)
-                scope.set(key.value, Binding(text, provenance=provenance))
+                binding = Binding(text, provenance=Provenance.written(self.source.path, span, text))
+            scope.set(key.value, binding)
+            scope.set(expression_key(f"env.{key.value}"), binding)
 
     def _run(self, node: YamlScalar, scope: Scope, shell: _Shell, where: str) -> None:
         """Hand a ``run:`` script to a shell session of its own, or say why it is skipped."""
@@ -344,6 +538,7 @@ class _Walker:
         self.source.pins.extend(session.finish())
         self.source.notices.extend(session.notices)
         self.source.issues.extend(session.issues)
+        self.source.invocations.extend(session.invocations)
 
     def _runs_on_windows(self, runs_on: YamlNode | None) -> bool:
         """True when ``runs-on`` names a Windows runner label (a label, a list, or ``{labels: …}``)."""
@@ -383,6 +578,12 @@ class _Value(NamedTuple):
     provenance: Provenance | None = None
 
 
+def _is_build_push(uses: str) -> bool:
+    """True for ``docker/build-push-action@ANY``."""
+    target, at, ref = uses.strip().partition("@")
+    return bool(at and ref) and target.lower() == _BUILD_PUSH_ACTION
+
+
 def _is_checkout(uses: str) -> bool:
     """True for ``actions/checkout@ANY`` (a version, a branch or a commit id; owner and name any case)."""
     target, at, ref = uses.strip().partition("@")
@@ -399,18 +600,21 @@ def _input(inputs: YamlMapping, name: str) -> YamlScalar | None:
     return node
 
 
-def _with_env(text: str, scope: Scope) -> _Value:
-    """``text`` with each ``${{ env.NAME }}`` replaced by NAME's value in ``scope``.
+def _with_expressions(text: str, scope: Scope) -> _Value:
+    """``text`` with each ``${{ matrix.X }}``, ``${{ inputs.X }}`` and ``${{ env.X }}`` replaced by the value
+    the workflow gives it in ``scope`` (:mod:`.expressions`).
 
-    GitHub evaluates ``${{ }}`` in ``with:`` values (and never ``$NAME``); only the ``env`` context is
-    known statically, so any other expression, or an env variable the file does not set, leaves the value
+    GitHub evaluates ``${{ }}`` in ``with:`` and ``env:`` values (and never ``$NAME``); an input on a trigger
+    that gives none is ``''``; any other expression, or a value the workflow does not give, leaves the value
     unresolved.
     """
     pieces: list[str] = []
     last = 0
     for match in _ANY_EXPRESSION.finditer(text):
-        env_name = _ENV_EXPRESSION.fullmatch(match.group(0))
-        binding = scope.get(env_name.group(1)) if env_name else None
+        inner = match.group(0)[3:-2] if match.group(0).endswith("}}") else ""
+        binding = evaluate_expression(inner, scope)
+        if binding is not None and binding.resolution is Resolution.EMPTY:
+            binding = Binding("")  # an input on another trigger: the runner gives ''
         if binding is None or binding.value is None:
             note = binding.note if binding is not None and binding.note else _expression_note(match.group(0))
             return _Value(None, note)

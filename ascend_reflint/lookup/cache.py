@@ -91,17 +91,7 @@ class RefCache:
             The refs, or None when the entry is absent, unreadable, malformed, of another key or
             format, or older than ``max_age``.
         """
-        from ascend_reflint.sidefile import CACHE_ENTRY_MAX_BYTES
-        from ascend_reflint.textfile import FileReadError, read_bytes
-
-        try:
-            data = json.loads(
-                read_bytes(str(self.entry_path(key)), CACHE_ENTRY_MAX_BYTES, follow_links=False)
-            )
-        except (FileReadError, ValueError, RecursionError):
-            # RecursionError: garbage nested deeper than the JSON decoder's stack ("[[[[…").
-            return None
-        refs = _refs_from_entry(data, key)
+        refs = _refs_from_entry(_read_entry(self.entry_path(key)), key)
         if refs is None or max_age is None:
             return refs
         age = (time.time() if now is None else now) - refs.fetched_at
@@ -114,17 +104,7 @@ class RefCache:
             None when written; otherwise why not (``"cannot write the ref cache in DIR: REASON"``). Never
             raises for a file-system error: a lookup works without its cache.
         """
-        from ascend_reflint.output import OutputFileError, json_text, write_file
-
-        path = self.entry_path(key)
-        try:
-            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-            write_file(str(path), json_text(_entry_from_refs(key, refs), indent=None))
-        except OSError as error:
-            return f"cannot write the ref cache in {self.directory}: {error.strerror or error}"
-        except OutputFileError as error:
-            return f"cannot write the ref cache in {self.directory}: {error.reason}"
-        return None
+        return _write_entry(self.directory, self.entry_path(key), _entry_from_refs(key, refs))
 
 
 class FailureCache:
@@ -146,14 +126,7 @@ class FailureCache:
         """The failure filed under ``key`` while it is fresh: younger than its kind's
         :data:`FAILURE_TTL` and than ``max_age`` seconds; None otherwise, or when the entry is absent or
         unusable."""
-        from ascend_reflint.sidefile import CACHE_ENTRY_MAX_BYTES, read_side_file
-        from ascend_reflint.textfile import FileReadError
-
-        try:
-            data = json.loads(read_side_file(self.entry_path(key), CACHE_ENTRY_MAX_BYTES, follow_links=False))
-        except (FileReadError, ValueError, RecursionError):
-            return None
-        cached = _failure_from_entry(data, key)
+        cached = _failure_from_entry(_read_entry(self.entry_path(key)), key)
         if cached is None:
             return None
         age = (time.time() if now is None else now) - cached.failed_at
@@ -165,8 +138,6 @@ class FailureCache:
         Returns:
             None when written or not to be cached; otherwise why it could not be written.
         """
-        from ascend_reflint.output import OutputFileError, json_text, write_file
-
         if cached.failure.kind not in FAILURE_TTL:
             return None
         failure = cached.failure
@@ -180,15 +151,7 @@ class FailureCache:
             "fetched": redact(cached.fetched),
             "credentials": cached.credentials,
         }
-        path = self.entry_path(key)
-        try:
-            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-            write_file(str(path), json_text(entry, indent=None))
-        except OSError as error:
-            return f"cannot write the ref cache in {self.directory}: {error.strerror or error}"
-        except OutputFileError as error:
-            return f"cannot write the ref cache in {self.directory}: {error.reason}"
-        return None
+        return _write_entry(self.directory, self.entry_path(key), entry)
 
 
 class CachedFailure(NamedTuple):
@@ -209,6 +172,34 @@ class CachedFailure(NamedTuple):
     def holds_for(self, fetched: str, credentials: bool) -> bool:
         """True when a lookup now would fetch ``fetched`` with the same ``credentials`` choice."""
         return (redact(fetched), credentials) == (self.fetched, self.credentials)
+
+
+def _read_entry(path: Path) -> object:
+    """The JSON of the entry at ``path`` (a side file of bounded size, never a symbolic link), or None when
+    it cannot be read or is not JSON."""
+    from ascend_reflint.sidefile import CACHE_ENTRY_MAX_BYTES, read_side_file
+    from ascend_reflint.textfile import FileReadError
+
+    try:
+        return json.loads(read_side_file(path, CACHE_ENTRY_MAX_BYTES, follow_links=False))
+    except (FileReadError, ValueError, RecursionError):
+        # RecursionError: garbage nested deeper than the JSON decoder's stack ("[[[[…").
+        return None
+
+
+def _write_entry(directory: Path, path: Path, entry: dict[str, Any]) -> str | None:
+    """Write ``entry`` at ``path`` atomically; None when written, else why not (``"cannot write the ref
+    cache in DIR: REASON"``). Never raises for a file-system error: a lookup works without its cache."""
+    from ascend_reflint.output import OutputFileError, json_text, write_file
+
+    try:
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        write_file(str(path), json_text(entry, indent=None))
+    except OSError as error:
+        return f"cannot write the ref cache in {directory}: {error.strerror or error}"
+    except OutputFileError as error:
+        return f"cannot write the ref cache in {directory}: {error.reason}"
+    return None
 
 
 def cache_key(lookup_key: str, credentials: bool) -> str:

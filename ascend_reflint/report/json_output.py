@@ -6,7 +6,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from ascend_reflint.inventory import Inventory
-from ascend_reflint.model import FileMessage, Finding, Origin, Pin, ScanResult, Span
+from ascend_reflint.model import FileMessage, Finding, Fix, Origin, Pin, ScanResult, Span
+from ascend_reflint.report import fix_counts
 
 
 def pin_record(pin: Pin, describe: str | None = None) -> dict[str, Any]:
@@ -96,15 +97,46 @@ def finding_record(finding: Finding) -> dict[str, Any]:
             {"path": r.path, "line": r.line, "column": r.column, "message": r.message}
             for r in finding.related
         ],
+        "fix": fix_record(finding.fix),
+    }
+
+
+def fix_record(fix: Fix | None) -> dict[str, Any] | None:
+    """A finding's fix as JSON shows it (ruff's keys, reflint's positions): ``applicability``
+    (``safe``/``unsafe``), ``message`` and ``edits``, each with ``path``, ``line``, ``column``,
+    ``end_line``, ``end_column`` (the span replaced, as findings give spans) and ``content`` (the new
+    text); None for a finding reflint cannot fix."""
+    if fix is None:
+        return None
+    return {
+        "applicability": fix.applicability.value,
+        "message": fix.message,
+        "edits": [
+            {
+                "path": edit.path,
+                "line": edit.span.line,
+                "column": edit.span.column,
+                "end_line": edit.span.end_line,
+                "end_column": edit.span.end_column,
+                "content": edit.content,
+            }
+            for edit in fix.edits
+        ],
     }
 
 
 def scan_document(result: ScanResult) -> dict[str, Any]:
-    """The ``scan --format json`` document: ``findings``, ``errors``, ``summary``."""
+    """The ``scan --format json`` document: ``findings``, ``errors``, ``summary``.
+
+    ``summary.fixable`` counts the findings that ``--fix`` would fix with the options given, and those
+    that ``--unsafe-fixes`` would fix besides; after ``--fix``, ``summary.fixed`` says what it applied.
+    """
     counts = {"error": 0, "warning": 0, "info": 0}
     for finding in result.findings:
         counts[finding.severity.label] += 1
     summary = result.summary
+    fixable, more = fix_counts(result)
+    fixed = result.fixed
     return {
         "findings": [finding_record(f) for f in result.findings],
         "errors": _messages(result.errors),
@@ -119,5 +151,11 @@ def scan_document(result: ScanResult) -> dict[str, Any]:
             "unchecked": summary.unchecked,
             "unchecked_pins": summary.unchecked_pins,
             "findings": counts,
+            "fixable": {"now": fixable, "with_unsafe_fixes": more},
+            "fixed": (
+                {"findings": fixed.fixed, "pinned": fixed.pinned, "files": fixed.files}
+                if fixed is not None
+                else None
+            ),
         },
     }

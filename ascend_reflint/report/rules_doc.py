@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Set
+from collections.abc import Sequence, Set
 from typing import TextIO
+
+from ascend_reflint.model import Applicability
 
 
 def write_rules(stream: TextIO, codes: Set[str], output_format: str) -> int:
@@ -38,6 +40,7 @@ def write_rules(stream: TextIO, codes: Set[str], output_format: str) -> int:
                 "name": r.name,
                 "severity": r.severity.label,
                 "needs_lookup": r.needs_lookup,
+                "fix": fix_kind(r.fixes),
                 "doc": r.doc,
             }
             for r in rules
@@ -48,7 +51,14 @@ def write_rules(stream: TextIO, codes: Set[str], output_format: str) -> int:
         return 0
     for rule in rules:
         lookup = "needs a lookup" if rule.needs_lookup else "no lookup"
-        stream.write(f"{rule.code} {rule.name} [{rule.severity.label}] ({lookup})\n\n")
+        fix = f"{fix_kind(rule.fixes)} fix" if rule.fixes else "no fix"
+        stream.write(f"{rule.code} {rule.name} [{rule.severity.label}] ({lookup}; {fix})\n\n")
         stream.write("".join(f"    {line}".rstrip() + "\n" for line in rule.doc.strip().splitlines()))
         stream.write("\n")
     return 0
+
+
+def fix_kind(fixes: Sequence[Applicability]) -> str | None:
+    """How a rule's findings are fixed: ``safe``, ``unsafe``, ``safe or unsafe`` (which one depends on the
+    finding), or None for no fix."""
+    return " or ".join(kind.value for kind in Applicability if kind in fixes) or None

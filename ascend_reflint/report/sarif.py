@@ -22,7 +22,7 @@ from typing import Any, Protocol
 from urllib.parse import quote
 
 from ascend_reflint import __version__
-from ascend_reflint.model import FileMessage, Finding, ScanResult, Severity
+from ascend_reflint.model import FileMessage, Finding, Fix, ScanResult, Severity
 from ascend_reflint.report import did_you_mean
 from ascend_reflint.report.github import root_relative
 
@@ -198,7 +198,38 @@ def _result(
             }
             for number, related in enumerate(finding.related, start=1)
         ]
+    if finding.fix is not None:
+        result["fixes"] = [sarif_fix(finding.fix, root, cwd)]
     return result
+
+
+def sarif_fix(fix: Fix, root: str, cwd: str | None = None) -> dict[str, Any]:
+    """A finding's fix as a SARIF ``fix`` object (§3.55): its message as ``description``, one
+    ``artifactChange`` per file (§3.56) with a ``replacement`` per edit (§3.57): the ``deletedRegion`` the
+    edit replaces (an insertion point when its start and end are equal, §3.30.9) and the
+    ``insertedContent``. Whether the fix is safe is in ``properties.applicability``."""
+    changes: dict[str, list[dict[str, Any]]] = {}
+    for edit in fix.edits:
+        span = edit.span
+        changes.setdefault(edit.path, []).append(
+            {
+                "deletedRegion": {
+                    "startLine": span.line,
+                    "startColumn": span.column,
+                    "endLine": span.end_line,
+                    "endColumn": span.end_column,
+                },
+                "insertedContent": {"text": edit.content},
+            }
+        )
+    return {
+        "description": {"text": fix.message},
+        "artifactChanges": [
+            {"artifactLocation": _artifact(path, root, cwd), "replacements": replacements}
+            for path, replacements in changes.items()
+        ],
+        "properties": {"applicability": fix.applicability.value},
+    }
 
 
 def result_message(finding: Finding, root: str, cwd: str | None = None) -> str:

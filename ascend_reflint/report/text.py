@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, NamedTuple, TextIO
 from ascend_reflint.inventory import Inventory
 from ascend_reflint.model import FileMessage, Finding, Pin, ScanResult, Severity
 from ascend_reflint.output import shown
-from ascend_reflint.report import did_you_mean
+from ascend_reflint.report import did_you_mean, fix_counts, fixable
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -133,7 +133,8 @@ def write_findings(
     Every line starts with ``path:line:column:``, as compilers write them, so that editors and terminals
     can jump to it (Vim's and Emacs's default error formats, VS Code's problem matchers):
 
-    - ``path:line:column: CODE [severity] message`` for a finding;
+    - ``path:line:column: CODE [severity] message`` for a finding, ``CODE [*] [severity] message`` for one
+      that ``--fix`` fixes (with the options given), as ruff marks them;
     - ``path:line:column: help: did you mean 'REF'?`` at the finding, when it has a suggestion that the
       message does not name already;
     - ``path:line:column: note: message`` for each related place.
@@ -160,7 +161,7 @@ def write_findings(
             if previous is not None and finding.path != previous:
                 stream.write("\n")
             previous = finding.path
-            _write_finding(finding, stream, console)
+            _write_finding(finding, stream, console, fixable(finding, result.unsafe_fixes))
     if quiet:
         return
     summary = summary_line(result)
@@ -170,6 +171,31 @@ def write_findings(
         console.print(summary, markup=False, style="bold")
     else:
         stream.write(summary + "\n")
+    fixes = fix_line(result)
+    if fixes is not None:
+        stream.write(fixes + "\n")
+
+
+def fix_line(result: ScanResult) -> str | None:
+    """What ``--fix`` did or would do, as ruff says it, or None when there is nothing to say:
+
+    - after ``--fix``: ``N fixed, M remaining`` (and ``K tags pinned to commits``), then ``(K more fixable
+      with --unsafe-fixes)`` when that is so;
+    - else: ``[*] N fixable with --fix`` and ``(K more with --unsafe-fixes)``, or ``K fixable with
+      --fix --unsafe-fixes`` when only unsafe fixes are there.
+    """
+    now, more = fix_counts(result)
+    hidden = f"{more} more fixable with --unsafe-fixes" if more else ""
+    report = result.fixed
+    if report is not None:
+        pinned = (
+            f", {report.pinned} tag{'s' * (report.pinned != 1)} pinned to commits" if report.pinned else ""
+        )
+        line = f"{report.fixed} fixed{pinned}, {len(result.findings)} remaining"
+        return f"{line} ({hidden})" if hidden else line
+    if now:
+        return f"[*] {now} fixable with --fix" + (f" ({more} more with --unsafe-fixes)" if more else "")
+    return f"{more} fixable with --fix --unsafe-fixes" if more else None
 
 
 def statistics_lines(findings: Sequence[Finding]) -> list[str]:
@@ -187,11 +213,12 @@ def statistics_lines(findings: Sequence[Finding]) -> list[str]:
     return [f"{counts[code]:>{width}}\t{code}\t[{highest[code].label}] {names[code]}" for code in ordered]
 
 
-def _write_finding(finding: Finding, stream: TextIO, console: object) -> None:
+def _write_finding(finding: Finding, stream: TextIO, console: object, marked: bool) -> None:
     # Made safe before its length is taken: an escaped path is longer than the file name it shows.
     location = shown(f"{finding.path}:{finding.span.line}:{finding.span.column}:")
     severity = finding.severity.label
-    lines = [f"{location} {shown(f'{finding.code} [{severity}] {finding.message}')}"]
+    marker = " [*]" if marked else ""
+    lines = [f"{location} {shown(f'{finding.code}{marker} [{severity}] {finding.message}')}"]
     hint = did_you_mean(finding)
     if hint is not None:
         lines.append(f"{location} {shown(f'help: {hint}')}")
@@ -202,9 +229,8 @@ def _write_finding(finding: Finding, stream: TextIO, console: object) -> None:
     from rich.text import Text
 
     head = Text(lines[0])
-    head.stylize(
-        _STYLE[finding.severity], len(location) + 1, len(location) + 1 + len(finding.code) + len(severity) + 3
-    )
+    start = len(location) + 1
+    head.stylize(_STYLE[finding.severity], start, start + len(finding.code) + len(marker) + len(severity) + 3)
     console.print(head)  # type: ignore[attr-defined]
     for line in lines[1:]:
         console.print(Text(line, style="dim"))  # type: ignore[attr-defined]

@@ -265,6 +265,20 @@ def test_all_rules_lists_code_name_severity_lookup_and_summary() -> None:
             "Bash syntax in a Dockerfile `RUN` that `/bin/sh` runs.",
         ),
         (
+            "RL023",
+            "version-comment-mismatch",
+            "warning",
+            True,
+            "A commit pin whose version comment names a tag that points elsewhere.",
+        ),
+        (
+            "RL024",
+            "newer-release",
+            "info",
+            True,
+            "A pinned release tag has a newer release of the same line on the remote.",
+        ),
+        (
             "RL025",
             "commit-not-in-history",
             "error",
@@ -286,12 +300,14 @@ def test_all_rules_lists_code_name_severity_lookup_and_summary() -> None:
 def test_every_rule_doc_has_the_four_sections_in_order(rule: object) -> None:
     doc: str = rule.doc  # type: ignore[attr-defined]
     headings = re.findall(r"^## (.+)$", doc, flags=re.MULTILINE)
-    assert headings == ["What it does", "Why is this bad?", "Example", "Use instead"]
+    # A rule with a fix says what it does and whether it is safe, as ruff's "Fix safety" does.
+    fix = ["Fix"] if rule.fixes else []  # type: ignore[attr-defined]
+    assert headings == ["What it does", "Why is this bad?", "Example", "Use instead", *fix]
     # One line of summary (listed above), a blank line, then the sections.
     summary, _, rest = doc.partition("\n\n")
     assert ("\n" in summary, rest.startswith("## What it does\n")) == (False, True)
     sections = re.split(r"^## .+$", rest, flags=re.MULTILINE)[1:]
-    assert [bool(section.strip()) for section in sections] == [True] * 4
+    assert [bool(section.strip()) for section in sections] == [True] * len(headings)
     # The example and what to use instead each show a fenced block of code, and differ.
     fenced = re.compile(r"^```\w+\n.+?\n```$", re.MULTILINE | re.DOTALL)
     example, use_instead = sections[2], sections[3]

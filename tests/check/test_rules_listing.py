@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from ascend_reflint.check import all_rules
+from ascend_reflint.report.rules_doc import fix_kind
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 
@@ -58,8 +59,8 @@ def test_reflint_rules_runs_from_a_non_editable_install_of_the_wheel(tmp_path: P
     )
     assert (listed.returncode, listed.stderr) == (0, "")
     records = json.loads(listed.stdout)
-    assert [(r["code"], r["name"], r["severity"], r["needs_lookup"]) for r in records] == [
-        (r.code, r.name, r.severity.label, r.needs_lookup) for r in all_rules()
+    assert [(r["code"], r["name"], r["severity"], r["needs_lookup"], r["fix"]) for r in records] == [
+        (r.code, r.name, r.severity.label, r.needs_lookup, fix_kind(r.fixes)) for r in all_rules()
     ]
     # Every doc, whole, as the checkout's rules have it: the wheel ships them all.
     assert [r["doc"] for r in records] == [r.doc for r in all_rules()]
@@ -72,15 +73,24 @@ def test_reflint_rules_runs_from_a_non_editable_install_of_the_wheel(tmp_path: P
         check=True,
         timeout=60,
     )
-    assert text.stdout.splitlines()[0] == "RL099 unused-ignore [info] (no lookup)"
+    assert text.stdout.splitlines()[0] == "RL099 unused-ignore [info] (no lookup; no fix)"
 
 
 def test_the_readme_rule_table_lists_every_rule() -> None:
     readme = (REPOSITORY / "README.md").read_text(encoding="utf-8")
     section = readme.split("\n## Rules\n", 1)[1].split("\n## ", 1)[0]
-    rows = re.findall(r"^\| (RL\d{3}) \| `([a-z-]+)` \| (\w+) \| (yes|no) \| (.+) \|$", section, re.MULTILINE)
+    rows = re.findall(
+        r"^\| (RL\d{3}) \| `([a-z-]+)` \| (\w+) \| (yes|no) \| ([a-z ]+) \| (.+) \|$", section, re.MULTILINE
+    )
     assert rows == [
-        (r.code, r.name, r.severity.label, "yes" if r.needs_lookup else "no", r.doc.splitlines()[0])
+        (
+            r.code,
+            r.name,
+            r.severity.label,
+            "yes" if r.needs_lookup else "no",
+            fix_kind(r.fixes) or "no",
+            r.doc.splitlines()[0],
+        )
         for r in all_rules()
     ]
 

@@ -194,3 +194,10 @@ def test_a_default_branch_name_gets_the_remotes_default_branch_once_it_is_known(
     assert (wants_default_branch("feature-x", refs), suggest_ref("feature-x", known)) == (False, None)
     assert suggest_ref("main", replace(refs, default_branch="")) is None
     assert (wants_default_branch("devel", refs), suggest_ref("devel", known)) == (False, "develop")
+
+
+def test_a_counter_of_another_numbering_is_not_the_version() -> None:
+    refs = RemoteRefs("r", branches={}, tags={"t00000001": ID, "1.0": ID, "core_v1.0": ID, "cuda12.1": ID})
+    suggested = [suggest_ref(name, refs) for name in ("v1", "t1", "v12.1")]
+    assert suggested == ["1.0", None, None]
+    assert same_version_tags("r1.0", refs) == ["1.0", "core_v1.0"]

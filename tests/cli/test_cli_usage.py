@@ -107,7 +107,7 @@ def test_a_closed_pipe_is_not_an_internal_error(recipe: Path) -> None:
     )
     assert (completed.returncode, completed.stdout, completed.stderr) == (
         0,
-        "RL001 ref-not-found [error] (needs a lookup)\n",
+        "RL001 ref-not-found [error] (needs a lookup; unsafe fix)\n",
         "",
     )
 

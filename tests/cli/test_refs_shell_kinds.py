@@ -56,7 +56,7 @@ def test_traps_give_nothing(tree: Path) -> None:
 def test_refs_text_names_each_new_way_of_pinning(tree: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["refs", "CMakeLists.txt", "cmake/deps.cmake", "Makefile", ".gitlab-ci.yml"]) == 0
     assert capsys.readouterr().out.splitlines() == [
-        ".gitlab-ci.yml:9:10: gitlab.com/dl/jet/gitlab-templates main (gitlab-include)",
+        ".gitlab-ci.yml:9:10: https://$CI_SERVER_FQDN/dl/jet/gitlab-templates.git main (gitlab-include)",
         ".gitlab-ci.yml:12:72: gitlab.com/components/secret-detection 1.1.2 (gitlab-include)",
         ".gitlab-ci.yml:18:37: github.com/nvidia/megatron-lm core_v0.12.1 (clone-branch)",
         ".gitlab-ci.yml:20:72: github.com/nvidia/transformerengine v2.4 (pip-vcs)",
@@ -82,6 +82,10 @@ def test_unresolved_pins_say_why(tree: Path) -> None:
         if not pin.resolved
     }
     assert notes == {
+        (".gitlab-ci.yml", 9): (
+            "the project is on the GitLab instance that runs the pipeline, which the file does not name; "
+            "`gitlab-host: HOST` in reflint's config names it"
+        ),
         (".gitlab/ci/build.yml", 7): "$APEX_REF takes each value of parallel: matrix",
         ("CMakeLists.txt", 25): "${FMT_TAG} is set differently depending on the if() on line 20 (line 23)",
         ("Makefile", 16): (

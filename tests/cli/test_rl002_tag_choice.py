@@ -69,6 +69,7 @@ def test_rl002_suggests_the_tag_closest_in_letters_then_the_shortest(
         "",
         "2 errors, 0 warnings, 0 info in 1 of 1 file (2 pins, 2 remotes: 2 checked (0 cached), 0 not "
         "checked)",
+        "2 fixable with --fix --unsafe-fixes",
     ]
     assert main(["scan", "--cache-dir", str(tmp_path / "cache"), "--format", "json"]) == 1
     document = json.loads(capsys.readouterr().out)

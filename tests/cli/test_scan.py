@@ -104,6 +104,8 @@ def test_megatron_release_branch_and_missing_refs(
         "unchecked": 0,
         "unchecked_pins": 0,
         "findings": {"error": 3, "warning": 0, "info": 0},
+        "fixable": {"now": 0, "with_unsafe_fixes": 2},
+        "fixed": None,
     }
     assert [f["message"] for f in document["findings"]] == [
         MEGATRON_RELEASE_BRANCH,
@@ -123,6 +125,7 @@ def test_text_output_does_not_repeat_a_suggestion_that_the_message_names(
         f"Dockerfile:2:34: RL002 [error] {MEGATRON_RELEASE_BRANCH}",
         "",
         "1 error, 0 warnings, 0 info in 1 of 1 file (5 pins, 3 remotes: 3 checked (0 cached), 0 not checked)",
+        "1 fixable with --fix --unsafe-fixes",
     ]
 
 
@@ -193,6 +196,8 @@ def test_missing_repository_mirror_without_a_copy_and_unreachable_host(
         "unchecked": 2,
         "unchecked_pins": 2,
         "findings": {"error": 1, "warning": 2, "info": 0},
+        "fixable": {"now": 0, "with_unsafe_fixes": 0},
+        "fixed": None,
     }
 
 
@@ -254,6 +259,8 @@ def test_offline_with_an_empty_cache_is_unknown_not_missing(
         "unchecked": 3,
         "unchecked_pins": 5,
         "findings": {"error": 0, "warning": 3, "info": 0},
+        "fixable": {"now": 0, "with_unsafe_fixes": 0},
+        "fixed": None,
     }
 
 
@@ -280,6 +287,8 @@ def test_many_pins_of_one_remote_make_one_lookup(
         "unchecked": 0,
         "unchecked_pins": 0,
         "findings": {"error": 0, "warning": 0, "info": 0},
+        "fixable": {"now": 0, "with_unsafe_fixes": 0},
+        "fixed": None,
     }
 
 

@@ -110,6 +110,8 @@ def test_each_commit_verdict_is_exact(project: Path, history: History, tmp_path:
         "unchecked": 0,
         "unchecked_pins": 0,
         "findings": {"error": 4, "warning": 0, "info": 0},
+        "fixable": {"now": 0, "with_unsafe_fixes": 0},
+        "fixed": None,
     }
 
 

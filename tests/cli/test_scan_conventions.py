@@ -52,6 +52,8 @@ RELEASE_BRANCH = (
     'scripts/install.sh:2:20: RL002 [error] ref "core_r0.18.0" is a branch of github.com/nvidia/megatron-lm, '
     'which moves whenever a commit lands on it: pin its release tag "core_v0.18.0"'
 )
+#: The line after the summary: RELEASE_BRANCH's fix is unsafe (the branch has moved on since the tag).
+FIXABLE = "1 fixable with --fix --unsafe-fixes"
 
 
 @pytest.fixture(scope="module")
@@ -88,6 +90,7 @@ def test_text_output_goes_file_by_file_with_one_finding_per_problem(
             "",
             "3 errors, 1 warning, 0 info in 2 of 2 files (4 pins, 2 remotes: 2 checked (0 cached), 0 not "
             "checked)",
+            FIXABLE,
         ],
         [],
     )
@@ -118,10 +121,14 @@ def test_rules_are_selected_by_code_prefix_and_name(
     by_name = scan("--select", "branch-pin", "--extend-select", "rl015")
     summary = "2 errors, {} info in 2 of 2 files (4 pins, 2 remotes: 2 checked ({} cached), 0 not checked)"
     unpinned = UNPINNED.format(newest=' (newest release: "20250802")')
-    assert by_prefix == (1, [SHARED_NAME, "", RELEASE_BRANCH, "", summary.format("0 warnings, 0", 0)], [])
+    assert by_prefix == (
+        1,
+        [SHARED_NAME, "", RELEASE_BRANCH, "", summary.format("0 warnings, 0", 0), FIXABLE],
+        [],
+    )
     assert by_name == (
         1,
-        [SHARED_NAME, unpinned, "", RELEASE_BRANCH, "", summary.format("1 warning, 0", 2)],
+        [SHARED_NAME, unpinned, "", RELEASE_BRANCH, "", summary.format("1 warning, 0", 2), FIXABLE],
         [],
     )
 
@@ -154,6 +161,7 @@ def test_statistics_count_findings_per_rule_as_ruff_does(
             "1\tRL015\t[warning] unpinned-clone",
             "3 errors, 1 warning, 0 info in 2 of 2 files (4 pins, 2 remotes: 2 checked (0 cached), 0 not "
             "checked)",
+            FIXABLE,
         ],
         [],
     )
@@ -184,6 +192,7 @@ def test_explicit_paths_that_scan_skips_are_named(
             "",
             "1 error, 0 warnings, 0 info in 1 of 1 file (1 pin, 1 remote: 1 checked (0 cached), 0 not "
             "checked)",
+            FIXABLE,
         ],
         ["notes.txt: notice: skipped: not a kind of file reflint reads"],
     )
@@ -206,6 +215,7 @@ COLOURED = [
     "",
     "\x1b[1m1 error, 0 warnings, 0 info in 1 of 1 file (1 pin, 1 remote: 1 checked ({} cached), 0 not "
     "checked)\x1b[0m",
+    FIXABLE,
 ]
 
 
@@ -234,7 +244,7 @@ def test_color_follows_the_option_then_force_color_then_no_color(
     for name, value in environment.items():
         monkeypatch.setenv(name, value)
     code, out, err = scan(*option, "scripts/install.sh")
-    plain = [RELEASE_BRANCH, "", COLOURED[2][4:-4]]
+    plain = [RELEASE_BRANCH, "", COLOURED[2][4:-4], FIXABLE]
     assert (code, err) == (1, [])
     lines = [line.format(0) for line in (COLOURED if coloured else plain)]
     assert out == lines
@@ -278,8 +288,8 @@ def test_config_exclude_leaves_paths_out_also_when_they_are_given(
     given = scan("--select", "RL002", VENDORED, FIXTURE, "scripts/install.sh")
     walked = scan("--select", "RL002", "scripts", "third_party", "tests")
 
-    assert given == (1, [RELEASE_BRANCH, "", summary.format("1 file", 0)], [])
-    assert walked == (1, [RELEASE_BRANCH, "", summary.format("1 file", 1)], [])
+    assert given == (1, [RELEASE_BRANCH, "", summary.format("1 file", 0), FIXABLE], [])
+    assert walked == (1, [RELEASE_BRANCH, "", summary.format("1 file", 1), FIXABLE], [])
     assert main(["refs", "third_party", "tests", "scripts"]) == 0
     assert (
         capsys.readouterr().out
@@ -343,6 +353,7 @@ def test_rl001_suggests_the_default_branch_asked_once_and_names_a_letter_away(
         "tags",
         "",
         "3 errors, 0 warnings, 0 info in 1 of 1 file (3 pins, 1 remote: 1 checked (0 cached), 0 not checked)",
+        "2 fixable with --fix --unsafe-fixes",
     ]
     # HEAD is asked once, only because `main` needs it, and answered from the cache afterwards.
     asked = "git ls-remote --symref -- https://github.com/Ascend/MindSpeed.git HEAD"

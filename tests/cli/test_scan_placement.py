@@ -96,6 +96,8 @@ def test_findings_sit_where_the_value_is_set_and_rl004_reports_the_odd_variant_o
             UNPINNED,
             "",
             SUMMARY.format(5, 1, "", 4, 4, 0),
+            # RL002 three times (the branch has moved on since the tag), RL004, RL001: all unsafe.
+            "5 fixable with --fix --unsafe-fixes",
         ],
         [],
     )
@@ -184,4 +186,5 @@ def test_an_ignore_comment_at_the_definition_or_at_the_use_suppresses(
             "docker/Dockerfile.a3:5:34: note: the value is used here",
             "",
             summary.format(1, "", 1, 0),
+            "1 fixable with --fix --unsafe-fixes",
         ]

@@ -92,6 +92,7 @@ def finding(
         "ref": None,
         "suggestion": None,
         "related": [],
+        "fix": None,
     }
     record.update(fields)
     return record
@@ -139,6 +140,13 @@ def expected_findings(commit: str) -> list[dict[str, Any]]:
             remote=MINDSPEED,
             ref=commit,
             related=[related(A2, 3, 5, "the shallow clone")],
+            fix={
+                "applicability": "safe",
+                "message": "drop the shallow option: clone the whole history",
+                "edits": [
+                    {"path": A2, "line": 3, "column": 14, "end_line": 3, "end_column": 24, "content": ""}
+                ],
+            },
         ),
         finding(
             "RL004",
@@ -231,6 +239,8 @@ def test_the_whole_tree(ascend_tree: str, tmp_path: Path, capsys: pytest.Capture
         "unchecked": 0,
         "unchecked_pins": 0,
         "findings": {"error": 5, "warning": 4, "info": 0},
+        "fixable": {"now": 1, "with_unsafe_fixes": 0},
+        "fixed": None,
     }
 
 

@@ -150,6 +150,11 @@ def test_config_option_names_the_file_and_the_root_stays_the_project_root(tmp_pa
             "c.yaml:3:5: drift-families[0].files: expected a list",
         ),
         ("rule-packs: [1]\n", "c.yaml:1:14: rule-packs[0]: expected a string"),
+        (
+            "gitlab-host: https://gitlab.example.com/\n",
+            "c.yaml:1:1: gitlab-host: 'https://gitlab.example.com/' is not a host name (expected e.g. "
+            "gitlab.example.com, without https:// or a path)",
+        ),
         ("- select\n", "c.yaml: the config must be a mapping of settings (see `reflint scan --help`)"),
         ("select: [\n", "c.yaml:2:1: not valid YAML: expected the node content, but found '<stream end>'"),
     ],

@@ -104,26 +104,22 @@ def test_only_paired_files_and_shared_variables_are_compared(tmp_path: Path) -> 
     gpu_setting = Related(gpu_image, 2, 31, 'the image sets VERL_USE_EXTERNAL_MODULES="verl_gpu"')
     other_setting = Related(DOCKERFILE, 3, 11, 'the image sets OTHER="1"')
     assert [record(f) for f in found] == [
-        (
-            "RL006",
-            gpu_workflow,
-            6,
-            5,
-            8,
-            _unset("unit", "VERL_USE_EXTERNAL_MODULES", gpu_image, "verl_gpu"),
-            (gpu_setting,),
+        *_unset_in_both_jobs(
+            gpu_workflow, 6, "VERL_USE_EXTERNAL_MODULES", gpu_image, "verl_gpu", gpu_setting
         ),
-        (
-            "RL006",
-            gpu_workflow,
-            10,
-            3,
-            8,
-            _unset("e2e", "VERL_USE_EXTERNAL_MODULES", gpu_image, "verl_gpu"),
-            (gpu_setting,),
-        ),
-        ("RL006", WORKFLOW, 8, 5, 8, _unset("unit", "OTHER", DOCKERFILE, "1"), (other_setting,)),
-        ("RL006", WORKFLOW, 12, 3, 8, _unset("e2e", "OTHER", DOCKERFILE, "1"), (other_setting,)),
+        *_unset_in_both_jobs(WORKFLOW, 8, "OTHER", DOCKERFILE, "1", other_setting),
+    ]
+
+
+def _unset_in_both_jobs(
+    workflow: str, line: int, variable: str, image: str, value: str, setting: Related
+) -> list[tuple[object, ...]]:
+    """RL006's records for the two jobs of TWO_JOBS, which does not set ``variable`` (``image`` sets it
+    to ``value``), written from ``line`` of ``workflow`` on: job "unit" at its ``env:`` key, job "e2e" at
+    its id."""
+    return [
+        ("RL006", workflow, line, 5, 8, _unset("unit", variable, image, value), (setting,)),
+        ("RL006", workflow, line + 4, 3, 8, _unset("e2e", variable, image, value), (setting,)),
     ]
 
 
@@ -143,23 +139,6 @@ def test_an_unknown_image_value_is_not_compared(tmp_path: Path) -> None:
 def test_only_the_scanned_workflow_is_reported_and_the_image_is_read_as_context(tmp_path: Path) -> None:
     files = {DOCKERFILE: IMAGE, WORKFLOW: TWO_JOBS}
     assert findings_in(tmp_path, files, "RL006", scanned=[DOCKERFILE]) == []
-    assert [record(f) for f in findings_in(tmp_path, files, "RL006", scanned=[WORKFLOW])] == [
-        (
-            "RL006",
-            WORKFLOW,
-            6,
-            5,
-            8,
-            _unset("unit", "VERL_USE_EXTERNAL_MODULES", DOCKERFILE, "verl_npu"),
-            (IMAGE_SETTING,),
-        ),
-        (
-            "RL006",
-            WORKFLOW,
-            10,
-            3,
-            8,
-            _unset("e2e", "VERL_USE_EXTERNAL_MODULES", DOCKERFILE, "verl_npu"),
-            (IMAGE_SETTING,),
-        ),
-    ]
+    assert [
+        record(f) for f in findings_in(tmp_path, files, "RL006", scanned=[WORKFLOW])
+    ] == _unset_in_both_jobs(WORKFLOW, 6, "VERL_USE_EXTERNAL_MODULES", DOCKERFILE, "verl_npu", IMAGE_SETTING)

@@ -17,7 +17,16 @@ import pytest
 from ascend_reflint.extract import ExtractError
 from ascend_reflint.extract import shell as shell_module
 from ascend_reflint.extract.dockerfile import extract_dockerfile
-from ascend_reflint.model import CommandIssue, EnvSetting, FileKind, Origin, Resolution, SourceFile, Span
+from ascend_reflint.model import (
+    CommandIssue,
+    EnvSetting,
+    FileKind,
+    Invocation,
+    Origin,
+    Resolution,
+    SourceFile,
+    Span,
+)
 from ascend_reflint.resolve import Binding, Expansion, Provenance, Scope, expand
 from ascend_reflint.sourcemap import SourceMap
 
@@ -55,6 +64,7 @@ class Recorder:
     cwd: str = ""
     notices: list[str] = field(default_factory=list)
     issues: list[CommandIssue] = field(default_factory=list)
+    invocations: list[Invocation] = field(default_factory=list)
     runs: list[Run] = field(default_factory=list)
 
     def run(self, text: str, source_map: SourceMap, system_shell: object = None) -> None:

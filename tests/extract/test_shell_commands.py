@@ -115,6 +115,7 @@ def test_clone_parts() -> None:
         bare=False,
         origin=None,
         one_branch=True,  # --depth implies --single-branch
+        options=(("branch", 0, 1), ("depth", 2, 3), ("recurse-submodules", 4, 4)),
     )
     assert commands.parse_clone(words("--depth 1"), 0, [False, False], [False, False]) is None
 

@@ -113,6 +113,21 @@ def test_an_associative_array_and_an_unset_element_stay_unresolved() -> None:
     ]
 
 
+def test_an_element_quoted_in_part_spans_its_value_inside_the_quotes() -> None:
+    # vllm-ascend's _nightly_image_build.yaml: BUILD_ARGS=(--build-arg K="$V" …) and docker build
+    # "${BUILD_ARGS[@]}"; here the element gives git its branch: the pin is the v1 between the quotes
+    text = 'A=(--branch="v1" -q)\ngit clone "${A[@]}" https://github.com/o/r.git\n'
+    (pin,) = extract(text).pins
+    assert (pin.span, pin.ref, pin.ref_origin) == (Span(1, 14, 1, 16), "v1", None)
+    text = 'A=(--branch="$X")\ngit clone "${A[@]}" https://github.com/o/r.git\n'
+    (pin,) = extract(text).pins
+    assert (pin.span, pin.ref, pin.resolution_note) == (
+        Span(1, 4, 1, 17),  # the element, all of it: its quotes balanced
+        None,
+        '--branch="$X" is an element of an array whose value is not known statically',
+    )
+
+
 # --- functions with arguments ----------------------------------------------------------------------------
 
 FUNCTIONS = """\

@@ -104,8 +104,9 @@ def test_a_ref_list_past_the_caps_is_stopped_and_never_cached(tmp_path: Path, se
         (
             "RL001",
             2,
-            f'ref "v1" is neither a branch nor a tag of {remote}, so `git clone --branch` fails; the closest '
-            'of its 1 branch and 5000 tags is tag "t00000001"',
+            f'ref "v1" is neither a branch nor a tag of {remote}, so `git clone --branch` fails; no ref names '
+            'that version; the most similar of its 1 branch and 5000 tags are "t00000001", "t00000000", '
+            '"t00000002"',
         )
     ]
     assert [path.name for path in (tmp_path / "cache" / "remotes").iterdir()] == [

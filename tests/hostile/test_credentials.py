@@ -108,6 +108,12 @@ def test_no_output_log_or_cache_file_holds_the_token(
         for f in json_output(runs[4])["findings"]
     ] == [
         (
+            "RL024",
+            ".github/workflows/ci.yml",
+            9,
+            'a newer release of "core_v0.18.0" exists on github.com/nvidia/megatron-lm: "core_v0.18.2"',
+        ),
+        (
             "RL001",
             ".github/workflows/ci.yml",
             10,
@@ -275,8 +281,43 @@ def test_query_tokens_passwords_with_at_signs_and_scp_users_are_masked_everywher
     ]
     # The URL that the user's insteadOf made of it (the mirror, here the local copy) is masked, and so are
     # git's own messages: ssh's user@host.
-    messages = [finding["message"] for finding in json_output(runs[2])["findings"]]
+    assert [(run.returncode, run.stderr) for run in (runs[0], runs[1], runs[3], runs[4])] == [
+        (0, ""),
+        (0, ""),
+        (1, "reflint: no remote could be checked: 4 pins unchecked\n"),
+        (1, "reflint: no remote could be checked: 4 pins unchecked\n"),
+    ]
+    assert runs[2].returncode == 1
     mirror = remotes.root.resolve() / "github.com" / "NVIDIA" / "Megatron-LM.git?access_token=***"
-    assert any(f"the mirror {mirror} has no copy of github.com/nvidia/megatron-lm " in m for m in messages)
-    assert any("(***@127.0.0.1: Permission denied (publickey).)" in m for m in messages)
+    port = closed_port
+    assert [
+        (f["line"], re.sub(r" after \d+ ms:", " after N ms:", f["message"]))
+        for f in json_output(runs[2])["findings"]
+    ] == [
+        (
+            2,
+            f"the mirror {mirror} has no copy of github.com/nvidia/megatron-lm (your git config rewrites "
+            "its URL with url.<base>.insteadOf), so this pin went unchecked; add it to the mirror to have "
+            "it checked",
+        ),
+        (
+            3,
+            f"127.0.0.1:{port}/o/r could not be looked up: git failed (fatal: unable to access "
+            f"'https://b.com:***@127.0.0.1:{port}/o/r.git/': URL using bad/illegal format or missing URL), "
+            "so this pin went unchecked",
+        ),
+        (
+            4,
+            "127.0.0.1/o/r could not be looked up: git asked for credentials (***@127.0.0.1: Permission "
+            "denied (publickey).), so this pin went unchecked; if it is private, allow reflint your "
+            "credentials for its host (--credentials-for HOST), or list it under private-remotes in a rule "
+            "pack",
+        ),
+        (
+            5,
+            f"127.0.0.1:{port}/o/r could not be looked up: unreachable (fatal: unable to access "
+            f"'http://127.0.0.1:{port}/o/r.git?private_token=***': Failed to connect to 127.0.0.1 port "
+            f"{port} after N ms: Couldn't connect to server), so this pin went unchecked",
+        ),
+    ]
     assert "ls-remote" in runs[2].stderr  # --debug logged the git commands, URLs and all

@@ -40,6 +40,11 @@ def _processes_in(folder: Path) -> dict[int, str]:
     return found
 
 
+def _sigint_as_from_a_terminal() -> None:
+    """In the child before exec: SIGINT's default action, which Python turns into KeyboardInterrupt."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _alive(pid: int) -> bool:
     """True while ``pid`` runs (a zombie that no one has reaped yet has ended)."""
     try:
@@ -74,6 +79,9 @@ def test_a_signal_kills_the_gits_removes_the_temporary_folder_and_exits_128_plus
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        # As from a terminal: a test run started in the background (`&`, nohup) ignores SIGINT, and a
+        # process that starts with a signal ignored keeps it ignored (POSIX), so reflint would never see it.
+        preexec_fn=_sigint_as_from_a_terminal,
     )
     try:
         deadline = time.monotonic() + HANG_GUARD_SECONDS

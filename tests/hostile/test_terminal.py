@@ -120,7 +120,9 @@ def _text_report(code_style: str = "{}", summary_style: str = "{}") -> list[str]
         if lines and not lines[-1].startswith(f"{path}:"):
             lines.append("")
         lines.append(f"{path}:{line}:{column}: {code_style.format(f'{code} [error]')} {message}")
-    return [*lines, "", summary_style.format(SUMMARY.format(checked=1, cached=0, unchecked=0))]
+    # The RL002 finding's fix is unsafe: the release branch has moved on since the tag.
+    fixable = "1 fixable with --fix --unsafe-fixes"
+    return [*lines, "", summary_style.format(SUMMARY.format(checked=1, cached=0, unchecked=0)), fixable]
 
 
 def test_coloured_scan_on_a_terminal_prints_markup_and_escapes_literally(

@@ -222,6 +222,7 @@ def test_git_runs_non_interactively_outside_the_scanned_folder(tmp_path: Path, r
         f"Dockerfile:2:24: RL002 [error] {MEGATRON_RELEASE_BRANCH}",
         "",
         "1 error, 0 warnings, 0 info in 1 of 1 file (1 pin, 1 remote: 1 checked (0 cached), 0 not checked)",
+        "1 fixable with --fix --unsafe-fixes",
     ]
     (call,) = [call for call in calls() if call["argv"][:1] == ["ls-remote"]]
     assert call["argv"] == [

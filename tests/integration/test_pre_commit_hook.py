@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from gitfixtures import build_repo, insteadof_env
 from integration_support import (
     BAD_DOCKERFILE,
     BAD_REF_COLUMN,
@@ -102,9 +103,15 @@ NOT_READ = (
 )
 
 
+def hooks() -> dict[str, dict[str, object]]:
+    """The manifest's hooks by id."""
+    return {
+        entry["id"]: dict(entry) for entry in YAML(typ="safe").load(HOOKS_FILE.read_text(encoding="utf-8"))
+    }
+
+
 def hook() -> dict[str, object]:
-    (entry,) = YAML(typ="safe").load(HOOKS_FILE.read_text(encoding="utf-8"))
-    return dict(entry)
+    return hooks()["reflint"]
 
 
 def test_manifest_is_valid_for_pre_commit() -> None:
@@ -115,9 +122,15 @@ def test_manifest_is_valid_for_pre_commit() -> None:
         timeout=120,
     )
     assert (completed.returncode, completed.stdout, completed.stderr) == (0, "", "")
-    entry = hook()
+    assert list(hooks()) == ["reflint", "reflint-fix"]
+    entry, fixing = hook(), hooks()["reflint-fix"]
     assert (entry["id"], entry["entry"], entry["language"]) == ("reflint", "reflint scan", "python")
     assert (entry["pass_filenames"], entry["require_serial"], entry["types"]) == (True, True, ["text"])
+    # The fixing hook is the same hook with --fix: the same files, one process.
+    assert {
+        key: value for key, value in fixing.items() if key not in ("id", "name", "description", "entry")
+    } == {key: value for key, value in entry.items() if key not in ("id", "name", "description", "entry")}
+    assert (fixing["name"], fixing["entry"]) == ("reflint (fix)", "reflint scan --fix")
 
 
 @pytest.mark.parametrize("path", READ_BY_NAME)
@@ -157,15 +170,18 @@ def hook_repository(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return repository
 
 
-def try_repo(hook_repo: Path, workspace: Path, environ: dict[str, str]) -> list[str]:
-    """Run ``pre-commit try-repo`` on ``workspace``'s Dockerfile; returns the lines from the hook's result on.
+def try_repo(
+    hook_repo: Path, workspace: Path, environ: dict[str, str], hook_id: str = "reflint"
+) -> list[str]:
+    """Run ``pre-commit try-repo`` of one hook on ``workspace``'s Dockerfile; returns the lines from the
+    hook's result on.
 
     The lines before (the config used, with a temporary path and a commit id, and pre-commit's notes on
     installing) are left out; the result line's dots are pre-commit's to choose, so it shows as
-    ``reflint...Passed`` or ``reflint...Failed``.
+    ``NAME...Passed`` or ``NAME...Failed``.
     """
     completed = subprocess.run(
-        [sys.executable, "-m", "pre_commit", "try-repo", str(hook_repo), "reflint", "--files", "Dockerfile"],
+        [sys.executable, "-m", "pre_commit", "try-repo", str(hook_repo), hook_id, "--files", "Dockerfile"],
         cwd=workspace,
         env=environ,
         capture_output=True,
@@ -173,31 +189,33 @@ def try_repo(hook_repo: Path, workspace: Path, environ: dict[str, str]) -> list[
         timeout=TRY_REPO_TIMEOUT,
     )
     lines = completed.stdout.split("\n")
+    name = re.escape(str(hooks()[hook_id]["name"]))
     result = next(
-        (n for n, line in enumerate(lines) if re.fullmatch(r"reflint\.+(Passed|Failed)", line)), None
+        (n for n, line in enumerate(lines) if re.fullmatch(rf"{name}\.+(Passed|Failed)", line)), None
     )
     assert result is not None, completed.stdout + completed.stderr
     return [
-        re.sub(r"^reflint\.+", "reflint...", lines[result]),
+        re.sub(rf"^{name}\.+", f"{hooks()[hook_id]['name']}...", lines[result]),
         *lines[result + 1 :],
         f"exit {completed.returncode}",
     ]
 
 
-@pytest.mark.timeout(2 * TRY_REPO_TIMEOUT + 60)
-def test_try_repo_fails_on_a_branch_pin_and_passes_once_it_is_fixed(
-    hook_repository: Path, tmp_path_factory: pytest.TempPathFactory
-) -> None:
-    tmp = tmp_path_factory.mktemp("pre-commit-run")
+def workspace_and_environment(
+    tmp: Path, dockerfile: str, remotes: dict[str, str], tmp_path_factory: pytest.TempPathFactory
+) -> tuple[Path, dict[str, str]]:
+    """A git repository in ``tmp`` whose staged Dockerfile is ``dockerfile``, and the environment that
+    ``pre-commit try-repo`` runs in: ``remotes`` (the insteadOf rewrites), a pre-commit home shared by the
+    tests (one install of the hook), the machine's pip configuration. Fails at once when pip's package
+    index cannot be reached."""
     workspace = tmp / "project"
     workspace.mkdir()
     git("init", "--quiet", cwd=workspace)
-    (workspace / "Dockerfile").write_text(BAD_DOCKERFILE, encoding="utf-8")
+    (workspace / "Dockerfile").write_text(dockerfile, encoding="utf-8")
     git("add", "Dockerfile", cwd=workspace)
-    (tmp / "remotes").mkdir()
     environ = {
         **os.environ,
-        **fake_github(tmp / "remotes"),
+        **remotes,
         "PRE_COMMIT_HOME": str(tmp_path_factory.getbasetemp() / "pre-commit-home"),
         "XDG_CACHE_HOME": str(tmp / "cache"),
         "NO_COLOR": "1",
@@ -209,6 +227,17 @@ def test_try_repo_fails_on_a_branch_pin_and_passes_once_it_is_fixed(
     unreachable = unreachable_package_index(environ)
     if unreachable is not None:
         pytest.fail(f"pre-commit try-repo cannot run: {unreachable}", pytrace=False)
+    return workspace, environ
+
+
+@pytest.mark.timeout(2 * TRY_REPO_TIMEOUT + 60)
+def test_try_repo_fails_on_a_branch_pin_and_passes_once_it_is_fixed(
+    hook_repository: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    tmp = tmp_path_factory.mktemp("pre-commit-run")
+    (tmp / "remotes").mkdir()
+    remotes = fake_github(tmp / "remotes")
+    workspace, environ = workspace_and_environment(tmp, BAD_DOCKERFILE, remotes, tmp_path_factory)
 
     assert try_repo(hook_repository, workspace, environ) == [
         "reflint...Failed",
@@ -220,6 +249,7 @@ def test_try_repo_fails_on_a_branch_pin_and_passes_once_it_is_fixed(
         f'tag "{MEGATRON_TAG}"',
         "",
         "1 error, 0 warnings, 0 info in 1 of 1 file (1 pin, 1 remote: 1 checked (0 cached), 0 not checked)",
+        "1 fixable with --fix --unsafe-fixes",
         "",
         "",
         "exit 1",
@@ -228,3 +258,46 @@ def test_try_repo_fails_on_a_branch_pin_and_passes_once_it_is_fixed(
     (workspace / "Dockerfile").write_text(FIXED_DOCKERFILE, encoding="utf-8")
     git("add", "Dockerfile", cwd=workspace)
     assert try_repo(hook_repository, workspace, environ) == ["reflint...Passed", "", "exit 0"]
+
+
+#: TransformerEngine's release branch and tag at one commit (upstream's ids), so the fix is safe.
+TE_REFS = [
+    ("d0067d0da6cb01811b8072a7d304f0e00344ce2b", "HEAD"),
+    ("d0067d0da6cb01811b8072a7d304f0e00344ce2b", "refs/heads/main"),
+    ("769ed778341a32c8c593fda391700c0a80f65f1f", "refs/heads/release_v2.10"),
+    ("769ed778341a32c8c593fda391700c0a80f65f1f", "refs/tags/v2.10"),
+]
+TE_PIN = "RUN pip install git+https://github.com/NVIDIA/TransformerEngine.git@{}\n"
+
+
+@pytest.mark.timeout(2 * TRY_REPO_TIMEOUT + 60)
+def test_try_repo_of_reflint_fix_fixes_a_branch_pin_then_passes(
+    hook_repository: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    tmp = tmp_path_factory.mktemp("pre-commit-fix")
+    build_repo(tmp / "remotes" / "github.com" / "NVIDIA" / "TransformerEngine.git", TE_REFS)
+    dockerfile = "FROM ubuntu:22.04\n" + TE_PIN.format("release_v2.10")
+    workspace, environ = workspace_and_environment(
+        tmp, dockerfile, insteadof_env(tmp / "remotes"), tmp_path_factory
+    )
+
+    assert try_repo(hook_repository, workspace, environ, "reflint-fix") == [
+        "reflint (fix)...Failed",
+        "- hook id: reflint-fix",
+        "- files were modified by this hook",
+        "",
+        "0 errors, 0 warnings, 0 info in 0 of 1 file (1 pin, 1 remote: 1 checked (0 cached), 0 not checked)",
+        "1 fixed, 0 remaining",
+        "",
+        "",
+        "exit 1",
+    ]
+    assert (workspace / "Dockerfile").read_text(encoding="utf-8") == "FROM ubuntu:22.04\n" + TE_PIN.format(
+        "v2.10"
+    )
+    git("add", "Dockerfile", cwd=workspace)
+    assert try_repo(hook_repository, workspace, environ, "reflint-fix") == [
+        "reflint (fix)...Passed",
+        "",
+        "exit 0",
+    ]

@@ -9,7 +9,18 @@ from pathlib import Path
 from integration_support import sarif_schema_errors
 
 from ascend_reflint import __version__
-from ascend_reflint.model import FileMessage, Finding, Related, ScanResult, ScanSummary, Severity, Span
+from ascend_reflint.model import (
+    Applicability,
+    Edit,
+    FileMessage,
+    Finding,
+    Fix,
+    Related,
+    ScanResult,
+    ScanSummary,
+    Severity,
+    Span,
+)
 from ascend_reflint.output import json_text as dumps
 from ascend_reflint.report.sarif import rule_descriptor, sarif_document
 
@@ -291,4 +302,60 @@ def test_every_shipped_rule_makes_a_valid_described_descriptor(tmp_path: Path) -
     assert [d["id"] for d in descriptors] == [rule.code for rule in rules]
     undocumented = [d["id"] for d in descriptors if d["shortDescription"]["text"] == d["name"]]
     assert undocumented == []
+    assert sarif_schema_errors(document) == []
+
+
+def test_a_fix_is_a_sarif_fix_with_one_replacement_per_edit_and_the_log_stays_valid(tmp_path: Path) -> None:
+    fix = Fix(
+        Applicability.UNSAFE,
+        'pin the tag "core_v0.18.0" instead of the branch "core_r0.18.0"',
+        (
+            Edit("docker/Dockerfile", Span(2, 34, 2, 46), "core_v0.18.0", expected="core_r0.18.0"),
+            Edit("docker/Dockerfile", Span(1, 1, 1, 1), "# Megatron-LM core_v0.18.0\n"),
+            Edit("scripts/install [a].sh", Span(4, 11, 4, 23), ""),
+        ),
+    )
+    result = ScanResult([replace(BRANCH_PIN, fix=fix)], [], [], SUMMARY)
+    document = json.loads(dumps(sarif_document(result, RULES, str(tmp_path), cwd=str(tmp_path))))
+
+    assert document["runs"][0]["results"][0]["fixes"] == [
+        {
+            "description": {"text": 'pin the tag "core_v0.18.0" instead of the branch "core_r0.18.0"'},
+            "artifactChanges": [
+                {
+                    "artifactLocation": {"uri": "docker/Dockerfile", "uriBaseId": "%SRCROOT%"},
+                    "replacements": [
+                        {
+                            "deletedRegion": {
+                                "startLine": 2,
+                                "startColumn": 34,
+                                "endLine": 2,
+                                "endColumn": 46,
+                            },
+                            "insertedContent": {"text": "core_v0.18.0"},
+                        },
+                        {
+                            "deletedRegion": {"startLine": 1, "startColumn": 1, "endLine": 1, "endColumn": 1},
+                            "insertedContent": {"text": "# Megatron-LM core_v0.18.0\n"},
+                        },
+                    ],
+                },
+                {
+                    "artifactLocation": {"uri": "scripts/install%20%5Ba%5D.sh", "uriBaseId": "%SRCROOT%"},
+                    "replacements": [
+                        {
+                            "deletedRegion": {
+                                "startLine": 4,
+                                "startColumn": 11,
+                                "endLine": 4,
+                                "endColumn": 23,
+                            },
+                            "insertedContent": {"text": ""},
+                        }
+                    ],
+                },
+            ],
+            "properties": {"applicability": "unsafe"},
+        }
+    ]
     assert sarif_schema_errors(document) == []

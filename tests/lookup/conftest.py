@@ -14,7 +14,7 @@ from pathlib import Path
 import git
 import pytest
 from gitfixtures import FakeRemotes, build_remotes, set_env
-from loopback import CLIENT_TIMEOUT, POLL_INTERVAL, ServerThread
+from loopback import CLIENT_TIMEOUT, ServerThread, serve_http
 
 from .support import GitCall, HttpServer
 
@@ -124,11 +124,8 @@ def http_server() -> Iterator[Callable[[int], HttpServer]]:
             def log_message(self, format: str, *args: object) -> None:
                 pass
 
-        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        server.daemon_threads = True
-        server.timeout = POLL_INTERVAL  # handle_request() waits this long for a connection
-        server.socket.settimeout(POLL_INTERVAL)  # and accept() cannot block
-        running.append((server, ServerThread(server.handle_request, f"http-{status}")))
+        server, thread = serve_http(Handler, f"http-{status}")
+        running.append((server, thread))
         record.port = server.server_address[1]
         return record
 

@@ -21,7 +21,10 @@ The finding suggests the ref you most likely meant. Version numbers matter more 
 version spelt another way comes first (`core_v0.18.0` for `core_r0.18.0`); then another release
 candidate or the release of the same version (the oldest at or after the one asked for, else the newest
 before it: `v0.11.0` for `v0.11.0rc9` when 0.11.0 is out, else `v0.11.0rc3`); tags before branches;
-never another version (`core_v0.18.2` is not offered for `core_v0.18.1`). A name without digits gets the
+never another version (`core_v0.18.2` is not offered for `core_v0.18.1`), nor a number marked another way
+(`1.0` is offered for `v1.0`, since a `v` only marks a version, but the build tag `t00000001` is not
+offered for `v1`: another letter, and a zero-padded counter rather than the version 1; a two-digit `01`
+is a calendar month, so `2026.01.05` is offered for `v2026.1.5`). A name without digits gets the
 closest spelling, or a name a letter or two away (`hybrid_ep` → `hybrid-ep`, `maser` → `master`); a name
 that means "the default branch" (`main`, `master`, `trunk`, `develop`, …) with none close gets the
 remote's actual default branch (`--branch main` where the default is `master`), asked for with
@@ -48,6 +51,12 @@ RUN git clone --depth 1 --branch v0.11.0rc9 https://github.com/vllm-project/vllm
 ```dockerfile
 RUN git clone --depth 1 --branch v0.11.0 https://github.com/vllm-project/vllm-ascend.git
 ```
+
+## Fix
+
+Unsafe (the build gets a ref it did not name): the suggestion replaces the ref where it is written, only
+when it is the one name that close (the same version spelt one way, one spelling a letter away, the
+default branch for `main`); a suggestion that another name ties with has no fix.
 """
 
 from __future__ import annotations
@@ -64,14 +73,31 @@ from ascend_reflint.check.refnames import (
     is_full_commit_id,
     named_refs,
 )
-from ascend_reflint.check.suggest import DEFAULT_BRANCH_NAMES, nearest_names, ref_kind, suggest_ref
+from ascend_reflint.check.suggest import (
+    DEFAULT_BRANCH_NAMES,
+    nearest_names,
+    ref_kind,
+    sole_suggestion,
+    suggest_ref,
+)
 from ascend_reflint.check.versions import parse_version
-from ascend_reflint.model import CommitState, Finding, RefType, RemoteRefs, Severity, Via
+from ascend_reflint.model import (
+    Applicability,
+    CommitState,
+    Finding,
+    Fix,
+    Pin,
+    RefType,
+    RemoteRefs,
+    Severity,
+    Via,
+)
 
 CODE = "RL001"
 NAME = "ref-not-found"
 SEVERITY = Severity.ERROR
 NEEDS_LOOKUP = True
+FIXES = (Applicability.UNSAFE,)
 
 _FAILS = {
     Via.CLONE_BRANCH: "`git clone --branch` fails",
@@ -87,6 +113,7 @@ _FAILS = {
     Via.CPM: "CPM's download fails",
     Via.GITLAB_INCLUDE: "GitLab refuses the pipeline",
     Via.ADD_GIT: "the image build fails",
+    Via.BUILD_CONTEXT: "the image build fails",
     Via.CARGO: "`cargo install` fails",
     Via.NPM: "the install fails",
 }
@@ -112,8 +139,28 @@ def check(context: PinContext) -> Iterator[Finding]:
             continue
         suggestion = suggest_ref(ref.name, refs)
         yield context.finding(
-            _message(ref, refs, suggestion), span=ref.span, ref=ref.written, suggestion=suggestion
+            _message(ref, refs, suggestion),
+            span=ref.span,
+            ref=ref.written,
+            suggestion=suggestion,
+            fix=_suggested(context.pin, ref, refs),
         )
+
+
+def _suggested(pin: Pin, ref: NamedRef, refs: RemoteRefs) -> Fix | None:
+    """Write the suggestion where the ref is, when it is the only one that close (see the docstring)."""
+    from ascend_reflint.check.fixes import make_fix, ref_edit, renamed, token_edit
+
+    sole = sole_suggestion(ref.name, refs)
+    if sole is None:
+        return None
+    kind = RefType.TAG if sole in refs.tags else RefType.BRANCH
+    if ref.kind not in (None, kind) or pin.ref_type not in (None, kind):
+        return None  # `origin/X` or uv's `branch =` take a branch only, `tags/X` and `tag =` a tag only
+    new = renamed(ref, sole)
+    edit = ref_edit(pin, new) if ref.span == pin.span else token_edit(pin.path, ref.span, ref.written, new)
+    message = f'pin {kind.value} "{sole}", the one name of {refs.remote} that close to "{ref.name}"'
+    return make_fix(Applicability.UNSAFE, message, [edit], [pin])
 
 
 def _other_kind(ref: NamedRef) -> str:

@@ -45,6 +45,15 @@ RUN pip install git+https://github.com/NVIDIA/TransformerEngine.git@release_v2.1
 RUN git clone --depth 1 --branch core_v0.18.0 https://github.com/NVIDIA/Megatron-LM.git
 RUN pip install git+https://github.com/NVIDIA/TransformerEngine.git@v2.11
 ```
+
+## Fix
+
+The branch is replaced by the tag the finding names, where the ref is written (the `ARG` or variable
+that holds it, when it comes through one). Safe when the tag points at the commit the branch points at
+now (as the remote's ref list says: TransformerEngine's `release_v2.10` and `v2.10`): the build gets the
+same code, and keeps getting it. Unsafe when the branch has moved on since the tag (Megatron-LM's
+`core_r0.18.0` after backports): the build gets the release instead of what the branch holds today. A ref
+written as a branch (`origin/core_r0.18.0`, uv's `branch =`) is not rewritten.
 """
 
 from __future__ import annotations
@@ -52,14 +61,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ascend_reflint.check.context import PinContext
-from ascend_reflint.check.refnames import COMMAND, gets_branch, pinned_ref
+from ascend_reflint.check.refnames import COMMAND, NamedRef, gets_branch, pinned_ref
 from ascend_reflint.check.suggest import newest_release_tag, same_version_tags
-from ascend_reflint.model import Finding, Severity, Via
+from ascend_reflint.model import Applicability, Finding, Fix, Pin, RemoteRefs, Severity, Via
 
 CODE = "RL002"
 NAME = "branch-pin"
 SEVERITY = Severity.ERROR
 NEEDS_LOOKUP = True
+FIXES = (Applicability.SAFE, Applicability.UNSAFE)
 
 
 def check(context: PinContext) -> Iterator[Finding]:
@@ -77,14 +87,18 @@ def check(context: PinContext) -> Iterator[Finding]:
         only_tags = [tag for tag in same_version_tags(ref.name, refs) if tag not in refs.branches]
         if only_tags:
             message = f'{taken}: pin "{only_tags[0]}", which names only a tag'
-            yield context.finding(message, severity=highest, suggestion=only_tags[0])
+            fix = _tag_instead(pin, ref, only_tags[0], refs)
+            yield context.finding(message, severity=highest, suggestion=only_tags[0], fix=fix)
         else:
             yield context.finding(f"{taken}: pin a name that is only a tag, or a commit id", severity=highest)
         return
     tags = same_version_tags(ref.name, refs)
     if tags:
         yield context.finding(
-            f'{head}: pin its release tag "{tags[0]}"', severity=highest, suggestion=tags[0]
+            f'{head}: pin its release tag "{tags[0]}"',
+            severity=highest,
+            suggestion=tags[0],
+            fix=_tag_instead(pin, ref, tags[0], refs),
         )
         return
     newest = newest_release_tag(refs)
@@ -93,3 +107,18 @@ def check(context: PinContext) -> Iterator[Finding]:
         yield context.finding(f"{head}, and {refs.remote} releases by tag: {advice}", severity=highest)
     else:
         yield context.finding(f"{head}: {advice}", severity=Severity.WARNING)
+
+
+def _tag_instead(pin: Pin, ref: NamedRef, tag: str, refs: RemoteRefs) -> Fix | None:
+    """Replace the branch by ``tag`` where the ref is written: safe when the tag points at the commit the
+    branch points at now (the same ``git ls-remote`` says so), else unsafe (the branch has moved on)."""
+    from ascend_reflint.check.fixes import make_fix, ref_edit
+
+    if ref.kind is not None or pin.ref_type is not None:
+        return None  # `origin/NAME`, uv's `branch =`: the name says "branch", a tag name would not fit
+    if refs.tags.get(tag) == refs.branches.get(ref.name):
+        applicability, why = Applicability.SAFE, "which points at the commit the branch points at now"
+    else:
+        applicability, why = Applicability.UNSAFE, "which points at another commit than the branch now"
+    message = f'pin the tag "{tag}" instead of the branch "{ref.name}", {why}'
+    return make_fix(applicability, message, [ref_edit(pin, tag)], [pin])

@@ -9,7 +9,14 @@ Reports a shallow clone (`--depth`, `--shallow-since`, `--shallow-exclude`, a su
   gitcode.com and github.com, which recipes check out by commit id), whatever follows it;
 - of any remote, when a `git checkout`, `git switch` or `git reset --hard` in the clone then moves to a
   ref other than the one cloned: another branch, a tag, or a commit id (unless the remote's ref list
-  shows that the tag or commit is the tip of what was cloned).
+  shows that the tag or commit is the tip of what was cloned);
+- of CMake's `FetchContent_Declare`/`ExternalProject_Add` (and CPM.cmake's packages) with `GIT_SHALLOW`
+  true (`ON`, `TRUE`, `1` …) and a commit id as `GIT_TAG`: CMake's ExternalProject documentation says
+  "If `GIT_SHALLOW` is enabled then `GIT_TAG` works only with branch names and tags. A commit hash is not
+  allowed." CMake clones with `--depth 1 --no-single-branch`, which fetches the newest commit of each
+  branch and tag only, and then runs `git checkout <GIT_TAG>`. Not reported when the remote's ref list
+  shows a tag at that commit (the clone fetches it); when only a branch's tip is that commit, the finding
+  says the build breaks once the branch moves on.
 
 Not reported: `git fetch --depth 1 origin <full commit id>` in the clone followed by a checkout of that
 id or of `FETCH_HEAD`, which works (GitHub, GitLab and Gitee serve a commit fetched by its full id). A
@@ -34,6 +41,11 @@ RUN git clone --depth 1 https://github.com/deepseek-ai/DeepEP.git && \
     cd DeepEP && git checkout v1.2.1
 ```
 
+```cmake
+FetchContent_Declare(cutlass GIT_REPOSITORY https://github.com/NVIDIA/cutlass.git
+                     GIT_TAG f115c3f85467d5d9619119d1dbeb9c03c3d73864 GIT_SHALLOW TRUE)
+```
+
 ## Use instead
 
 ```dockerfile
@@ -41,6 +53,19 @@ RUN git clone https://gitcode.com/Ascend/MindSpeed.git && \
     cd MindSpeed && git checkout f2b0977e
 RUN git clone --depth 1 --branch v1.2.1 https://github.com/deepseek-ai/DeepEP.git
 ```
+
+```cmake
+FetchContent_Declare(cutlass GIT_REPOSITORY https://github.com/NVIDIA/cutlass.git
+                     GIT_TAG f115c3f85467d5d9619119d1dbeb9c03c3d73864)
+```
+
+## Fix
+
+Safe: the shallow options (`--depth N`, `--shallow-since`, `--shallow-exclude`) are deleted, and so is a
+`--single-branch` before a checkout, which would still leave the other branches and their tags out. The
+clone then holds the whole history: it takes longer, and builds what the recipe meant. For CMake,
+`GIT_SHALLOW <value>` is deleted. A clone whose options come from a variable (`git clone $GIT_ARGS …`) is
+not rewritten.
 """
 
 from __future__ import annotations
@@ -48,13 +73,23 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ascend_reflint.check.context import PinContext
-from ascend_reflint.check.refnames import is_abbreviated_commit_id, is_full_commit_id, same_ref
-from ascend_reflint.model import Finding, Pin, Related, RemoteRefs, Severity, Via
+from ascend_reflint.check.refnames import (
+    COMMAND,
+    first_tip,
+    is_abbreviated_commit_id,
+    is_full_commit_id,
+    same_ref,
+)
+from ascend_reflint.model import Applicability, Finding, Fix, Pin, Related, RemoteRefs, Severity, Via
 
 CODE = "RL003"
 NAME = "shallow-clone-needs-history"
 SEVERITY = Severity.ERROR
 NEEDS_LOOKUP = False
+FIXES = (Applicability.SAFE,)
+
+#: The ways of pinning that CMake clones (CPM.cmake hands its packages to FetchContent).
+_CMAKE = (Via.FETCHCONTENT, Via.EXTERNAL_PROJECT, Via.CPM)
 
 
 def check(context: PinContext) -> Iterator[Finding]:
@@ -70,8 +105,12 @@ def check(context: PinContext) -> Iterator[Finding]:
             f"commits are checked out by id{here}, and a shallow clone holds only the newest ones; drop the "
             "shallow option",
             related=related,
+            fix=_full_clone(pin),
             at_use=True,
         )
+        return
+    if pin.via in _CMAKE and pin.resolved and pin.ref is not None and _is_commit_id(pin.ref):
+        yield from _cmake_commit(context, pin.ref)
         return
     if pin.via is not Via.CHECKOUT or not pin.resolved or pin.ref is None:
         return
@@ -93,8 +132,48 @@ def check(context: PinContext) -> Iterator[Finding]:
         f"the checkout of {what} follows {_shallow(pin)} of {cloned} of {pin.remote or pin.url}, which holds "
         f"{holds}, so the checkout fails (or breaks once {cloned} moves on); {advice}",
         related=related,
+        fix=_full_clone(pin),
         at_use=True,
     )
+
+
+def _cmake_commit(context: PinContext, commit: str) -> Iterator[Finding]:
+    """``GIT_SHALLOW`` true with a commit id as ``GIT_TAG``: CMake's shallow clone holds the tips of the
+    branches and tags only (see the module docstring)."""
+    tip = first_tip(commit, context.refs) if context.refs is not None else None
+    if tip is not None and tip[0] == "tag":
+        return  # `--no-single-branch` fetches every tag's commit: the checkout works, and keeps working
+    if tip is not None:
+        fails = f'works only while it is the tip of branch "{tip[1]}", and fails once that branch moves on'
+    elif context.refs is not None:
+        fails = "fails: it is the tip of no branch or tag"
+    else:
+        fails = "fails unless it is the tip of a branch or tag"
+    pin = context.pin
+    yield context.finding(
+        f"GIT_SHALLOW makes {COMMAND[pin.via]} clone {pin.remote or pin.url} with `--depth 1`, which holds "
+        f'the newest commit of each branch and tag only, so the checkout of commit "{commit}" {fails} '
+        "(CMake's documentation: with GIT_SHALLOW, GIT_TAG works only with branch names and tags); drop "
+        "GIT_SHALLOW",
+        fix=_full_clone(pin),
+        at_use=True,
+    )
+
+
+def _is_commit_id(ref: str) -> bool:
+    return is_full_commit_id(ref) or is_abbreviated_commit_id(ref)
+
+
+def _full_clone(pin: Pin) -> Fix | None:
+    """Delete the clone's shallow options (and ``--single-branch`` before a checkout of another ref)."""
+    from ascend_reflint.check.fixes import SHALLOW_OPTIONS, make_fix, option_removals
+
+    shallow = option_removals(pin, *SHALLOW_OPTIONS)
+    if not shallow:
+        return None
+    single = option_removals(pin, "single-branch") if pin.via is Via.CHECKOUT else []
+    dropped = " and ".join(("the shallow option", "--single-branch")[: 1 + bool(single)])
+    return make_fix(Applicability.SAFE, f"drop {dropped}: clone the whole history", [*shallow, *single])
 
 
 def _fetched_before_checkout(pin: Pin) -> bool:

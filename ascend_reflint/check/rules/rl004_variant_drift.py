@@ -9,8 +9,10 @@ any case, each a whole `.`-, `_`- or `-`-separated part of a name), and the grou
 `Dockerfile`, `Dockerfile.a3`, `Dockerfile.openEuler` and `Dockerfile.a3.openEuler`, and
 `docker-build-ascend-a2.yml` and `docker-build-ascend-a3.yml`.
 
-Every remote that one variant pins must be pinned by the others, at the same ref (two commit ids match
-when one abbreviates the other), cloned shallow in all or in none. The finding goes to the odd one out:
+Every remote that one variant pins must be pinned by the others, at the same commit (the same ref, two
+commit ids one of which abbreviates the other, or a commit id and a tag that points at it, as the remote's
+ref list says: see RL005 for when it is looked up; a branch is never the same as a commit id, as it
+moves), cloned shallow in all or in none. The finding goes to the odd one out:
 when seven variants pin `v0.26.0` and one pins `v0.27.0`, one finding on the one, with the seven as
 related places, since that is the file to edit; nobody touched the seven. When no ref is pinned by more
 variants than every other (two variants that disagree; two against two), each side is reported once, at
@@ -55,6 +57,12 @@ RUN git clone --depth 1 --branch core_v0.12.1 https://github.com/NVIDIA/Megatron
 # docker/Dockerfile.ascend_a3
 RUN git clone --depth 1 --branch core_v0.12.1 https://github.com/NVIDIA/Megatron-LM.git
 ```
+
+## Fix
+
+Unsafe (the odd variant builds another version): the odd variant takes the one ref that the majority of
+its variants pin, where its ref is written (its `ARG VLLM_TAG=…` line). A tie has no majority and so no
+fix, and neither has a majority that pins several refs of the remote, nor a difference in clone depth.
 """
 
 from __future__ import annotations
@@ -64,12 +72,13 @@ from collections.abc import Hashable, Iterator, Mapping, Sequence
 from ascend_reflint.check.context import ProjectContext
 from ascend_reflint.check.refnames import is_abbreviated_commit_id, is_full_commit_id
 from ascend_reflint.check.variants import shown_ref
-from ascend_reflint.model import Finding, Pin, Related, Severity, SourceFile, Span, Via
+from ascend_reflint.model import Applicability, Finding, Fix, Pin, Related, Severity, SourceFile, Span, Via
 
 CODE = "RL004"
 NAME = "variant-drift"
 SEVERITY = Severity.ERROR
 NEEDS_LOOKUP = False
+FIXES = (Applicability.UNSAFE,)
 
 #: How many files a message names before it says "and N more" (the related places list them all).
 _NAMED = 3
@@ -141,9 +150,13 @@ def _odd_ones(
 def _ref_drift(
     context: ProjectContext, remote: str, files: Sequence[SourceFile], pins: Mapping[str, list[Pin]]
 ) -> Iterator[Finding]:
-    canonical = _canonical_refs([pin.ref for listed in pins.values() for pin in listed])
+    # A pin is compared by the commit it builds when that cannot move (a commit id, a tag's commit), else
+    # by its ref.
+    built = {id(pin): context.fixed_commit(pin) or pin.ref for listed in pins.values() for pin in listed}
+    canonical = _canonical_refs(list(built.values()))
     value: dict[str, Hashable] = {
-        source.path: frozenset(canonical(pin.ref) for pin in pins[source.path]) or _ABSENT for source in files
+        source.path: frozenset(canonical(built[id(pin)]) for pin in pins[source.path]) or _ABSENT
+        for source in files
     }
     for source, side, others, majority in _odd_ones(context, _sides(files, value)):
         theirs = [pin for other in others for pin in pins[other.path]]
@@ -153,9 +166,9 @@ def _ref_drift(
         elif not theirs:
             yield _missing_there(context, pins[source.path][0], others, majority)
         else:
-            wanted = {canonical(pin.ref) for pin in theirs}
+            wanted = {canonical(built[id(pin)]) for pin in theirs}
             mine = pins[source.path]
-            odd = next((pin for pin in mine if canonical(pin.ref) not in wanted), mine[0])
+            odd = next((pin for pin in mine if canonical(built[id(pin)]) not in wanted), mine[0])
             yield _different_ref(context, odd, theirs, mates, majority)
 
 
@@ -207,6 +220,7 @@ def _different_ref(
 ) -> Finding:
     related = [context.related_pin(o, f"{o.remote} is pinned at {shown_ref(o)} here") for o in others]
     related += [context.related_pin(m, f"{m.remote} is pinned at {shown_ref(m)} here too") for m in mates]
+    fix = None
     if majority:
         refs = list(dict.fromkeys(shown_ref(other) for other in others))
         where = _in_variants(list(dict.fromkeys(other.path for other in others)))
@@ -215,13 +229,28 @@ def _different_ref(
             f"{pin.remote} is pinned at {shown_ref(pin)} here but at {' and '.join(refs)} {where}; {advice} "
             "(or list the remote under the group's allowed-drift)"
         )
+        fix = _majority_ref(pin, others)
     else:
         elsewhere = ", ".join(f"{shown_ref(other)} in {other.path}" for other in others)
         message = (
             f"{pin.remote} is pinned at {shown_ref(pin)} here but at {elsewhere}, a variant of the same "
             "recipe; pin the same ref in every variant (or list the remote under the group's allowed-drift)"
         )
-    return context.pin_finding(pin, message, related=related)
+    return context.pin_finding(pin, message, related=related, fix=fix)
+
+
+def _majority_ref(pin: Pin, others: Sequence[Pin]) -> Fix | None:
+    """The odd variant takes the one ref the majority pins (none when the majority pins several)."""
+    from ascend_reflint.check.fixes import make_fix, ref_edit
+
+    refs = {other.ref for other in others}
+    if len(refs) != 1 or pin.ref_type != others[0].ref_type:
+        return None
+    (ref,) = refs
+    if ref is None:
+        return None
+    message = f'pin "{ref}", as the majority of its variants do'
+    return make_fix(Applicability.UNSAFE, message, [ref_edit(pin, ref)], [pin])
 
 
 def _first(pins: Sequence[Pin], path: str) -> Pin:

@@ -6,8 +6,11 @@ Compares the pins of one remote across the files of one *family*: the files that
 `drift-families` in the rule packs matches (the default pack has one, `ascend`: every path with
 `ascend` or `npu` in a file or folder name), and, for a file in no family, the other files of its folder.
 Within a family, a Dockerfile, a shell script, a workflow and a requirements file that pin the same
-remote must pin the same ref (two commit ids match when one abbreviates the other). Each pin that
-differs is reported, with the other places as related locations.
+remote must pin the same commit: the same ref, two commit ids one of which abbreviates the other, or a
+commit id and a tag that points at it (a submodule's recorded commit and `--branch v1.2` of its release
+tag elsewhere), as the remote's ref list says. A branch is never the same as a commit id, even its tip
+today: the branch moves on. Each pin that differs is reported, with the other places as related
+locations.
 
 Not compared, to keep the noise down:
 
@@ -17,6 +20,11 @@ Not compared, to keep the noise down:
 - variants of one recipe (RL004 compares those, more strictly);
 - pins whose ref is unresolved or absent (RL009 and RL015 report those);
 - remotes listed under `drift-allowed-remotes`.
+
+A tag and a commit id are compared by the commit the tag points to only when the remote was looked up:
+a scan looks it up for the rules that need ref lists, and, when only rules that need none run (`--select
+RL005`), for the remotes that are pinned both by commit id and by name. Offline, without a cached ref
+list, they are compared as written.
 
 The other files are read from disk when only some are scanned (pre-commit passes the staged files);
 findings are reported on the files scanned.
@@ -55,8 +63,11 @@ from collections.abc import Iterator, Sequence
 
 from ascend_reflint.check.context import ProjectContext
 from ascend_reflint.check.globs import matches
-from ascend_reflint.check.refnames import same_ref
+from ascend_reflint.check.refnames import same_commit, same_ref
 from ascend_reflint.model import FileKind, Finding, Pin, Severity, SourceFile
+
+#: How pins are bucketed for comparison: ref, kind of file, and the commit that cannot move (or None).
+_Bucket = tuple[str | None, FileKind, str | None]
 
 CODE = "RL005"
 NAME = "cross-file-drift"
@@ -108,29 +119,32 @@ def _drifting(context: ProjectContext, pins: Sequence[Pin]) -> Iterator[tuple[Pi
     """Each pin of one family and remote that others differ from, with those others in ``pins`` order.
 
     The others of a pin are the pins in another file, not a variant of its file, of another kind (unless
-    ``drift-same-kind``), at a ref that is not the same (:func:`same_ref`). Comparing every pin with every
-    other is quadratic in the pins of a family (a folder of 20,000 scripts), so pins are bucketed by
-    ``(ref, kind)``: ``same_ref`` and the kind test run once per pair of buckets, and a pin looks only at
-    the pins of the buckets that differ from its own, which are the others it reports, bar its own file
-    and its variants.
+    ``drift-same-kind``), that build another commit: neither the same ref (:func:`same_ref`) nor the same
+    commit that cannot move (:meth:`ProjectContext.fixed_commit`: a commit id, a tag's commit). Comparing
+    every pin with every other is quadratic in the pins of a family (a folder of 20,000 scripts), so pins
+    are bucketed by ``(ref, kind, commit)``: the comparison and the kind test run once per pair of
+    buckets, and a pin looks only at the pins of the buckets that differ from its own, which are the
+    others it reports, bar its own file and its variants.
     """
-    buckets: dict[tuple[str | None, FileKind], list[int]] = {}
+    buckets: dict[_Bucket, list[int]] = {}
     for index, pin in enumerate(pins):
-        buckets.setdefault((pin.ref, pin.kind), []).append(index)
+        buckets.setdefault((pin.ref, pin.kind, context.fixed_commit(pin)), []).append(index)
     same_kind = context.policy.drift_same_kind
-    differing: dict[tuple[str | None, FileKind], list[int]] = {}
+    differing: dict[_Bucket, list[int]] = {}
     for key in buckets:
-        ref, kind = key
+        ref, kind, commit = key
         differing[key] = sorted(
             index
-            for (other_ref, other_kind), indexes in buckets.items()
-            if (same_kind or other_kind is not kind) and not same_ref(ref, other_ref)
+            for (other_ref, other_kind, other_commit), indexes in buckets.items()
+            if (same_kind or other_kind is not kind)
+            and not same_ref(ref, other_ref)
+            and not same_commit(commit, other_commit)
             for index in indexes
         )
     for pin in pins:
         others = [
             other
-            for other in (pins[index] for index in differing[(pin.ref, pin.kind)])
+            for other in (pins[index] for index in differing[(pin.ref, pin.kind, context.fixed_commit(pin))])
             if other.path != pin.path and not context.variants.are_variants(pin.path, other.path)
         ]
         if others:

@@ -25,6 +25,15 @@ RUN git clone --branch 3f601f7ac1c062c46502646ff04c535013bfca00 https://github.c
 RUN git clone https://github.com/deepseek-ai/DeepEP.git && \
     cd DeepEP && git checkout 3f601f7ac1c062c46502646ff04c535013bfca00
 ```
+
+## Fix
+
+Unsafe (the recipe is rewritten around the commit): `--branch <commit>` is deleted and
+`&& git -C DIR checkout <commit>` follows the clone, DIR being the clone's directory. A `--depth N` clone
+keeps its depth and fetches the commit by its full id first (`git -C DIR fetch --depth N origin
+<commit>`); with an abbreviated id, `--shallow-since` or `--shallow-exclude`, the shallow options are
+dropped instead. `--single-branch` is dropped, and a `--recurse-submodules` clone updates its submodules
+after the checkout. A clone followed by a redirection, or whose directory is not known, is not rewritten.
 """
 
 from __future__ import annotations
@@ -39,12 +48,13 @@ from ascend_reflint.check.refnames import (
     is_full_commit_id,
     named_refs,
 )
-from ascend_reflint.model import Finding, RemoteRefs, Severity, Via
+from ascend_reflint.model import Applicability, Finding, Fix, Pin, RemoteRefs, Severity, Via
 
 CODE = "RL007"
 NAME = "branch-flag-with-commit"
 SEVERITY = Severity.ERROR
 NEEDS_LOOKUP = False
+FIXES = (Applicability.UNSAFE,)
 
 
 def check(context: PinContext) -> Iterator[Finding]:
@@ -62,7 +72,22 @@ def check(context: PinContext) -> Iterator[Finding]:
             f"so the clone fails: {advice}"
         )
         # The command changes (clone, then check out), not the value: the finding stays at the use.
-        yield context.finding(message, span=ref.span, ref=ref.name, suggestion=suggestion, at_use=True)
+        fix = _checkout_instead(context.pin) if ref.span == context.pin.span else None
+        yield context.finding(
+            message, span=ref.span, ref=ref.name, suggestion=suggestion, fix=fix, at_use=True
+        )
+
+
+def _checkout_instead(pin: Pin) -> Fix | None:
+    """Clone without ``--branch``, then check the commit out (see the module docstring)."""
+    from ascend_reflint.check.fixes import clone_then_checkout, make_fix
+
+    written = pin.ref_text if pin.ref_text is not None else pin.ref
+    rewritten = clone_then_checkout(pin, written, pin.ref) if written is not None else None
+    if rewritten is None:
+        return None
+    edits, target = rewritten
+    return make_fix(Applicability.UNSAFE, f"clone without --branch, then check out {target}", edits)
 
 
 def _advice(context: PinContext, commit_id: str, refs: RemoteRefs | None) -> tuple[str, str | None]:

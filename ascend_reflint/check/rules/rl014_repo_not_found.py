@@ -62,6 +62,7 @@ _FAILS = {
     Via.CPM: "CPM's download fails",
     Via.GITLAB_INCLUDE: "GitLab refuses the pipeline",
     Via.ADD_GIT: "the image build fails at this ADD",
+    Via.BUILD_CONTEXT: "the image build fails before it starts",
     Via.CARGO: "`cargo install` fails",
     Via.NPM: "the install fails",
 }

@@ -66,6 +66,11 @@ _UNPINNED = {
         _BUILD_MOVES,
         'end the URL with "#<tag>"{release} or "#<commit id>"',
     ),
+    Via.BUILD_CONTEXT: (
+        "the git build context {target}",
+        _BUILD_MOVES,
+        'end the URL with "#<tag>"{release} or "#<commit id>"',
+    ),
     Via.CARGO: (
         "`cargo install --git` of {target}",
         _BUILD_MOVES,

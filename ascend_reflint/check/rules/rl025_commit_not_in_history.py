@@ -65,6 +65,7 @@ _WHAT_HAPPENS = {
     Via.CPM: "a clone does not fetch it, so CPM's `git checkout` fails",
     Via.GITLAB_INCLUDE: "GitLab reads the included file at it anyway: code the project never had",
     Via.ADD_GIT: "BuildKit fetches it by id, so the image holds code the repository never had",
+    Via.BUILD_CONTEXT: "BuildKit fetches it by id, so the image is built from code the repository never had",
     Via.CARGO: "cargo fetches it by id, so the build runs code the repository never had",
     Via.NPM: "a clone does not fetch it, so the install fails",
 }

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 from ascend_reflint.extract.cmake.lexer import Argument, Invocation, invocations
 from ascend_reflint.extract.cmake.values import Evaluated, Variables, split_list
-from ascend_reflint.model import Pin, Resolution, SourceFile, Span, Via
+from ascend_reflint.model import CloneLayout, Pin, Resolution, SourceFile, Span, Via
 from ascend_reflint.remote import normalise_remote
 from ascend_reflint.sourcemap import LineIndex
 
@@ -214,7 +214,7 @@ class _Reader:
             return
         tag = _keyword_value(args, "GIT_TAG")
         shallow = _is_true(_keyword_value(args, "GIT_SHALLOW"))
-        self._pin(via, url, tag, shallow, implicit_ref="master")
+        self._pin(via, url, tag, shallow, implicit_ref="master", layout=self._layout(args))
 
     def _cpm(self, invocation: Invocation) -> None:
         args = self._args(invocation.arguments)
@@ -235,6 +235,7 @@ class _Reader:
         version = version or _keyword_value(named, "VERSION")
         tag = tag or _keyword_value(named, "GIT_TAG")
         shallow = _is_true(_keyword_value(named, "GIT_SHALLOW"))
+        layout = self._layout(named)
         if tag is None and version is not None:
             tag = _Arg(
                 None if version.value is None else "v" + version.value,
@@ -242,7 +243,7 @@ class _Reader:
                 version.written,
                 version.argument,
             )
-        self._pin(Via.CPM, url, tag, shallow, implicit_ref="v")
+        self._pin(Via.CPM, url, tag, shallow, implicit_ref="v", layout=layout)
 
     def _cpm_repository(self, named: list[_Arg]) -> _Arg | None:
         for key, prefix in _CPM_REPOSITORY_KEYS.items():
@@ -252,7 +253,15 @@ class _Reader:
                 return _Arg(url, value.note, value.written, value.argument)
         return None
 
-    def _pin(self, via: Via, url: _Arg, tag: _Arg | None, shallow: bool, implicit_ref: str) -> None:
+    def _pin(
+        self,
+        via: Via,
+        url: _Arg,
+        tag: _Arg | None,
+        shallow: bool,
+        implicit_ref: str,
+        layout: CloneLayout | None = None,
+    ) -> None:
         url_span = self._span(url.argument)
         ref: str | None
         if tag is None:
@@ -278,8 +287,20 @@ class _Reader:
                 depth=1 if shallow else None,
                 shallow=shallow,
                 url_span=url_span,
+                clone_layout=layout,
             )
         )
+
+    def _layout(self, args: list[_Arg]) -> CloneLayout | None:
+        """Where ``GIT_SHALLOW value`` is written, as a clone's ``depth`` option (a fix deletes it with the
+        white space before it); None when it is not given as two arguments of its own on their own."""
+        at = next((i for i in range(len(args) - 1, 0, -1) if args[i].literal == "GIT_SHALLOW"), None)
+        if at is None or at + 1 >= len(args):
+            return None
+        before, keyword, value = args[at - 1].argument, args[at].argument, args[at + 1].argument
+        if len({before, keyword, value}) < 3 or "#" in self.text[before.end : value.start]:
+            return None
+        return CloneLayout(None, None, (("depth", self.lines.span(before.end, value.end)),))
 
     # Arguments
 

@@ -339,6 +339,8 @@ class CloneCommand(NamedTuple):
         no_tags: ``--no-tags`` (no tag is fetched, then or later).
         one_branch: the clone fetches one branch only, now and on later fetches: ``--single-branch``, or
             ``--depth`` without ``--no-single-branch``.
+        options: ``(canonical name, first word, last word)`` of each option given, in order (the last word
+            is the value's when the value is a word of its own), for fixes that remove one.
     """
 
     url: int
@@ -353,6 +355,7 @@ class CloneCommand(NamedTuple):
     revision: WordPart | None = None
     no_tags: bool = False
     one_branch: bool = False
+    options: tuple[tuple[str, int, int], ...] = ()
 
 
 def parse_clone(
@@ -414,6 +417,9 @@ def parse_clone(
         no_tags=tags is not None and tags[0] == "no-tags",
         # --depth implies --single-branch unless --no-single-branch is given (git-clone(1))
         one_branch=single[0] == "single-branch" if single is not None else shallow,
+        options=tuple(
+            (name, index, value.word if value is not None else index) for name, index, value in parsed.options
+        ),
     )
 
 

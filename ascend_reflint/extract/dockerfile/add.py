@@ -1,6 +1,7 @@
 """``ADD`` of a git repository (BuildKit's git source): ``ADD [--keep-git-dir] [--checksum=…] URL#REF dest``.
 
-Facts used here (the Dockerfile reference, "ADD: Adding files from a Git repository", and BuildKit's
+What is a git source, and its ref, is :mod:`ascend_reflint.extract.gitsource`'s. Facts used here (the
+Dockerfile reference, "ADD: Adding files from a Git repository", and BuildKit's
 ``frontend/dockerfile/dfgitutil/git_ref.go``, ``util/gitutil/git_url.go``, ``util/sshutil/scpurl.go`` and
 ``source/git/source.go``):
 
@@ -20,25 +21,17 @@ Sources are expanded with the stage's ``ARG``/``ENV`` values, as BuildKit expand
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
-from typing import NamedTuple
 from urllib.parse import unquote_plus
 
 from ascend_reflint.extract.dockerfile.execform import json_array, json_strings
 from ascend_reflint.extract.dockerfile.lines import Instruction, Logical
 from ascend_reflint.extract.dockerfile.words import docker_value, docker_words
 from ascend_reflint.extract.errors import ExtractError
+from ascend_reflint.extract.gitsource import is_git_source, written_ref
 from ascend_reflint.model import FileKind, Pin, RefType, Resolution, Via
 from ascend_reflint.remote import normalise_remote
 from ascend_reflint.resolve import Binding, Scope
-
-_SCHEME = re.compile(r"^([a-zA-Z0-9]+)://")
-_GIT_SCHEMES = frozenset({"http", "https", "ssh", "git"})
-#: ``util/sshutil/scpurl.go``'s pattern for scp-like URLs (the query and fragment split off after).
-_SCP_LIKE = re.compile(r"^[a-zA-Z0-9_-]+@[a-zA-Z0-9.-]+:")
-_REF_KEYS = {"ref": None, "tag": RefType.TAG, "branch": RefType.BRANCH}
-_CHECKSUM_KEYS = ("checksum", "commit")
 
 
 def add_git_pins(path: str, instruction: Instruction, scope: Scope, escape: str, stage: str) -> Iterator[Pin]:
@@ -57,7 +50,7 @@ def add_git_pins(path: str, instruction: Instruction, scope: Scope, escape: str,
             continue
         value = docker_value(raw, scope, escape)
         probe = value.value if value.value is not None else raw
-        if not _is_git_source(probe):
+        if not is_git_source(probe):
             continue
         yield _pin(path, raw, start, scope, escape, stage, logical)
 
@@ -82,25 +75,11 @@ def _sources(instruction: Instruction, escape: str) -> list[tuple[str, int]]:
     return [(word, start) for word, start, _end in words[:-1]]
 
 
-def _is_git_source(source: str) -> bool:
-    """BuildKit's ``ParseGitRef`` test, on the source's value (see the module docstring)."""
-    scheme = _SCHEME.match(source)
-    if scheme is not None:
-        name = scheme.group(1).lower()
-        if name not in _GIT_SCHEMES:
-            return False
-        if name in ("http", "https"):
-            path = re.split(r"[?#]", source[scheme.end() :], maxsplit=1)[0]
-            return path.endswith(".git")
-        return True
-    return _SCP_LIKE.match(source) is not None
-
-
 def _pin(path: str, raw: str, start: int, scope: Scope, escape: str, stage: str, logical: Logical) -> Pin:
     """The pin of one git source ``raw``, written at ``start`` of the instruction's text."""
     url_end = min((index for index in (raw.find("?"), raw.find("#")) if index != -1), default=len(raw))
     url = docker_value(raw[:url_end], scope, escape)
-    ref = _written_ref(raw, url_end)
+    ref = written_ref(raw, url_end)
     ref_value: Binding | None = None
     if ref is not None:
         ref_value = docker_value(unquote_plus(ref.text), scope, escape)
@@ -124,41 +103,3 @@ def _pin(path: str, raw: str, start: int, scope: Scope, escape: str, stage: str,
         stage=stage,
         ref_type=ref.kind if ref is not None else None,
     )
-
-
-class _WrittenRef(NamedTuple):
-    """The ref part of a git source as written: its text, offset in the source, and the kind it names."""
-
-    text: str
-    start: int
-    kind: RefType | None
-
-
-def _written_ref(raw: str, url_end: int) -> _WrittenRef | None:
-    """The ref of a git source: ``ref=``/``tag=``/``branch=`` of the query, else the fragment's REF, else
-    the ``checksum=``/``commit=`` (the commit the default branch must be); None when there is none."""
-    fragment = raw.find("#", url_end)
-    checksum: _WrittenRef | None = None
-    if raw.startswith("?", url_end):
-        for key, value, value_start in _query(raw, url_end + 1, fragment if fragment != -1 else len(raw)):
-            if key in _REF_KEYS and value:
-                return _WrittenRef(value, value_start, _REF_KEYS[key])
-            if key in _CHECKSUM_KEYS and value:
-                checksum = _WrittenRef(value, value_start, None)
-    if fragment != -1:
-        ref = raw[fragment + 1 :].split(":", 1)[0]
-        if ref:
-            return _WrittenRef(ref, fragment + 1, None)
-    return checksum
-
-
-def _query(raw: str, start: int, end: int) -> Iterator[tuple[str, str, int]]:
-    """``key=value`` pairs of a query between ``start`` and ``end``: key, value as written, value offset."""
-    position = start
-    while position < end:
-        stop = raw.find("&", position, end)
-        stop = end if stop == -1 else stop
-        key, equals, value = raw[position:stop].partition("=")
-        if equals:
-            yield key, value, position + len(key) + 1
-        position = stop + 1

@@ -59,7 +59,7 @@ _PLATFORM_ARGS = frozenset(
 )
 
 
-def extract_dockerfile(source: SourceFile, build_args: Mapping[str, str]) -> None:
+def extract_dockerfile(source: SourceFile, build_args: Mapping[str, str | Binding]) -> None:
     """Fill ``source.pins``, ``source.env`` and ``source.notices`` from a Dockerfile's ``text``.
 
     Every ``RUN`` that can hold a pin (its text mentions ``git``, or a variable whose value does) goes to
@@ -69,7 +69,8 @@ def extract_dockerfile(source: SourceFile, build_args: Mapping[str, str]) -> Non
     Args:
         source: the file, with ``text`` read. Pins get ``path=source.path``, ``kind=FileKind.DOCKERFILE``
             and ``stage`` = the stage's ``AS`` name, or its 0-based index as a string.
-        build_args: ``--build-arg NAME=VALUE`` values; each overrides the ``ARG NAME`` it names.
+        build_args: ``--build-arg NAME=VALUE`` values (or the bindings that another file's invocation
+            gives, with where they are written); each overrides the ``ARG NAME`` it names.
 
     Raises:
         ExtractError: for a bad parser directive or an unterminated heredoc (Docker refuses the file too).
@@ -117,7 +118,7 @@ class _Mention(NamedTuple):
 class _Extractor:
     """Walks the instructions in order, keeping per-stage variables, and feeds RUN bodies to the shell."""
 
-    def __init__(self, source: SourceFile, build_args: Mapping[str, str], parsed: Parsed) -> None:
+    def __init__(self, source: SourceFile, build_args: Mapping[str, str | Binding], parsed: Parsed) -> None:
         self.source = source
         self.build_args = build_args
         self.parsed = parsed
@@ -145,6 +146,7 @@ class _Extractor:
                 pins.extend(session.finish())
                 self.source.notices.extend(session.notices)
                 self.source.issues.extend(session.issues)
+                self.source.invocations.extend(session.invocations)
             pins.sort(key=lambda pin: (pin.span.line, pin.span.column))
             self.source.issues.sort(key=lambda issue: (issue.span.line, issue.span.column))
             self.source.pins.extend(self.runs.written_in_file(pin) for pin in pins)
@@ -226,7 +228,8 @@ class _Extractor:
         if is_global:
             self.valueless_globals.discard(name)
         if name in self.build_args:
-            return Binding(self.build_args[name])
+            given = self.build_args[name]
+            return given if isinstance(given, Binding) else Binding(given)
         if value is not None:
             return docker_value(value, scope, self.escape, at)
         if is_global:

@@ -22,6 +22,7 @@ import posixpath
 import re
 
 from ascend_reflint.extract.commands.git import (
+    CloneCommand,
     FetchCommand,
     checkout_ref_name,
     checkout_target,
@@ -39,13 +40,29 @@ from ascend_reflint.extract.shell.parse import Text
 from ascend_reflint.extract.shell.repos import Checkout, Fetched, Made, Repository, parse_depth
 from ascend_reflint.extract.shell.values import Value, empty_ref
 from ascend_reflint.extract.shell.words import Word
-from ascend_reflint.model import CommandIssue, Fetch, FileKind, IssueKind, Related, Resolution, Span
+from ascend_reflint.model import (
+    CloneLayout,
+    CommandIssue,
+    Fetch,
+    FileKind,
+    IssueKind,
+    Related,
+    Resolution,
+    Span,
+)
 from ascend_reflint.remote import redact, repo_dir_name
 
 _SCP_LIKE_URL = re.compile(r"^[\w.-]+@[\w.-]+:")
 #: git's ``<transport>::<address>`` form for remote helpers (git-remote-helpers(7)).
 _HELPER_TRANSPORT = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*::")
 _SUBCOMMANDS_WITH_OPTIONS = ("clone", "fetch", "pull", "checkout", "switch")
+#: The clone options that fixes remove (RL003 drops the shallow ones, RL007 and pinning drop ``--branch``).
+_REMOVABLE = frozenset({"branch", "depth", "shallow-since", "shallow-exclude", "single-branch"})
+#: What may follow a command's last word for another command to be added after it with ``&&``: the end of
+#: the text or line, a line continuation, a comment, or an operator; not a redirection.
+_ENDS_COMMAND = re.compile(r"[ \t]*(?:\Z|\n|\\\n|#|&|\||;|\)|\})")
+#: A directory name that may be written into a shell line as it is.
+_PLAIN_NAME = re.compile(r"[A-Za-z0-9._][A-Za-z0-9._-]*")
 
 
 def run_git(walker: Walker, command: Command) -> None:
@@ -169,8 +186,46 @@ def _clone(walker: Walker, command: Command, start: int, parent: Dir, clone_span
             no_tags=clone.no_tags,
             recurse_submodules=clone.recurse_submodules,
             call_sites=walker.sink.call_sites,
+            layout=_clone_layout(walker, command, clone, url.value),
         )
     )
+
+
+def _clone_layout(walker: Walker, command: Command, clone: CloneCommand, url: str | None) -> CloneLayout:
+    """Where the clone's parts are written (see :class:`~ascend_reflint.model.CloneLayout`).
+
+    An option is listed only when its words are its own: written in the command (not the fields of a
+    variable's value), and not bundled with other short options (``-qb v1``).
+    """
+    words, text = command.words, command.text
+    options: list[tuple[str, Span]] = []
+    for name, first, last in clone.options:
+        display = words[first].display
+        if name not in _REMOVABLE or not (display.startswith("--") or display.startswith("-b")):
+            continue
+        if any(words[index].provenance is not None for index in range(first - 1, last + 1)):
+            continue
+        options.append((name, walker.expander.span(text, _raw_end(words[first - 1]), _raw_end(words[last]))))
+    end: Span | None = None
+    last_end = _raw_end(words[-1])
+    if words[-1].provenance is None and _ENDS_COMMAND.match(text.text, last_end):
+        after = walker.expander.span(text, last_end - 1, last_end)
+        end = Span(after.end_line, after.end_column, after.end_line, after.end_column)
+    return CloneLayout(end, _clone_directory(command, clone, url), tuple(options))
+
+
+def _clone_directory(command: Command, clone: CloneCommand, url: str | None) -> str | None:
+    """The clone's directory as a shell word: as written, or the name git derives from ``url``."""
+    if clone.directory is not None:
+        word = command.words[clone.directory]
+        return word.raw if word.provenance is None and "\n" not in word.raw else None
+    name = repo_dir_name(url) if url is not None and not clone.bare else None
+    return name if name and _PLAIN_NAME.fullmatch(name) else None
+
+
+def _raw_end(word: Word) -> int:
+    """The offset just after ``word`` as written, closing quotes included."""
+    return word.start + len(word.raw)
 
 
 def _repository_value(walker: Walker, command: Command, index: int, following: int | None) -> Value:

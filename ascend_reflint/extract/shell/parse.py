@@ -45,6 +45,9 @@ _GRAMMAR_GAPS = re.compile(
     r"|`\s*`"
 )
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
+#: The commands that build a Dockerfile (see :func:`may_pin`), and what the walk looks for outside comments.
+_BUILDS = re.compile(r"docker|podman")
+_CODE_MARKERS = re.compile(r"git|docker|podman")
 _ASSIGNMENT_OPERATOR = re.compile(rb"\+?=")
 _LOOP_KEYWORD = re.compile(rb"for|select")
 
@@ -240,9 +243,14 @@ def may_pin(text: str, scope: Scope | None) -> bool:
 
     Every pin is a ``git …`` command or a ``git+`` URL, written in the text or held by a variable that it
     uses, so a text that mentions git neither itself nor through a variable of ``scope`` (the variables its
-    caller knows; None when there are none) gives nothing.
+    caller knows; None when there are none) gives nothing; but for a ``docker build`` (``podman build``),
+    which gives another file's build arguments (:mod:`.docker`).
     """
-    return "git" in text or (scope is not None and variables_mention_git(text, scope))
+    return (
+        "git" in text
+        or (scope is not None and variables_mention_git(text, scope))
+        or (_BUILDS.search(text) is not None and "build" in text)
+    )
 
 
 def variables_mention_git(text: str, scope: Scope) -> bool:
@@ -255,7 +263,8 @@ def variables_mention_git(text: str, scope: Scope) -> bool:
 
 
 def code_mentions_git(text: str, root: Node) -> bool:
-    """Whether ``text`` (parsed into ``root``) holds ``git`` outside its comments.
+    """Whether ``text`` (parsed into ``root``) holds ``git`` (or ``docker``/``podman``, see :func:`may_pin`)
+    outside its comments.
 
     Every pin is a ``git`` command or a ``git+`` URL, written in the script's code or held by a variable
     (see :func:`may_pin`), and the walk never reads a comment: a script that mentions git only in
@@ -264,12 +273,10 @@ def code_mentions_git(text: str, root: Node) -> bool:
     occurrence is the comment itself when the occurrence is in one (a comment runs to the end of its line
     and starts with ``#``, so ``git`` is either wholly inside it or wholly outside).
     """
-    offset = text.find("git")
-    while offset != -1:
-        node = root.descendant_for_byte_range(offset, offset + 3)
+    for match in _CODE_MARKERS.finditer(text):
+        node = root.descendant_for_byte_range(match.start(), match.end())
         if node is None or node.type != "comment":
             return True
-        offset = text.find("git", offset + 3)
     return False
 
 

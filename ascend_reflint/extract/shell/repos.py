@@ -26,7 +26,7 @@ from typing import Any, NamedTuple
 from ascend_reflint.extract.shell.dirs import Dir, contains, parent
 from ascend_reflint.extract.shell.state import Sink
 from ascend_reflint.extract.shell.values import Value, combined
-from ascend_reflint.model import CallSite, Fetch, Pin, Span, Via
+from ascend_reflint.model import CallSite, CloneLayout, Fetch, Pin, Span, Via
 from ascend_reflint.remote import normalise_remote
 
 
@@ -87,7 +87,8 @@ class Repository:
     its directory.
 
     ``path`` is None while the directory of a clone is not known statically; ``remotes`` maps each remote's
-    name to its URL, ``origin`` is the clone's remote (None when no clone made the repository).
+    name to its URL, ``origin`` is the clone's remote (None when no clone made the repository); ``layout``
+    says where the clone command's parts are written (for fixes).
     """
 
     made: Made
@@ -107,6 +108,7 @@ class Repository:
     checkouts: list[Checkout] = field(default_factory=list)
     fetched: Fetched | None = None
     call_sites: tuple[CallSite, ...] = ()
+    layout: CloneLayout | None = None
 
     @property
     def url(self) -> Value | None:
@@ -259,6 +261,7 @@ def _common(repository: Repository, url: Value, source_span: Span, sink: Sink) -
         "url_span": url.span,
         "url_origin": url.origin,
         "clone_span": source_span,
+        "clone_layout": repository.layout if url is repository.url else None,
         "single_branch": repository.single_branch,
         "recurse_submodules": repository.recurse_submodules,
         "stage": sink.stage,

@@ -9,7 +9,7 @@ from ascend_reflint.extract.shell.parse import may_pin
 from ascend_reflint.extract.shell.repos import Repositories
 from ascend_reflint.extract.shell.state import Sink
 from ascend_reflint.extract.shell.walker import ShellWalker
-from ascend_reflint.model import CommandIssue, FileKind, Pin, SourceFile
+from ascend_reflint.model import CommandIssue, FileKind, Invocation, Pin, SourceFile
 from ascend_reflint.resolve import Scope, merge_call_sites
 from ascend_reflint.sourcemap import SourceMap
 
@@ -53,6 +53,11 @@ class ShellSession:
     def issues(self) -> list[CommandIssue]:
         """Commands that fail or do other than they say, in the order found."""
         return self._sink.issues
+
+    @property
+    def invocations(self) -> list[Invocation]:
+        """The other files the scripts run with values they give (``docker build --build-arg``)."""
+        return self._sink.invocations
 
     def run(self, text: str, source_map: SourceMap, system_shell: SystemShell | None = None) -> None:
         """Extract one script body.
@@ -106,3 +111,4 @@ def extract_shell_file(source: SourceFile) -> None:
         source.pins = session.finish()
         source.notices.extend(session.notices)
         source.issues.extend(session.issues)
+        source.invocations.extend(session.invocations)

@@ -4,7 +4,7 @@ notices go to."""
 from __future__ import annotations
 
 from ascend_reflint.extract.shell.dirs import Dir
-from ascend_reflint.model import CallSite, CommandIssue, FileKind, Pin
+from ascend_reflint.model import CallSite, CommandIssue, FileKind, Invocation, Pin
 from ascend_reflint.resolve import Scope
 
 
@@ -45,9 +45,10 @@ class Sink:
         notices: caveats about what could not be read, in the order found.
         call_sites: the call of the function running now (every pin made now gets it), else empty.
         issues: commands that fail or do other than they say, in the order found.
+        invocations: the other files the text runs with values it gives (``docker build --build-arg``).
     """
 
-    __slots__ = ("call_sites", "issues", "kind", "notices", "path", "pins", "stage")
+    __slots__ = ("call_sites", "invocations", "issues", "kind", "notices", "path", "pins", "stage")
 
     def __init__(self, path: str, kind: FileKind, stage: str | None) -> None:
         self.path = path
@@ -57,3 +58,4 @@ class Sink:
         self.notices: list[str] = []
         self.call_sites: tuple[CallSite, ...] = ()
         self.issues: list[CommandIssue] = []
+        self.invocations: list[Invocation] = []

@@ -104,6 +104,9 @@ class Expander:
     def expand(self, word: Word, text: Text, scope: Scope) -> Value:
         """The value of ``word`` of ``text`` with the variables of ``scope``, as written and where."""
         if word.at is not None:  # an array element: it is where it is written
+            if not word.is_literal:
+                note = f"{word.display} is an element of an array whose value is not known statically"
+                return Value(None, word.written(), word.at.origin.span, Resolution.UNRESOLVED, note)
             provenance = word.provenance
             if provenance is not None and provenance.origin == word.at.origin:
                 provenance = None

@@ -16,7 +16,7 @@ from tree_sitter import Node
 
 from ascend_reflint.extract.commands import SHELLS, WRAPPERS
 from ascend_reflint.extract.errors import ExtractError
-from ascend_reflint.extract.shell import builtins, git, packages, pip, shells
+from ascend_reflint.extract.shell import builtins, docker, git, packages, pip, shells
 from ascend_reflint.extract.shell.command import Command, Handler
 from ascend_reflint.extract.shell.dialect import SystemShell, bash_only_constructs
 from ascend_reflint.extract.shell.dirs import Dir, RuntimeDirs, named, start_dir
@@ -54,6 +54,10 @@ def _may_name_git(command_text: str) -> bool:
     return "git" in command_text or "$" in command_text
 
 
+def _builds(command_text: str) -> bool:
+    return "build" in command_text or " b " in command_text
+
+
 def _mentions_pip(command_text: str) -> bool:
     return "pip" in command_text
 
@@ -86,6 +90,8 @@ _COMMANDS: dict[str, _Entry] = {
     "popd": _Entry(builtins.change_directory, _always),
     "read": _Entry(builtins.read, _always),
     "shift": _Entry(builtins.shift, _always),
+    "docker": _Entry(docker.run_docker, _builds),
+    "podman": _Entry(docker.run_docker, _builds),
     "cargo": _Entry(packages.run_cargo, _may_name_git),
     "npm": _Entry(packages.run_npm, _may_name_repository),
     "yarn": _Entry(packages.run_npm, _may_name_repository),

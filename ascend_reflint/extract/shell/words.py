@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from ascend_reflint.model import Origin, Span
 from ascend_reflint.resolve import Element, Provenance, unquote
 
 if TYPE_CHECKING:
@@ -76,18 +77,24 @@ class Word:
 
     @classmethod
     def element(cls, element: Element) -> Word:
-        """The word that an array element gives ``"${A[@]}"``: its value, written where the element is."""
-        value = element.binding.value or ""
-        at = Provenance.written(element.at.path, element.at.span, value) if element.written == value else None
-        return cls(
-            element.written,
-            0,
-            value,
-            [True] * len(value),
-            list(range(len(value))),
-            element.binding.provenance,
-            at or Provenance(element.at, False),
-        )
+        """The word that an array element gives ``"${A[@]}"``: its value, written where the element is (an
+        element whose value is not known is its text as written, all of it an expansion)."""
+        value = element.binding.value
+        if value is None:
+            written = element.written
+            offsets = list(range(len(written)))
+            return cls(
+                written, 0, written, [False] * len(written), offsets, None, Provenance(element.at, False)
+            )
+        if element.written == value:
+            offsets = list(range(len(value)))
+            at = Provenance.written(element.at.path, element.at.span, value) or Provenance(element.at, False)
+        else:  # K="v": where each character of the value is written, when quoting is all that differs
+            parsed = cls.parse(element.written, 0)
+            same = parsed.display == value and all(parsed.literal)
+            offsets = parsed.offsets if same else list(range(len(value)))
+            at = Provenance(element.at, False)
+        return cls(element.written, 0, value, [True] * len(value), offsets, element.binding.provenance, at)
 
     @classmethod
     def parse(cls, raw: str, start: int) -> Word:
@@ -156,10 +163,21 @@ class Word:
         if provenance is not None:
             provenance = provenance.part(first, stop, size)
         at = self.at
-        if at is not None:
-            at = at.part(first, stop, size) or at  # an element not written verbatim: all of it
+        if at is not None:  # an element whose characters are not known to map: all of it
+            at = at.part(first, stop, size) or self._mapped(at, first, stop) or at
         display, literal = self.display[start:end], self.literal[start:end]
         return Word(self.raw, self.start, display, literal, offsets, provenance, at)
+
+    def _mapped(self, at: Provenance, first: int, stop: int) -> Provenance | None:
+        """Where the characters ``[first, stop)`` of an array element written with quotes inside
+        (``K="v"``) are: ``at`` spans ``raw`` on one line, ``offsets`` say where each character is in it."""
+        span = at.origin.span
+        one_line = span.line == span.end_line and span.end_column - span.column == len(self.raw)
+        if not one_line or not 0 <= first < stop <= len(self.offsets):
+            return None
+        begin, end = self.offsets[first], self.offsets[stop - 1] + 1
+        narrow = Span(span.line, span.column + begin, span.line, span.column + end)
+        return Provenance(Origin(at.origin.path, narrow), end - begin == stop - first)
 
     def cut(self, separator: str) -> Word:
         """The part before the first literal ``separator`` (all of it when there is none)."""
@@ -187,6 +205,14 @@ class Word:
         if not self.offsets:
             return self.start, self.start + max(len(self.raw), 1)
         return self.start + self.offsets[0], self.start + self.offsets[-1] + 1
+
+    def extent(self) -> tuple[int, int]:
+        """The word's ``[start, end)`` in its text: :meth:`bounds`, but all of the word when it is quoted only
+        in part (``K="v"``, whose bounds would keep the ``"`` before the ``v`` and drop the one after it)."""
+        start, end = self.bounds()
+        if self.offsets and (self.offsets[0] == 0) != (self.offsets[-1] + 1 == len(self.raw)):
+            return self.start, self.start + len(self.raw)
+        return start, end
 
     def written(self) -> str:
         """The word as written, without the quotes around it (all of an array element that is not written

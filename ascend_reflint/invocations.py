@@ -1,0 +1,146 @@
+"""Values that other files give: the invocations that extraction recorded, applied after extraction.
+
+This is the second half of the resolve stage (the first is :mod:`ascend_reflint.resolve`, which extractors
+use while they walk). A file that builds a Dockerfile with build arguments (``docker build --build-arg``
+in a script or a workflow's ``run:``, ``docker/build-push-action``'s ``build-args:``, a bake target, a
+compose service) or calls a reusable workflow with inputs records an
+:class:`~ascend_reflint.model.Invocation` and reads nothing else. Here, once every file is extracted, each
+invocation's file is found (inside the project root only: :func:`ascend_reflint.sidefile.inside_root`),
+extracted again with the values given (``--build-arg`` on reflint's own command line still overrides them
+all), and the pins that the values change are added to it, each with the invocation as its call site.
+Pins that the values do not change stay as the file's own values resolve them, so a finding about them is
+not repeated per invocation; the same pin from several invocations is one pin with all of them as call
+sites, and a finding about it is reported once with them as related places. An extraction cache keyed by
+a file's content stays valid: what other files give enters here, after it.
+
+An invoked file's own invocations, made with the values it was given (a reusable workflow that builds a
+Dockerfile with its inputs as build arguments), are applied too, :data:`MAX_DEPTH` deep.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import os
+from collections import deque
+from collections.abc import Iterable, Mapping, Sequence
+
+from ascend_reflint.model import FileKind, GivenValue, Invocation, Pin, Resolution, SourceFile
+from ascend_reflint.resolve import Binding, Provenance, merge_call_sites
+from ascend_reflint.sidefile import inside_root
+
+log = logging.getLogger("reflint")
+#: Invocations of one file that are applied (each is an extraction of the file).
+MAX_INVOCATIONS_PER_FILE = 32
+#: Invocations are followed this deep: a workflow that calls a reusable workflow that builds a Dockerfile.
+MAX_DEPTH = 3
+
+
+def apply_invocations(
+    targets: Sequence[SourceFile],
+    invokers: Iterable[SourceFile],
+    root: str,
+    build_args: Mapping[str, str] | None = None,
+) -> None:
+    """Apply the invocations of ``invokers`` to the files of ``targets`` they invoke (see the module
+    docstring); ``targets`` gain pins, command issues and nothing else.
+
+    Args:
+        targets: the files that may be invoked, read and extracted.
+        invokers: the files whose invocations to apply (``targets`` themselves, or files read as context).
+        root: the project root; an invoked path that resolves outside it is not followed.
+        build_args: ``--build-arg`` values of reflint's command line, which override the values given.
+    """
+    by_path = {os.path.realpath(source.abspath): source for source in targets}
+    pending = deque((source, invocation, 1) for source in invokers for invocation in source.invocations)
+    applied: dict[str, int] = {}
+    added: dict[str, list[Pin]] = {}
+    while pending:
+        invoker, invocation, depth = pending.popleft()
+        real = _target(invoker, invocation, root, by_path)
+        if real is None or applied.get(real, 0) >= MAX_INVOCATIONS_PER_FILE:
+            continue
+        applied[real] = applied.get(real, 0) + 1
+        target = by_path[real]
+        copy = _applied(target, invocation, build_args or {})
+        if copy is None:
+            continue
+        own = {_unsited(pin) for pin in target.pins}
+        added.setdefault(real, []).extend(
+            dataclasses.replace(pin, call_sites=(invocation.site,))
+            for pin in copy.pins
+            if _unsited(pin) not in own and pin.resolution is not Resolution.UNRESOLVED
+        )
+        target.issues.extend(issue for issue in copy.issues if issue not in target.issues)
+        if depth < MAX_DEPTH:  # a reusable workflow that builds a Dockerfile with the inputs it was given
+            pending.extend(
+                (copy, nested, depth + 1) for nested in copy.invocations if nested not in invoker.invocations
+            )
+    for real, pins in added.items():
+        target = by_path[real]
+        target.pins = sorted(
+            merge_call_sites([*target.pins, *pins]), key=lambda pin: (pin.span.line, pin.span.column)
+        )
+
+
+def _target(
+    source: SourceFile, invocation: Invocation, root: str, by_path: Mapping[str, SourceFile]
+) -> str | None:
+    """The real path of the file ``invocation`` (of ``source``) runs: the first of its paths that is a file
+    of the right kind inside the root, or None."""
+    for candidate in invocation.paths:
+        base = root if candidate.from_root else os.path.dirname(source.abspath)
+        real = inside_root(root, os.path.join(base, *candidate.path.split("/")))
+        target = by_path.get(real) if real is not None else None
+        if target is not None and target.kind is invocation.kind and target.abspath != source.abspath:
+            return real
+    return None
+
+
+def _reread(target: SourceFile) -> str | None:
+    """The text of ``target`` read again: a scan lets the texts of extracted files go
+    (:func:`ascend_reflint.inventory.text_needed`); None when it cannot be read now."""
+    from ascend_reflint.textfile import DEFAULT_MAX_BYTES, FileReadError, read_recipe_bytes, text_of
+
+    try:
+        return text_of(read_recipe_bytes(target.abspath, DEFAULT_MAX_BYTES))[0]
+    except FileReadError:
+        return None
+
+
+def _applied(target: SourceFile, invocation: Invocation, build_args: Mapping[str, str]) -> SourceFile | None:
+    """``target`` extracted again with the values ``invocation`` gives, or None when that fails."""
+    from ascend_reflint.extract import ExtractError, extract_file
+
+    text = target.text if target.text is not None else _reread(target)
+    if text is None:
+        return None
+    copy = SourceFile(
+        path=target.path, abspath=target.abspath, kind=target.kind, text=text, template=target.template
+    )
+    given = {value.name: _binding(value) for value in invocation.values}
+    try:
+        if invocation.kind is FileKind.WORKFLOW:
+            extract_file(copy, inputs=given)
+        else:
+            extract_file(copy, build_args={**given, **build_args})
+    except ExtractError:
+        pass  # the file's own extraction reported it; what was read before the error still counts
+    except Exception:  # a bug of ours must not lose the file's own pins
+        log.debug("applying %s to %s failed", invocation.site.call, target.path, exc_info=True)
+        return None
+    return copy
+
+
+def _unsited(pin: Pin) -> Pin:
+    """``pin`` without what says where its values come from: two pins alike so are one pin."""
+    return dataclasses.replace(pin, call_sites=(), ref_origin=None, url_origin=None)
+
+
+def _binding(value: GivenValue) -> Binding:
+    """The binding of a value given by an invocation."""
+    if value.value is None:
+        note = value.note or f"${value.name} is not known statically"
+        return Binding(None, Resolution.UNRESOLVED, f"the build argument {value.name} ({note})")
+    provenance = Provenance(value.origin, value.verbatim) if value.origin is not None else None
+    return Binding(value.value, provenance=provenance)

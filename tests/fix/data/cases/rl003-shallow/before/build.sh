@@ -1,0 +1,6 @@
+#!/bin/bash
+set -e
+git clone --depth=1 --single-branch \
+    --branch main https://github.com/NVIDIA/Megatron-LM.git mcore
+cd mcore
+git checkout core_v0.18.2
