@@ -24,8 +24,9 @@ reach any transport. The questions themselves (``rev-parse --disambiguate``, ``r
 read commits only, which a treeless graph has.
 
 A graph whose files are not as reflint left them (its ``config`` changed, hooks, ``alternates``, a
-``commondir``, a symbolic link in its layout) is never run: a cache directory inside a scanned repository
-could otherwise carry a config that makes ``git fetch`` run a command.
+``commondir``, a symbolic link or a special file anywhere in it) is never run: a cache directory inside a
+scanned repository could otherwise carry a config that makes ``git fetch`` run a command, or a link
+through which git writes (``FETCH_HEAD``, ``refs/heads``, a loose object's folder) into a file elsewhere.
 """
 
 from __future__ import annotations
@@ -210,7 +211,8 @@ class CommitGraph:
     def untrusted_reason(self) -> str | None:
         """Why the repository must not be run (its files are not as reflint left them), or None.
 
-        Checked: no symbolic link at the repository, ``objects``, ``objects/pack`` or ``refs``; ``config``
+        Checked: the repository, ``objects``, ``objects/pack`` and ``refs`` are folders; nothing in it is a
+        symbolic link or a special file (git would write through a link, or wait on a FIFO); ``config``
         byte for byte as :func:`repository_config` writes it; no ``hooks``, ``commondir`` or
         ``objects/info/alternates``.
         """
@@ -221,6 +223,9 @@ class CommitGraph:
                     return f"{path} is not a folder"
             except OSError:
                 return f"{path} is missing"
+        odd = _not_file_or_folder(self.repo)
+        if odd is not None:
+            return f"{odd} is not a file or folder that git made"
         for part in ("hooks", "commondir", "objects/info/alternates"):
             if os.path.lexists(self.repo / part):
                 return f"{self.repo / part} was not made by reflint"
@@ -465,6 +470,25 @@ def _tree_size(path: Path) -> int:
                     elif entry.is_file(follow_symlinks=False):
                         total += entry.stat(follow_symlinks=False).st_size
     return total
+
+
+def _not_file_or_folder(path: Path) -> str | None:
+    """The first entry under ``path`` that is neither a regular file nor a folder (a symbolic link, a FIFO,
+    a device, a socket) or that cannot be listed, or None; nothing is followed."""
+    stack = [str(path)]
+    while stack:
+        folder = stack.pop()
+        try:
+            with os.scandir(folder) as entries:
+                for entry in entries:
+                    mode = entry.stat(follow_symlinks=False).st_mode
+                    if stat.S_ISDIR(mode):
+                        stack.append(entry.path)
+                    elif not stat.S_ISREG(mode):
+                        return entry.path
+        except OSError:
+            return folder
+    return None
 
 
 def _read_regular(path: Path, max_bytes: int) -> bytes | None:
