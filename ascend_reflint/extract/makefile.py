@@ -57,7 +57,9 @@ _RECIPE_PREFIXES = "@-+ \t"
 #: How many variable references one file's expansions may follow in all: recursive variables that each
 #: name the one before several times (``A2 = $(A1)$(A1)…``) would otherwise take exponential time.
 _MAX_REFERENCES = 200_000
-_TOO_MANY_REFERENCES = f"expanding this Makefile's variables took over {_MAX_REFERENCES:,} references: given up"
+_TOO_MANY_REFERENCES = (
+    f"expanding this Makefile's variables took over {_MAX_REFERENCES:,} references: given up"
+)
 _TOO_LONG = f"a make variable's value would be longer than {MAX_VALUE_LENGTH:,} characters"
 #: Variables whose value is make's own, set when it runs.
 _MAKE_NOTE = "$({name}) is not set in this Makefile (make takes it from its command line or the environment)"
