@@ -290,7 +290,9 @@ class CommitGraph:
             runner: runs git.
             url: the URL the pin fetches (already checked safe).
             timeout: seconds before git's process group is killed.
-            max_bytes: the largest the repository may grow on disk; past it git is killed.
+            max_bytes: the largest the repository may grow on disk, and the most memory git may hold (an
+                honest treeless fetch holds a few MiB; a server can send an endless ref list, which git
+                holds whole); past either, git is killed.
             commits: full commit ids to fetch by id in the same round trip (see :meth:`fetch_commits`);
                 when the server refuses one, the whole fetch fails and names it.
 
@@ -304,7 +306,7 @@ class CommitGraph:
             return _SIZE_CAP if size > max_bytes else None
 
         args = [*self._fetch_prefix(url), "--prune", REMOTE_NAME, *REFSPECS, *commits]
-        run = runner.run(args, timeout=timeout, watch=watch)
+        run = runner.run(args, timeout=timeout, watch=watch, max_memory=max_bytes)
         if run.stopped is not None or run.timed_out:
             self._remove_temporary_packs()
             if run.stopped == _SIZE_CAP:
@@ -317,16 +319,23 @@ class CommitGraph:
             return FetchResult(False, "", run, too_large=True)
         return FetchResult(True, "", run)
 
-    def fetch_commit(self, runner: GitRunner, url: str, commit: str, timeout: float) -> GitRun:
+    def fetch_commit(
+        self, runner: GitRunner, url: str, commit: str, timeout: float, max_memory: int | None = None
+    ) -> GitRun:
         """Fetch a commit by full id (``git fetch reflint ID``), which servers that allow it answer for any
         commit they have (protocol v2, or ``uploadpack.allowAnySHA1InWant``; GitHub serves any commit of
         the fork network). Nothing is written to the refs; several may run at once (the graph's config
         writes no commit-graph and runs no gc, which would contend for their locks).
 
+        Args:
+            max_memory: the most memory git may hold (see :meth:`fetch_history`), or None.
+
         Returns:
             What git did: status 0 when the commit came.
         """
-        return runner.run([*self._fetch_prefix(url), REMOTE_NAME, commit], timeout=timeout)
+        return runner.run(
+            [*self._fetch_prefix(url), REMOTE_NAME, commit], timeout=timeout, max_memory=max_memory
+        )
 
     def find(self, runner: GitRunner, prefixes: Iterable[str]) -> dict[str, list[str]]:
         """The commits of the graph whose id starts with each prefix (a tag object counts for its commit).

@@ -237,3 +237,35 @@ def test_an_endless_answer_to_the_default_branch_question_is_stopped_by_the_memo
     ]
     assert answers.answered == 2
     assert answers.endless_bytes < 256 * 1024 * 1024
+
+
+def test_an_endless_answer_to_a_history_fetch_is_stopped_at_the_history_cap(
+    tmp_path: Path, servers: ServerFactory
+) -> None:
+    # A commit that no tip names makes reflint fetch the remote's history, whose ref advertisement git
+    # holds whole: an endless one grew git to 17 GB in the 60 s a fetch may take.
+    answers = _TwoFaced()
+    server = servers(answers)
+    url = f"http://127.0.0.1:{server.port}/o/r.git"
+    commit = "2" * 40
+    write_tree(
+        tmp_path / "project",
+        {"Dockerfile": f"FROM x\nRUN git clone {url} /opt/r && cd /opt/r && git checkout {commit}\n"},
+    )
+
+    code, stderr, found = _scan(
+        tmp_path / "project", tmp_path, {}, "--max-history-size", "64", "--timeout", "20"
+    )
+
+    remote = f"127.0.0.1:{server.port}/o/r"
+    assert (code, stderr) == (0, "")
+    assert found == [
+        (
+            "RL008",
+            2,
+            f'commit "{commit}" of {remote} could not be verified against its history: git held more than 64 '
+            "MiB of memory",
+        )
+    ]
+    assert answers.answered == 2
+    assert answers.endless_bytes < 256 * 1024 * 1024
