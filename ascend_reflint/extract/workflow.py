@@ -514,7 +514,11 @@ class _Walker:
                         None, Resolution.UNRESOLVED, f"${key.value} is set by {evaluated.note or note}"
                     )
             else:
-                binding = Binding(text, provenance=Provenance.written(self.source.path, span, text))
+                line = span.line
+                empty = f"${key.value} is set to nothing on line {line}" if not text else None
+                binding = Binding(
+                    text, provenance=Provenance.written(self.source.path, span, text), empty_because=empty
+                )
             scope.set(key.value, binding)
             scope.set(expression_key(f"env.{key.value}"), binding)
 
