@@ -95,3 +95,71 @@ def test_a_variable_set_to_nothing_is_an_empty_ref_and_an_empty_default_is_unres
             "not checked",
         ),
     ]
+
+
+INPUTS_WORKFLOW = """\
+on:
+  schedule:
+    - cron: "0 0 * * *"
+  workflow_dispatch:
+    inputs:
+      te_ref:
+        default: ""
+      apex_ref:
+        default: "25.09"
+  workflow_call:
+    inputs:
+      te_ref:
+        type: string
+jobs:
+  build:
+    runs-on: ubuntu-latest
+    steps:
+      - run: git clone --branch "${{ inputs.te_ref }}" https://github.com/NVIDIA/TransformerEngine.git
+      - run: git clone --branch "$TE_REF" https://github.com/NVIDIA/TransformerEngine.git te
+        env:
+          TE_REF: ${{ inputs.te_ref }}
+      - run: git clone --branch "${{ inputs.apex_ref }}" https://github.com/NVIDIA/apex.git
+"""
+
+
+def test_an_input_without_a_usable_default_is_one_unknown_ref_and_one_with_a_default_is_empty_elsewhere(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # te_ref: empty on schedule and unknown on a dispatch or a call — one finding, not RL009 "has no
+    # default" beside RL012 "assign the variable"; apex_ref: 25.09 when dispatched, empty on schedule
+    (tmp_path / ".github" / "workflows").mkdir(parents=True)
+    (tmp_path / ".github" / "workflows" / "nightly.yml").write_text(INPUTS_WORKFLOW)
+    monkeypatch.chdir(tmp_path)
+    code = main(
+        ["scan", "--format", "json", "--offline", "--select", "RL009,RL012", "--cache-dir", "../c", "."]
+    )
+    document = json.loads(capsys.readouterr().out)
+    assert code == 1
+    found = [(f"{f['line']}:{f['column']}", f["code"], f["message"]) for f in document["findings"]]
+    te_ref = (
+        'inputs.te_ref defaults to "" and is empty when the workflow runs on schedule: a workflow_dispatch '
+        "or workflow_call run gives it"
+    )
+    assert found == [
+        (
+            "18:34",
+            "RL009",
+            'ref "${{ inputs.te_ref }}" of github.com/nvidia/transformerengine cannot be resolved statically '
+            f"({te_ref}), so it was not checked",
+        ),
+        (
+            "19:34",
+            "RL009",
+            'ref "$TE_REF" of github.com/nvidia/transformerengine cannot be resolved statically ($TE_REF is '
+            f"set by GitHub expression ${{{{ inputs.te_ref }}}}; {te_ref}), so it was not checked",
+        ),
+        (
+            "22:34",
+            "RL012",
+            'ref "${{ inputs.apex_ref }}" expands to nothing here (inputs.apex_ref is empty when the '
+            "workflow runs on schedule: only a workflow_dispatch run sets it), so `git clone --branch` gets "
+            "no branch name and the clone fails; give the expression a fallback ref "
+            "(`${{ inputs.apex_ref || '<ref>' }}`), or run the step only on the triggers that set the input",
+        ),
+    ]

@@ -78,6 +78,9 @@ _VANISHES = "unquoted, it vanishes"
 #: The resolution notes' phrases (ascend_reflint.extract: shell assignments and ``unset``, Dockerfile ENV,
 #: workflow ``env:``) for a variable that the file itself sets to nothing before the use.
 _EMPTIED = ("is set to nothing on line", "is unset on line")
+#: The resolution note's phrase (ascend_reflint.extract.expressions) for a workflow input that a trigger
+#: of the workflow leaves empty (GitHub: the ``inputs`` context is empty on other events).
+_INPUT_ON_OTHER_TRIGGER = "is empty when the workflow runs on"
 #: What each command does with a variable that expands to nothing, quoted or not.
 _EXPANDS_EMPTY = {
     Via.CLONE_BRANCH: "`git clone --branch` gets no branch name and the clone fails",
@@ -117,8 +120,15 @@ def check(context: PinContext) -> Iterator[Finding]:
 
 def _advice(why: str) -> str:
     """What to do about a variable that is empty where a pin uses it, from the resolution note: give it a
-    ref where the file empties it, else assign it before the use (it is assigned only later, in another
-    stage, or on a commented-out line)."""
+    ref where the file empties it; give a workflow input a fallback for the triggers that leave it empty;
+    else assign it before the use (it is assigned only later, in another stage, or on a commented-out
+    line)."""
     if any(phrase in why for phrase in _EMPTIED):
         return "set the variable to the ref to use"
+    name, _, rest = why.partition(_INPUT_ON_OTHER_TRIGGER)
+    if rest:
+        return (
+            f"give the expression a fallback ref (`${{{{ {name.strip()} || '<ref>' }}}}`), or run the step "
+            "only on the triggers that set the input"
+        )
     return "assign the variable before this line"
