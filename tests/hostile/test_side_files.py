@@ -132,3 +132,35 @@ def test_a_cache_entry_that_is_a_device_or_a_fifo_counts_as_absent(tmp_path: Pat
         ]
         # Exit 1: with the entry ignored, no remote could be checked.
         assert (document["summary"]["cached"], completed.returncode) == (0, 1)
+
+
+def test_a_config_or_rule_pack_nested_thousands_deep_is_a_clear_error(tmp_path: Path) -> None:
+    # The YAML loader recurses: 2,000 "[" made "internal error: RecursionError".
+    deep = "[" * 2000
+    write_tree(tmp_path / "config", {"Dockerfile": DOCKERFILE, ".reflint.yaml": deep, ".git/HEAD": ""})
+    write_tree(
+        tmp_path / "pack",
+        {
+            "Dockerfile": DOCKERFILE,
+            ".reflint.yaml": "rule-packs: [deep.yaml]\n",
+            "deep.yaml": deep,
+            ".git/HEAD": "",
+        },
+    )
+    scan = ["scan", "--offline", "--cache-dir", str(tmp_path / "cache")]
+
+    runs = [run_reflint(scan, tmp_path / folder, preexec_fn=bounded) for folder in ("config", "pack")]
+
+    assert [(run.returncode, run.stdout, run.stderr) for run in runs] == [
+        (
+            2,
+            "",
+            "reflint: error: .reflint.yaml: nested too deeply to read (a config or rule pack never is)\n",
+        ),
+        (
+            2,
+            "",
+            f"reflint: error: {tmp_path / 'pack' / 'deep.yaml'}: nested too deeply to read (a config or rule "
+            "pack never is)\n",
+        ),
+    ]
