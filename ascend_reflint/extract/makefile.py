@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 
 from ascend_reflint.extract.commands import SHELLS
 from ascend_reflint.extract.errors import ExtractError
+from ascend_reflint.extract.pinwords import may_name_pin
 from ascend_reflint.model import Pin, Resolution, SourceFile
 from ascend_reflint.resolve import MAX_VALUE_LENGTH, Binding, Scope
 from ascend_reflint.sourcemap import SourceMapBuilder
@@ -57,7 +58,9 @@ _RECIPE_PREFIXES = "@-+ \t"
 #: How many variable references one file's expansions may follow in all: recursive variables that each
 #: name the one before several times (``A2 = $(A1)$(A1)…``) would otherwise take exponential time.
 _MAX_REFERENCES = 200_000
-_TOO_MANY_REFERENCES = f"expanding this Makefile's variables took over {_MAX_REFERENCES:,} references: given up"
+_TOO_MANY_REFERENCES = (
+    f"expanding this Makefile's variables took over {_MAX_REFERENCES:,} references: given up"
+)
 _TOO_LONG = f"a make variable's value would be longer than {MAX_VALUE_LENGTH:,} characters"
 #: Variables whose value is make's own, set when it runs.
 _MAKE_NOTE = "$({name}) is not set in this Makefile (make takes it from its command line or the environment)"
@@ -73,7 +76,7 @@ def extract_makefile(source: SourceFile) -> None:
 
     text = source.text
     assert text is not None
-    if "git" not in text:  # every pin is a git command or a git+ URL, written in the file
+    if not may_name_pin(text):  # every pin is written with git, or given to npm, yarn, pnpm
         return
     reader = _Reader(text)
     reader.read()
