@@ -29,6 +29,7 @@ Facts used here:
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from ascend_reflint.check.refindex import index_of
@@ -298,3 +299,20 @@ def same_ref(first: str | None, second: str | None) -> bool:
     commit_ids = all(is_full_commit_id(ref) or is_abbreviated_commit_id(ref) for ref in (first, second))
     shorter, longer = sorted((first.lower(), second.lower()), key=len)
     return commit_ids and longer.startswith(shorter)
+
+
+def canonical_refs(refs: Sequence[str | None]) -> Callable[[str | None], str | None]:
+    """A function that maps a ref to the form it is compared in: a commit id to the longest id of
+    ``refs`` that it abbreviates (or is), lower-cased; any other ref to itself."""
+    commits = sorted(
+        {ref.lower() for ref in refs if ref and (is_full_commit_id(ref) or is_abbreviated_commit_id(ref))},
+        key=lambda commit: (-len(commit), commit),
+    )
+
+    def canonical(ref: str | None) -> str | None:
+        if ref is None or not (is_full_commit_id(ref) or is_abbreviated_commit_id(ref)):
+            return ref
+        lower = ref.lower()
+        return next(commit for commit in commits if commit.startswith(lower))
+
+    return canonical
