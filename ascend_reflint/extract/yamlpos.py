@@ -311,7 +311,9 @@ def _skip_properties(text: str, index: int, end: int) -> int:
     return index
 
 
-_BLANKS = " \t\r\n"
+#: What line folding and indentation stripping may take out of a flow scalar: blanks and line breaks, NEL
+#: (U+0085) among them, which libyaml reads as a line break (YAML 1.1, 5.4) and the value holds as ``\n``.
+_BLANKS = " \t\r\n\x85"
 _FAST_STYLES = (None, "|", ">")
 
 

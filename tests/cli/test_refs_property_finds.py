@@ -64,3 +64,19 @@ def test_a_line_that_starts_with_a_backslash_is_a_command_of_its_own(
         ("install.sh", (1, 11, 1, 52), MEGATRON, None),
         ("install.sh", (6, 27, 6, 29), apex, "v1"),
     ]
+
+
+def test_a_nel_that_folds_a_quoted_run_script_keeps_every_pin_where_it_is_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # YAML 1.1 reads NEL (U+0085) as a line break, and libyaml and ruamel.yaml fold it away; the map from
+    # the value to the file did not, so every pin of the scalar was put on its first character
+    workflow = (
+        "on: push\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n"
+        f"      - run: 'git clone {MEGATRON}\n\n          \x85git clone https://github.com/NVIDIA/apex.git\n\n"
+        "          '\n"
+    )
+    assert refs_json(tmp_path, {".github/workflows/ci.yml": workflow}, capsys) == [
+        (".github/workflows/ci.yml", (6, 25, 6, 66), MEGATRON, None),
+        (".github/workflows/ci.yml", (8, 22, 8, 56), "https://github.com/NVIDIA/apex.git", None),
+    ]
