@@ -80,3 +80,31 @@ def test_a_nel_that_folds_a_quoted_run_script_keeps_every_pin_where_it_is_writte
         (".github/workflows/ci.yml", (6, 25, 6, 66), MEGATRON, None),
         (".github/workflows/ci.yml", (8, 22, 8, 56), "https://github.com/NVIDIA/apex.git", None),
     ]
+
+
+def test_a_ref_that_ends_in_an_escape_is_covered_to_the_end_of_the_escape(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a character that an escape writes mapped to the escape's first character only, so the span of a ref
+    # that ends on one stopped inside it ('\\u65e5\\' for 日本): YAML's double-quoted \u, \x and '' of a
+    # single-quoted scalar, and an exec-form RUN's JSON escapes (refs of a workflow are as the shell reads
+    # them, of an exec-form RUN as the file writes them)
+    files = {
+        ".github/workflows/ci.yml": (
+            "on: push\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n"
+            f'      - run: "pip install git+{MEGATRON}@\\u65e5\\u672c"\n'
+            f'      - run: "git clone -b core_v0.12.\\x31 {MEGATRON}"\n'
+            f"      - run: 'git clone -b \"v1''\" {MEGATRON}'\n"
+        ),
+        "Dockerfile": (
+            f'FROM ubuntu:22.04\nRUN ["git", "clone", "-b", "core_v0.12.\\u0031", "{MEGATRON}"]\n'
+            'RUN ["git", "clone", "\\"https://github.com/NVIDIA/apex.git\\""]\n'
+        ),
+    }
+    assert refs_json(tmp_path, files, capsys) == [
+        (".github/workflows/ci.yml", (6, 73, 6, 85), MEGATRON, "日本"),
+        (".github/workflows/ci.yml", (7, 28, 7, 43), MEGATRON, "core_v0.12.1"),
+        (".github/workflows/ci.yml", (8, 29, 8, 33), MEGATRON, "v1'"),
+        ("Dockerfile", (2, 29, 2, 46), MEGATRON, "core_v0.12.\\u0031"),
+        ("Dockerfile", (3, 23, 3, 61), '"https://github.com/NVIDIA/apex.git"', None),
+    ]
