@@ -20,6 +20,11 @@ from typing import NamedTuple
 
 from ascend_reflint.model import CallSite, Origin, Pin, Resolution, Span
 
+#: The longest value, in characters, that a variable may expand to before it is left unresolved: far over
+#: any ref, URL or list of options, far under what a file that doubles a value on each line
+#: (``A = $(A)$(A)``, 32 lines) would otherwise make (4 GiB).
+MAX_VALUE_LENGTH = 64 * 1024
+
 
 @dataclass(frozen=True, slots=True)
 class Provenance:

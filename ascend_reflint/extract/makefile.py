@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from ascend_reflint.extract.commands import SHELLS
 from ascend_reflint.extract.errors import ExtractError
 from ascend_reflint.model import Pin, Resolution, SourceFile
-from ascend_reflint.resolve import Binding, Scope
+from ascend_reflint.resolve import MAX_VALUE_LENGTH, Binding, Scope
 from ascend_reflint.sourcemap import SourceMapBuilder
 
 _ASSIGNMENT = re.compile(
@@ -54,6 +54,13 @@ _DEFINE = re.compile(
 _CONDITIONAL = re.compile(r"^(ifeq|ifneq|ifdef|ifndef)\b")
 _NAME = re.compile(r"[A-Za-z0-9_.-]+")
 _RECIPE_PREFIXES = "@-+ \t"
+#: How many variable references one file's expansions may follow in all: recursive variables that each
+#: name the one before several times (``A2 = $(A1)$(A1)…``) would otherwise take exponential time.
+_MAX_REFERENCES = 200_000
+_TOO_MANY_REFERENCES = (
+    f"expanding this Makefile's variables took over {_MAX_REFERENCES:,} references: given up"
+)
+_TOO_LONG = f"a make variable's value would be longer than {MAX_VALUE_LENGTH:,} characters"
 #: Variables whose value is make's own, set when it runs.
 _MAKE_NOTE = "$({name}) is not set in this Makefile (make takes it from its command line or the environment)"
 
@@ -78,8 +85,9 @@ def extract_makefile(source: SourceFile) -> None:
             source.notices.append(f"recipes run in {shell} (SHELL on line {reader.shell_line}): not read")
         return
     session = ShellSession(source.path, source.kind, Scope())
+    lines_of = _LineOf(text)
     for recipe in reader.recipes:
-        built, masks = _shell_text(text, recipe)
+        built, masks = _shell_text(text, recipe, lines_of)
         session.scope = reader.scope(masks)
         try:
             session.run(built.text, built.source_map)
@@ -117,6 +125,9 @@ class _Reader:
         for line in self.lines[:-1]:
             self.starts.append(self.starts[-1] + len(line) + 1)
         self.variables: dict[str, _Variable] = {}
+        self.references_left = _MAX_REFERENCES
+        #: The final values of the variables as the shell sees them (:meth:`scope`), once the file is read.
+        self.final_scope: Scope | None = None
         self.recipes: list[_Recipe] = []
         self.conditionals: list[int] = []
         self.one_shell = ".ONESHELL:" in text
@@ -306,7 +317,7 @@ class _Reader:
         if "$" not in text:
             return text, None
         out: list[str] = []
-        index = 0
+        index = length = 0
         while index < len(text):
             char = text[index]
             if char != "$" or index + 1 >= len(text):
@@ -328,12 +339,18 @@ class _Reader:
             if value is None:
                 return None, note
             out.append(value)
+            length += len(value)
+            if length > MAX_VALUE_LENGTH:
+                return None, _TOO_LONG
         return "".join(out), None
 
     def reference(self, inner: str, depth: int = 0) -> tuple[str | None, str | None]:
         """The value of ``$(inner)``: a variable, or ``(None, why)`` for what only make knows."""
         if depth > 16:
             return None, "make variables nest too deeply"
+        if self.references_left <= 0:
+            return None, _TOO_MANY_REFERENCES
+        self.references_left -= 1
         if not _NAME.fullmatch(inner):
             if "$" in inner and " " not in inner and ":" not in inner:
                 name, note = self.expand(inner, depth + 1)
@@ -354,13 +371,15 @@ class _Reader:
         return self.expand(variable.value, depth + 1)
 
     def scope(self, masks: dict[str, str]) -> Scope:
-        """The shell's variables for a recipe: make's variables by name (final values), and the masks of
-        :func:`_shell_text` (unresolved)."""
-        scope = Scope()
-        for name in self.variables:
-            value, note = self.reference(name)
-            binding = Binding(value) if value is not None else Binding(None, Resolution.UNRESOLVED, note)
-            scope.set(name, binding)
+        """The shell's variables for a recipe: make's variables by name (final values, expanded once for all
+        recipes: the file has been read), and the masks of :func:`_shell_text` (unresolved)."""
+        if self.final_scope is None:
+            self.final_scope = Scope()
+            for name in self.variables:
+                value, note = self.reference(name)
+                binding = Binding(value) if value is not None else Binding(None, Resolution.UNRESOLVED, note)
+                self.final_scope.set(name, binding)
+        scope = self.final_scope.child()
         for mask, written in masks.items():
             if mask in self.variables:
                 continue  # bound above
@@ -385,12 +404,13 @@ class _Reader:
         return None if program in SHELLS or not value else value
 
 
-def _shell_text(text: str, recipe: _Recipe) -> tuple[SourceMapBuilder, dict[str, str]]:
+def _shell_text(text: str, recipe: _Recipe, lines: _LineOf) -> tuple[SourceMapBuilder, dict[str, str]]:
     """The shell text of a recipe line, and the shell names it uses for make's expansions (see the module
-    docstring): name → the expansion as written (``NAME`` → ``$(NAME)``; ``_M0_`` → ``$(shell …)``)."""
+    docstring): name → the expansion as written (``NAME`` → ``$(NAME)``; ``_M0_`` → ``$(shell …)``).
+    ``lines`` gives positions in ``text`` (one for the whole file: building one per recipe was quadratic)."""
     out = SourceMapBuilder()
     masks: dict[str, str] = {}
-    lines = _LineOf(text)
+    computed = 0  # how many names of masks start with _M (the next mask's number)
     for start, end in recipe.pieces:
         position = start
         while position < end:
@@ -409,11 +429,13 @@ def _shell_text(text: str, recipe: _Recipe) -> tuple[SourceMapBuilder, dict[str,
                 inner = written[2:-1]
                 if _NAME.fullmatch(inner) and close <= end and written[-1] in ")}":
                     replacement = "${" + inner + "}"
-                    masks.setdefault(inner, written)
+                    name = inner
                 else:
-                    replacement = _mask(sum(name.startswith("_M") for name in masks), written)
-                    if replacement.startswith("${"):
-                        masks[replacement[2:-1]] = written
+                    replacement = _mask(computed, written)
+                    name = replacement[2:-1] if replacement.startswith("${") else ""
+                if name and name not in masks:
+                    masks[name] = written
+                    computed += name.startswith("_M")
                 _copy_same_length(out, replacement, written, dollar, lines)
                 position = close
             elif following:

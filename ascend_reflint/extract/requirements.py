@@ -27,8 +27,10 @@ from ascend_reflint.model import FileKind, Pin, Resolution, SourceFile, Span, Vi
 from ascend_reflint.remote import normalise_remote
 from ascend_reflint.sourcemap import SourceMap
 
-#: pip's comment pattern (``req_file.COMMENT_RE``): ``#`` at the start of a line or after whitespace.
-_COMMENT = re.compile(r"(^|\s+)#.*$")
+#: The ``#`` of pip's comment pattern (``req_file.COMMENT_RE``, ``(^|\s+)#.*$``): at the start of a line or
+#: after whitespace. The white space before it is cut off too (by ``rstrip``: pip's pattern, searched as it
+#: is, is quadratic in a run of spaces before a ``#`` that starts no comment).
+_COMMENT = re.compile(r"(?:^|(?<=\s))#")
 #: pip's environment variable pattern (``req_file.ENV_VAR_RE``).
 _PIP_ENV_VAR = re.compile(r"\$\{[A-Z0-9_]+\}")
 _PIP_NOTE = "pip replaces {var} with an environment variable when it reads the file"
@@ -60,7 +62,7 @@ def read_requirement(source: SourceFile, line: str, source_map: SourceMap) -> No
         source_map: maps offsets of ``line`` to the file.
     """
     if "#" in line and (comment := _COMMENT.search(line)) is not None:
-        line = line[: comment.start()]
+        line = line[: comment.start()].rstrip()
     pin = pip_vcs_pin(source, line, source_map.span, pip_env=True)
     if pin is not None:
         source.pins.append(pin)

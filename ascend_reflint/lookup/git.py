@@ -33,6 +33,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import IO, NamedTuple
 
+from ascend_reflint.lookup import memory
 from ascend_reflint.model import RemoteRefs
 
 #: Variables that point git at a repository (git(1), "ENVIRONMENT VARIABLES"): never passed on.
@@ -228,12 +229,16 @@ class GitRunner:
         stdin: bytes | None = None,
         timeout: float | None = None,
         watch: Callable[[], str | None] | None = None,
+        max_memory: int | None = None,
     ) -> GitRun:
         """Run ``git ARGS`` (an argument list, no shell) in the runner's directory and wait for it.
 
         git writes its output to unnamed temporary files, which are checked every :data:`_WATCH_SECONDS`:
         more than :data:`MAX_STDOUT` bytes of output, or :data:`MAX_STDERR` of messages (a server's
         ``remote:`` lines can be endless), and git is stopped; what is read back is bounded the same way.
+        git's own memory is checked as often when ``max_memory`` is given: git reads a remote's whole ref
+        advertisement before it writes a line, so an endless one grows git, not its output (a history
+        fetch from such a server held 17 GB after 60 s).
 
         Args:
             args: git's arguments, without ``git``.
@@ -242,6 +247,8 @@ class GitRunner:
             timeout: seconds before git's process group is killed (default: the runner's timeout).
             watch: called every :data:`_WATCH_SECONDS` while git runs; when it returns a reason, git's
                 process group is killed and the reason is the result's ``stopped`` (a size cap, …).
+            max_memory: bytes that git and the processes it started may hold (anonymous resident memory,
+                :mod:`ascend_reflint.lookup.memory`, Linux); past it git is stopped likewise.
 
         Returns:
             What git did; ``timed_out`` is True when the timeout killed it.
@@ -256,7 +263,11 @@ class GitRunner:
             proc = start_git(git, list(args), self._env, self._directory, stdin is not None, (out, err))
             with self._tracked(proc):
                 _feed(proc, stdin)
-                stopped, timed_out = _wait(proc, deadline, lambda: _too_much_output(out, err) or _call(watch))
+                stopped, timed_out = _wait(
+                    proc,
+                    deadline,
+                    lambda: _too_much_output(out, err) or _too_much_memory(proc, max_memory) or _call(watch),
+                )
                 if stopped is not None or timed_out:
                     kill_group(proc)
                     proc.wait()
@@ -333,6 +344,13 @@ def _too_much_output(out: IO[bytes], err: IO[bytes]) -> str | None:
     if os.fstat(err.fileno()).st_size > MAX_STDERR:
         return f"git wrote more than {MAX_STDERR // 1024 // 1024} MiB of messages"
     return None
+
+
+def _too_much_memory(proc: subprocess.Popen[bytes], max_memory: int | None) -> str | None:
+    """Why git must be stopped for the memory its processes hold, or None."""
+    if max_memory is None or memory.tree_memory(proc.pid) <= max_memory:
+        return None
+    return f"git held more than {max_memory / 1024 / 1024:.3g} MiB of memory"
 
 
 def _head(stream: IO[bytes], limit: int) -> bytes:

@@ -24,8 +24,9 @@ reach any transport. The questions themselves (``rev-parse --disambiguate``, ``r
 read commits only, which a treeless graph has.
 
 A graph whose files are not as reflint left them (its ``config`` changed, hooks, ``alternates``, a
-``commondir``, a symbolic link in its layout) is never run: a cache directory inside a scanned repository
-could otherwise carry a config that makes ``git fetch`` run a command.
+``commondir``, a symbolic link or a special file anywhere in it) is never run: a cache directory inside a
+scanned repository could otherwise carry a config that makes ``git fetch`` run a command, or a link
+through which git writes (``FETCH_HEAD``, ``refs/heads``, a loose object's folder) into a file elsewhere.
 """
 
 from __future__ import annotations
@@ -210,7 +211,8 @@ class CommitGraph:
     def untrusted_reason(self) -> str | None:
         """Why the repository must not be run (its files are not as reflint left them), or None.
 
-        Checked: no symbolic link at the repository, ``objects``, ``objects/pack`` or ``refs``; ``config``
+        Checked: the repository, ``objects``, ``objects/pack`` and ``refs`` are folders; nothing in it is a
+        symbolic link or a special file (git would write through a link, or wait on a FIFO); ``config``
         byte for byte as :func:`repository_config` writes it; no ``hooks``, ``commondir`` or
         ``objects/info/alternates``.
         """
@@ -221,6 +223,9 @@ class CommitGraph:
                     return f"{path} is not a folder"
             except OSError:
                 return f"{path} is missing"
+        odd = _not_file_or_folder(self.repo)
+        if odd is not None:
+            return f"{odd} is not a file or folder that git made"
         for part in ("hooks", "commondir", "objects/info/alternates"):
             if os.path.lexists(self.repo / part):
                 return f"{self.repo / part} was not made by reflint"
@@ -285,7 +290,9 @@ class CommitGraph:
             runner: runs git.
             url: the URL the pin fetches (already checked safe).
             timeout: seconds before git's process group is killed.
-            max_bytes: the largest the repository may grow on disk; past it git is killed.
+            max_bytes: the largest the repository may grow on disk, and the most memory git may hold (an
+                honest treeless fetch holds a few MiB; a server can send an endless ref list, which git
+                holds whole); past either, git is killed.
             commits: full commit ids to fetch by id in the same round trip (see :meth:`fetch_commits`);
                 when the server refuses one, the whole fetch fails and names it.
 
@@ -299,7 +306,7 @@ class CommitGraph:
             return _SIZE_CAP if size > max_bytes else None
 
         args = [*self._fetch_prefix(url), "--prune", REMOTE_NAME, *REFSPECS, *commits]
-        run = runner.run(args, timeout=timeout, watch=watch)
+        run = runner.run(args, timeout=timeout, watch=watch, max_memory=max_bytes)
         if run.stopped is not None or run.timed_out:
             self._remove_temporary_packs()
             if run.stopped == _SIZE_CAP:
@@ -312,16 +319,23 @@ class CommitGraph:
             return FetchResult(False, "", run, too_large=True)
         return FetchResult(True, "", run)
 
-    def fetch_commit(self, runner: GitRunner, url: str, commit: str, timeout: float) -> GitRun:
+    def fetch_commit(
+        self, runner: GitRunner, url: str, commit: str, timeout: float, max_memory: int | None = None
+    ) -> GitRun:
         """Fetch a commit by full id (``git fetch reflint ID``), which servers that allow it answer for any
         commit they have (protocol v2, or ``uploadpack.allowAnySHA1InWant``; GitHub serves any commit of
         the fork network). Nothing is written to the refs; several may run at once (the graph's config
         writes no commit-graph and runs no gc, which would contend for their locks).
 
+        Args:
+            max_memory: the most memory git may hold (see :meth:`fetch_history`), or None.
+
         Returns:
             What git did: status 0 when the commit came.
         """
-        return runner.run([*self._fetch_prefix(url), REMOTE_NAME, commit], timeout=timeout)
+        return runner.run(
+            [*self._fetch_prefix(url), REMOTE_NAME, commit], timeout=timeout, max_memory=max_memory
+        )
 
     def find(self, runner: GitRunner, prefixes: Iterable[str]) -> dict[str, list[str]]:
         """The commits of the graph whose id starts with each prefix (a tag object counts for its commit).
@@ -465,6 +479,25 @@ def _tree_size(path: Path) -> int:
                     elif entry.is_file(follow_symlinks=False):
                         total += entry.stat(follow_symlinks=False).st_size
     return total
+
+
+def _not_file_or_folder(path: Path) -> str | None:
+    """The first entry under ``path`` that is neither a regular file nor a folder (a symbolic link, a FIFO,
+    a device, a socket) or that cannot be listed, or None; nothing is followed."""
+    stack = [str(path)]
+    while stack:
+        folder = stack.pop()
+        try:
+            with os.scandir(folder) as entries:
+                for entry in entries:
+                    mode = entry.stat(follow_symlinks=False).st_mode
+                    if stat.S_ISDIR(mode):
+                        stack.append(entry.path)
+                    elif not stat.S_ISREG(mode):
+                        return entry.path
+        except OSError:
+            return folder
+    return None
 
 
 def _read_regular(path: Path, max_bytes: int) -> bytes | None:

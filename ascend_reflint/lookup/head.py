@@ -10,8 +10,8 @@ as the entry lives.
 
 It runs as every lookup does: through the same git runners (:func:`ascend_reflint.lookup.start_runners`),
 in the environment the URL may have (credentials only for the hosts the user allowed), with ``--`` before
-the URL, never interactively, each git bounded by ``--timeout``. A failure leaves the ref list as it was
-(no suggestion, nothing cached); ``--offline`` asks nothing.
+the URL, never interactively, each git bounded by ``--timeout`` and by its share of ``--lookup-memory``.
+A failure leaves the ref list as it was (no suggestion, nothing cached); ``--offline`` asks nothing.
 """
 
 from __future__ import annotations
@@ -76,15 +76,18 @@ def default_branches(
         if notice is not None:
             stats.notice(notice)
 
+        workers = min(options.jobs or len(asked), len(asked))
+        # The lookups' memory budget, shared: git holds a whole ref advertisement, which a server can
+        # make endless (one such answer grew git to 1.7 GB in 5 s).
+        share = options.memory // workers
+
         def ask(url: str) -> str | None:
             log.debug("git %s", " ".join(symref_args(url)))  # the handler masks credentials
-            run = runners.for_url(url).run(symref_args(url))
+            run = runners.for_url(url).run(symref_args(url), max_memory=share)
             stats.lookups += 1
             return parse_symref(run.stdout) if run.returncode == 0 and run.stopped is None else None
 
-        with ThreadPoolExecutor(
-            min(options.jobs or len(asked), len(asked)), thread_name_prefix="reflint-head"
-        ) as pool:
+        with ThreadPoolExecutor(workers, thread_name_prefix="reflint-head") as pool:
             try:
                 answers = dict(zip(asked, pool.map(ask, [url for url, _ in asked.values()]), strict=True))
             except BaseException:

@@ -560,7 +560,11 @@ class _RemoteVerification:
 
         def ask(commit: str) -> tuple[_ById, str]:
             timeout = self._time_left()
-            run = self.graph.fetch_commit(self.runner, self.request.url, commit, timeout)
+            run = self.graph.fetch_commit(
+                self.runner, self.request.url, commit, timeout, self.options.max_bytes
+            )
+            if run.stopped is not None:
+                return _ById.FAILED, f"fetching it by id was stopped: {run.stopped}"
             if run.returncode == 0 and not run.timed_out:
                 return _ById.SERVED, ""
             if run.timed_out:

@@ -319,6 +319,30 @@ def test_a_cached_history_changed_by_something_else_is_never_run(  # type: ignor
     )
 
 
+def test_a_cached_history_with_a_link_inside_is_never_written_through(  # type: ignore[no-untyped-def]
+    project: Path, history: History, tmp_path: Path, capsys
+) -> None:
+    # git fetch writes FETCH_HEAD (and refs, loose objects) by name: a link there, in a cache that someone
+    # else wrote, would have it overwrite a file anywhere (before: the victim held FETCH_HEAD's lines).
+    cache = tmp_path / "cache"
+    scan(capsys, "--cache-dir", str(cache))
+    (graph,) = (cache / "history").iterdir()
+    victim = tmp_path / "victim"
+    victim.write_text("the victim's own text\n")
+    fetch_head = graph / "repo.git" / "FETCH_HEAD"
+    fetch_head.unlink()
+    fetch_head.symlink_to(victim)
+
+    _, document = scan(capsys, "--cache-dir", str(cache), "--refresh")
+
+    assert victim.read_text() == "the victim's own text\n"
+    assert {f["code"] for f in document["findings"]} == {"RL008"}
+    assert document["findings"][0]["message"].endswith(
+        "could not be verified against its history: its cached history is not as reflint left it "
+        f"({fetch_head} is not a file or folder that git made): delete {graph}"
+    )
+
+
 def test_a_history_that_cannot_be_fetched_is_unverified_with_gits_reason(  # type: ignore[no-untyped-def]
     project: Path, history: History, tmp_path: Path, capsys
 ) -> None:

@@ -104,9 +104,9 @@ def test_a_ref_list_past_the_caps_is_stopped_and_never_cached(tmp_path: Path, se
         (
             "RL001",
             2,
-            f'ref "v1" is neither a branch nor a tag of {remote}, so `git clone --branch` fails; no ref names '
-            'that version; the most similar of its 1 branch and 5000 tags are "t00000001", "t00000000", '
-            '"t00000002"',
+            f'ref "v1" is neither a branch nor a tag of {remote}, so `git clone --branch` fails; no ref '
+            'names that version; the most similar of its 1 branch and 5000 tags are "t00000001", '
+            '"t00000000", "t00000002"',
         )
     ]
     assert [path.name for path in (tmp_path / "cache" / "remotes").iterdir()] == [
@@ -177,3 +177,95 @@ def test_what_has_not_answered_by_the_deadline_is_not_looked_up(
     ]
     assert [server.connections for server in silent] == [1, 1, 0]
     assert (code, stderr) == (1, "reflint: no remote could be checked: 3 pins unchecked\n")
+
+
+class _TwoFaced:
+    """A server whose first ``honest`` ref advertisements are small (``master`` and the tag ``v1``) and
+    whose later ones never end: a ref list that passes the caps, then a default-branch question or a
+    history fetch that would grow git without bound. ``endless_bytes`` counts what the endless ones sent."""
+
+    def __init__(self, honest: int = 1) -> None:
+        self.__name__ = "two_faced"  # what the server's thread is named after
+        self.honest = honest
+        self.answered = 0
+        self.endless_bytes = 0
+        self._lock = threading.Lock()
+
+    def __call__(self, connection: socket.socket, stop: threading.Event) -> None:
+        read_request(connection)
+        with self._lock:
+            self.answered += 1
+            endless = self.answered > self.honest
+        head = _pkt("# service=git-upload-pack\n") + b"0000"
+        head += _pkt(f"{'1' * 40} refs/heads/master\0agent=t symref=HEAD:refs/heads/master\n")
+        if not endless:
+            connection.sendall(_HEAD + head + _pkt(f"{'1' * 40} refs/tags/v1\n") + b"0000")
+            return
+        connection.sendall(_HEAD + head)
+        block = _tags(0, 20_000)
+        with contextlib.suppress(OSError):
+            while not stop.is_set():
+                connection.sendall(block)
+                with self._lock:
+                    self.endless_bytes += len(block)
+
+
+def test_an_endless_answer_to_the_default_branch_question_is_stopped_by_the_memory_budget(
+    tmp_path: Path, servers: ServerFactory
+) -> None:
+    # A missing "main" makes RL001 ask for the remote's default branch (ls-remote --symref URL HEAD),
+    # which ran outside the memory budget: git read the endless answer until the timeout (1.7 GB in 5 s).
+    answers = _TwoFaced()
+    server = servers(answers)
+    url = f"http://127.0.0.1:{server.port}/o/r.git"
+    write_tree(tmp_path / "project", {"Dockerfile": f"FROM x\nRUN git clone --branch main {url} /opt/r\n"})
+
+    code, stderr, found = _scan(
+        tmp_path / "project", tmp_path, {}, "--lookup-memory", "48", "--timeout", "30"
+    )
+
+    remote = f"127.0.0.1:{server.port}/o/r"
+    # No suggestion (the question went unanswered), and git was stopped long before the timeout.
+    assert (code, stderr) == (1, "")
+    assert found == [
+        (
+            "RL001",
+            2,
+            f'ref "main" is neither a branch nor a tag of {remote}, so `git clone --branch` fails; it has 1 '
+            "branch and 1 tag",
+        )
+    ]
+    assert answers.answered == 2
+    assert answers.endless_bytes < 256 * 1024 * 1024
+
+
+def test_an_endless_answer_to_a_history_fetch_is_stopped_at_the_history_cap(
+    tmp_path: Path, servers: ServerFactory
+) -> None:
+    # A commit that no tip names makes reflint fetch the remote's history, whose ref advertisement git
+    # holds whole: an endless one grew git to 17 GB in the 60 s a fetch may take.
+    answers = _TwoFaced()
+    server = servers(answers)
+    url = f"http://127.0.0.1:{server.port}/o/r.git"
+    commit = "2" * 40
+    write_tree(
+        tmp_path / "project",
+        {"Dockerfile": f"FROM x\nRUN git clone {url} /opt/r && cd /opt/r && git checkout {commit}\n"},
+    )
+
+    code, stderr, found = _scan(
+        tmp_path / "project", tmp_path, {}, "--max-history-size", "64", "--timeout", "20"
+    )
+
+    remote = f"127.0.0.1:{server.port}/o/r"
+    assert (code, stderr) == (0, "")
+    assert found == [
+        (
+            "RL008",
+            2,
+            f'commit "{commit}" of {remote} could not be verified against its history: git held more than 64 '
+            "MiB of memory",
+        )
+    ]
+    assert answers.answered == 2
+    assert answers.endless_bytes < 256 * 1024 * 1024

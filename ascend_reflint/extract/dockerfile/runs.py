@@ -39,9 +39,10 @@ class RunTexts:
         notices: where to say that a RUN was not scanned (the file's notices, in order).
         """
         self._file_text = file_text
+        self._file_lines: list[str] | None = None  # split once, when an exec-form pin first needs them
         self._notices = notices
-        #: The (first, last) file lines of each exec-form RUN read (see :meth:`written_in_file`).
-        self._exec_form_lines: list[tuple[int, int]] = []
+        #: The file lines of the exec-form RUNs read (see :meth:`written_in_file`).
+        self._exec_form_lines: set[int] = set()
 
     def shell_texts(
         self, instruction: Instruction, shell: tuple[str, int] | None, args_start: int
@@ -106,10 +107,11 @@ class RunTexts:
         hold (the argument ``'v1'`` becomes the shell word ``''\''v1'\'''``); what the file holds at the
         ref's span is the ref as written.
         """
-        from_exec_form = any(first <= pin.span.line <= last for first, last in self._exec_form_lines)
-        if not pin.ref_text or not from_exec_form:
+        if not pin.ref_text or pin.span.line not in self._exec_form_lines:
             return pin
-        lines = self._file_text.split("\n")
+        if self._file_lines is None:
+            self._file_lines = self._file_text.split("\n")
+        lines = self._file_lines
         span = pin.span
         if span.line == span.end_line:
             written = lines[span.line - 1][span.column - 1 : span.end_column - 1]
@@ -122,7 +124,7 @@ class RunTexts:
         if not values:
             return
         last_line = logical.position(len(logical.text) - 1)[0]
-        self._exec_form_lines.append((logical.position(args_start)[0], last_line))
+        self._exec_form_lines.update(range(logical.position(args_start)[0], last_line + 1))
         strings = json_strings(logical.text, args_start, values)
         script = _shell_c_script(values)
         if script is not None:
