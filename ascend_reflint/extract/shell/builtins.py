@@ -53,9 +53,7 @@ def call_frame(walker: Walker, scope: Scope, arguments: list[Word], text: Text) 
     """The frame of a function called with ``arguments`` (words of ``text``): ``$1`` … ``$9`` (empty past
     the last argument), ``$#``, ``$@`` and ``$*`` (arrays of the arguments), over ``scope``."""
     frame = scope.frame()
-    elements = tuple(
-        _element(walker, word, walker.expander.expand(word, text, scope)) for word in arguments
-    )
+    elements = tuple(_element(walker, word, walker.expander.expand(word, text, scope)) for word in arguments)
     _bind_positional(frame, elements)
     return frame
 
