@@ -107,12 +107,26 @@ def _binding(walker: Walker, run: list[Node], name: str, text: Text, scope: Scop
             return Binding(None, Resolution.UNRESOLVED, f"${name} is appended to on line {line}")
         return Binding(previous.value + value.value)  # written in two places: no one provenance
     if value.value is not None:
-        return Binding(value.value, provenance=assigned_provenance(word, value, walker.sink.path))
+        provenance = assigned_provenance(word, value, walker.sink.path)
+        return Binding(
+            value.value, provenance=provenance, empty_because=_empty_because(walker, word, value, name)
+        )
     if value.resolution is Resolution.EMPTY:
         return Binding(None, Resolution.EMPTY, value.note)
     return Binding(
         None, value.resolution, f"${name} (line {walker.expander.line(text, offset)}): {value.note}"
     )
+
+
+def _empty_because(walker: Walker, word: Word, value: Value, name: str) -> str | None:
+    """Why the value that ``word`` assigns to ``name`` is empty for good (``REF=``, ``REF=""``, ``REF=$EMPTY``
+    with EMPTY so), or None (:attr:`ascend_reflint.resolve.Binding.empty_because`): no one outside the script
+    replaces a plain assignment, as they may an ``ARG``'s default or ``${REF:-}``'s."""
+    if value.value != "":
+        return None
+    if word.is_literal:
+        return f"${name} is set to nothing on line {value.span.line}"
+    return value.empty_because
 
 
 def _elements(walker: Walker, array: Node, text: Text, scope: Scope) -> tuple[Element, ...]:
