@@ -171,12 +171,6 @@ def test_many_exec_form_runs(tmp_path: Path) -> None:
     ]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="each checkout scans every clone of the script (extract/shell/repos.py Repositories.find, at, "
-    "cloned_into): 10,000 clones took 9.5 s, 20,000 about 35 s; an index by directory makes it "
-    "linear; repos.py is being changed by the --fix work",
-)
 def test_many_clones_each_checked_out(tmp_path: Path) -> None:
     count = 20_000
     script = "".join(
