@@ -152,7 +152,7 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="reflint",
         description="Lint the git refs that build recipes pin "
-        "(Dockerfiles, shell scripts, GitHub workflows, pip requirements).",
+        "(Dockerfiles, scripts, CI files, dependency files and more).",
     )
     parser.add_argument("--version", action="version", version=f"reflint {__version__}")
     parser.add_argument("--debug", action="store_true", help="show tracebacks and debug logs")

@@ -1,0 +1,54 @@
+"""What ``reflint --help`` says, and that the package, the Action and the hook describe reflint alike."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from ruamel.yaml import YAML
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib
+
+PROJECT = Path(__file__).resolve().parents[2]
+#: What reflint reads, in a phrase that every description shares and that no new kind of file outdates.
+WHAT_IT_READS = "(Dockerfiles, scripts, CI files, dependency files and more)"
+
+
+def reflint(*args: str, columns: int = 100) -> subprocess.CompletedProcess[str]:
+    """``python -m ascend_reflint ARGS`` with a terminal ``columns`` wide as argparse sees it."""
+    return subprocess.run(
+        [sys.executable, "-m", "ascend_reflint", *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "COLUMNS": str(columns)},
+        timeout=60,
+    )
+
+
+def test_help_says_what_reflint_reads_in_one_sentence() -> None:
+    completed = reflint("--help")
+    assert (completed.returncode, completed.stderr) == (0, "")
+    assert completed.stdout.split("\n\n")[1] == (
+        "Lint the git refs that build recipes pin (Dockerfiles, scripts, CI files, dependency files and\n"
+        "more)."
+    )
+
+
+def test_the_package_the_action_and_the_hooks_describe_reflint_alike() -> None:
+    pyproject = tomllib.loads((PROJECT / "pyproject.toml").read_text(encoding="utf-8"))
+    action = YAML(typ="safe").load((PROJECT / "action.yml").read_text(encoding="utf-8"))
+    hooks = YAML(typ="safe").load((PROJECT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    assert (
+        pyproject["project"]["description"]
+        == f"A linter for the git refs that build recipes pin {WHAT_IT_READS}."
+    )
+    assert action["description"].startswith(f"Check the git refs that build recipes pin {WHAT_IT_READS}: ")
+    assert (
+        hooks[0]["description"]
+        == f"Check the git refs that build recipes pin {WHAT_IT_READS} against their remotes."
+    )
