@@ -7,7 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from ruamel.yaml import YAML
+
+from ascend_reflint.cli import main
 
 try:
     import tomllib
@@ -52,3 +55,56 @@ def test_the_package_the_action_and_the_hooks_describe_reflint_alike() -> None:
         hooks[0]["description"]
         == f"Check the git refs that build recipes pin {WHAT_IT_READS} against their remotes."
     )
+
+
+def usage(capsys: pytest.CaptureFixture[str], *command: str) -> str:
+    """The usage lines that ``reflint COMMAND --help`` begins with."""
+    assert main([*command, "--help"]) == 0
+    return capsys.readouterr().out.split("\n\n")[0] + "\n"
+
+
+@pytest.mark.parametrize(
+    ("argv", "command", "error"),
+    [
+        (["scan", "--foo", "."], ["scan"], "unrecognized arguments: --foo"),
+        (["scan", "--formt", "json"], ["scan"], "unrecognized arguments: --formt (did you mean --format?)"),
+        # No abbreviations: each names the options it begins.
+        (
+            ["scan", "--unsafe", "--fix"],
+            ["scan"],
+            "unrecognized arguments: --unsafe (did you mean --unsafe-fixes?)",
+        ),
+        (["scan", "--stat"], ["scan"], "unrecognized arguments: --stat (did you mean --statistics?)"),
+        (
+            ["scan", "--no"],
+            ["scan"],
+            "unrecognized arguments: --no "
+            "(did you mean one of --no-cache, --no-docs or --no-verify-commits?)",
+        ),
+        (["scan", "--fix-only"], ["scan"], "unrecognized arguments: --fix-only (did you mean --fix?)"),
+        (
+            ["refs", "--col", "never"],
+            ["refs"],
+            "unrecognized arguments: --col (did you mean one of --color or --colour?)",
+        ),
+        (["--offline", "scan"], ["scan"], "unrecognized arguments: --offline (give it after 'reflint scan')"),
+        (
+            ["cache", "clean", "--cachedir", "x"],
+            ["cache", "clean"],
+            "unrecognized arguments: --cachedir (did you mean --cache-dir?), x",
+        ),
+        (["--foo"], [], "unrecognized arguments: --foo"),
+    ],
+)
+def test_an_unknown_option_gets_its_commands_usage_and_the_option_it_likely_means(
+    argv: list[str],
+    command: list[str],
+    error: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("COLUMNS", "100")
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    prog = " ".join(["reflint", *command])
+    assert (captured.out, captured.err) == ("", f"{usage(capsys, *command)}{prog}: error: {error}\n")
