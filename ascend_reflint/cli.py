@@ -449,7 +449,17 @@ def _parser() -> argparse.ArgumentParser:
     rules = commands.add_parser(
         "rules", help="list every rule with its code, name, severity and documentation"
     )
-    rules.add_argument("code", nargs="*", help="show only these codes")
+    rules.add_argument(
+        "rules",
+        nargs="*",
+        metavar="RULE",
+        help="only these rules, as --select takes them: codes (RL002), prefixes (RL00) or names (branch-pin)",
+    )
+    rules.add_argument(
+        "--list",
+        action="store_true",
+        help="one line per rule (code, name, severity, lookup, fix, what it reports) instead of the docs",
+    )
     rules.add_argument("--format", choices=("text", "json"), default="text")
     rules.set_defaults(handler=_run_rules, command_parser=rules)
     return parser
@@ -1062,6 +1072,13 @@ def _run_clean(args: argparse.Namespace) -> int:
 
 
 def _run_rules(args: argparse.Namespace) -> int:
+    from ascend_reflint.check.rules import selected_codes
     from ascend_reflint.report.rules_doc import write_rules
 
-    return write_rules(sys.stdout, set(args.code), args.format)
+    selectors = [part.strip() for argument in args.rules for part in argument.split(",") if part.strip()]
+    try:
+        codes = selected_codes(selectors) if selectors else None
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    write_rules(sys.stdout, codes, args.format, listing=args.list)
+    return EXIT_CLEAN

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -108,3 +109,37 @@ def test_an_unknown_option_gets_its_commands_usage_and_the_option_it_likely_mean
     captured = capsys.readouterr()
     prog = " ".join(["reflint", *command])
     assert (captured.out, captured.err) == ("", f"{usage(capsys, *command)}{prog}: error: {error}\n")
+
+
+def test_rules_takes_what_select_takes(capsys: pytest.CaptureFixture[str]) -> None:
+    """Codes, prefixes and names, comma-separated or not, as ``--select`` takes them."""
+    assert main(["rules", "RL00", "rl013,unused-ignore", "--format", "json"]) == 0
+    assert [rule["code"] for rule in json.loads(capsys.readouterr().out)] == [
+        *(f"RL00{n}" for n in range(1, 10)),
+        "RL013",
+        "RL099",
+    ]
+    assert main(["rules", "RL9"]) == 2
+    assert capsys.readouterr() == (
+        "",
+        "reflint: error: no rule code starts with RL9 (`reflint rules` lists the rules)\n",
+    )
+
+
+def test_rules_list_gives_one_aligned_line_per_rule(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules", "--list", "RL02"]) == 0
+    assert capsys.readouterr() == (
+        "RL020  checkout-of-fetch-head-only  error    no lookup       no fix      "
+        "A checkout names a ref that only FETCH_HEAD holds.\n"
+        "RL022  bash-under-sh                warning  no lookup       no fix      "
+        "Bash syntax in a Dockerfile `RUN` that `/bin/sh` runs.\n"
+        "RL023  version-comment-mismatch     warning  needs a lookup  safe fix    "
+        "A commit pin whose version comment names a tag that points elsewhere.\n"
+        "RL024  newer-release                info     needs a lookup  unsafe fix  "
+        "A pinned release tag has a newer release of the same line on the remote.\n"
+        "RL025  commit-not-in-history        error    needs a lookup  no fix      "
+        "A pinned commit that no branch or tag of its repository contains: it is not in the history.\n"
+        "RL026  ambiguous-commit-id          error    needs a lookup  no fix      "
+        "An abbreviated commit id that several commits of the repository's history start with.\n",
+        "",
+    )
