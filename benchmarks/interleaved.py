@@ -9,8 +9,10 @@ Usage::
 Each run is a whole process (``python -m ascend_reflint scan --offline --format json``, its own warm
 ``--cache-dir`` per tree, filled by one scan first), and what is timed is its user + system CPU time
 (``getrusage(RUSAGE_CHILDREN)``): on a shared machine the CPU time moves far less than the wall time.
-Runs alternate between the trees, so that a change of load hits both alike. ``--also ARGS`` adds a third
-series (the new tree with more arguments, e.g. ``--also=--no-docs``). Prints the medians and the ratio.
+Runs alternate between the trees, so that a change of load hits both alike. ``--args ARGS`` gives every
+series more arguments (``--args=--no-cache``: each run extracts every file, to time extraction itself);
+``--also ARGS`` adds a third series (the new tree with more arguments, e.g. ``--also=--no-docs``). Prints
+the medians and the ratio.
 """
 
 from __future__ import annotations
@@ -52,11 +54,13 @@ def main() -> int:
     parser.add_argument("--new", required=True, help="a source tree holding ascend_reflint/ and rules/")
     parser.add_argument("--runs", type=int, default=21)
     parser.add_argument("--also", default="", help="more arguments for a third series of the new tree")
+    parser.add_argument("--args", default="", help="more arguments for every series")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as caches:
-        series = {"base": (args.base, []), "new": (args.new, [])}
+        common = args.args.split()
+        series = {"base": (args.base, common), "new": (args.new, common)}
         if args.also:
-            series[f"new {args.also}"] = (args.new, args.also.split())
+            series[f"new {args.also}"] = (args.new, [*common, *args.also.split()])
         for tree, _extra in series.values():  # fill each tree's cache online once
             cache = os.path.join(caches, os.path.basename(tree.rstrip("/")))
             env = dict(os.environ, PYTHONPATH=tree)

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from ascend_reflint.extract.commands import SHELLS
 from ascend_reflint.extract.errors import ExtractError
+from ascend_reflint.extract.pinwords import may_name_pin
 from ascend_reflint.extract.template import mask_template, unmask_pin
 from ascend_reflint.model import Resolution, SourceFile
 from ascend_reflint.resolve import Binding, Scope
@@ -66,7 +67,7 @@ def extract_apptainer(source: SourceFile) -> None:
 
     text = source.text
     assert text is not None
-    if "git" not in text:
+    if not may_name_pin(text):
         return
     masked = mask_template(text)
     sections = _sections(masked.text)
@@ -149,7 +150,7 @@ def _run(
     last = sections[-1]
     interpreter = _interpreter(last.options)
     if interpreter is not None and posixpath.basename(interpreter) not in SHELLS:
-        if "git" in text[last.start : last.end]:
+        if may_name_pin(text[last.start : last.end]):
             source.notices.append(
                 f"line {last.line}: %{last.name} runs in {interpreter}: not scanned for pins"
             )

@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from ascend_reflint.extract.errors import ExtractError
+from ascend_reflint.extract.pinwords import may_name_pin
 from ascend_reflint.extract.yamlpos import (
     LineIndex,
     YamlMapping,
@@ -102,7 +103,7 @@ def extract_gitlab_ci(source: SourceFile) -> None:
     """
     text = source.text
     assert text is not None
-    if "git" not in text and "include" not in text:
+    if not may_name_pin(text) and "include" not in text:
         return
     root = _parse(text)
     if not isinstance(root, YamlMapping):
@@ -302,7 +303,7 @@ class _Reader:
         """Read script lines as one shell: each item a line of the script."""
         from ascend_reflint.extract.shell import ShellSession
 
-        if not any("git" in script.value or "$" in script.value for script in scripts):
+        if not any(may_name_pin(script.value) or "$" in script.value for script in scripts):
             return
         out = SourceMapBuilder()
         for script in scripts:

@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 
 from ascend_reflint.extract.commands import SHELLS
 from ascend_reflint.extract.errors import ExtractError
+from ascend_reflint.extract.pinwords import may_name_pin
 from ascend_reflint.model import Pin, Resolution, SourceFile
 from ascend_reflint.resolve import MAX_VALUE_LENGTH, Binding, Scope
 from ascend_reflint.sourcemap import SourceMapBuilder
@@ -75,7 +76,7 @@ def extract_makefile(source: SourceFile) -> None:
 
     text = source.text
     assert text is not None
-    if "git" not in text:  # every pin is a git command or a git+ URL, written in the file
+    if not may_name_pin(text):  # every pin is written with git, or given to npm, yarn, pnpm
         return
     reader = _Reader(text)
     reader.read()

@@ -52,6 +52,7 @@ from ascend_reflint.extract.expressions import (
     variants,
 )
 from ascend_reflint.extract.gitsource import is_git_source
+from ascend_reflint.extract.pinwords import PIN_WORDS
 from ascend_reflint.extract.shell import ShellSession
 from ascend_reflint.extract.yamlpos import (
     LineIndex,
@@ -79,8 +80,9 @@ from ascend_reflint.remote import github_action_url, normalise_remote
 from ascend_reflint.resolve import Binding, Provenance, Scope, evaluate_expression, expression_key, origin_of
 from ascend_reflint.sourcemap import SourceMap
 
-#: A file holding none of these words can neither pin a ref nor set env: it is not parsed at all.
-_WORTH_PARSING = ("git", "uses", "env", "docker", "podman")
+#: A file holding none of these words can neither pin a ref nor set env: it is not parsed at all (see
+#: :mod:`ascend_reflint.extract.pinwords` for what every pin holds).
+_WORTH_PARSING = (*PIN_WORDS, "uses", "env", "docker", "podman")
 _ACTION_FILE_NAMES = frozenset({"action.yml", "action.yaml"})
 #: The job id that a composite action's steps are scoped under (``step:runs:<index>``).
 ACTION_JOB_ID = "runs"

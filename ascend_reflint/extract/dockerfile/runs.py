@@ -19,6 +19,7 @@ from ascend_reflint.extract.dockerfile.execform import JsonString, json_array, j
 from ascend_reflint.extract.dockerfile.heredocs import copy_body, heredoc_command, shebang, stdin_command
 from ascend_reflint.extract.dockerfile.lines import Instruction, Logical, heredoc_word, shell_words
 from ascend_reflint.extract.errors import ExtractError
+from ascend_reflint.extract.pinwords import may_name_pin
 from ascend_reflint.model import Pin
 from ascend_reflint.resolve import unquote
 from ascend_reflint.sourcemap import SourceMapBuilder
@@ -176,7 +177,7 @@ class RunTexts:
 
     def _skip_notice(self, instruction: Instruction, why: str, text: str | None = None) -> None:
         """Say that a RUN was not scanned, when it could have held a pin."""
-        if "git" in (instruction.logical.text if text is None else text):
+        if may_name_pin(instruction.logical.text if text is None else text):
             self._notices.append(f"line {instruction.line}: RUN {why}; not scanned for pins")
 
 

@@ -26,15 +26,17 @@ import re
 
 from ascend_reflint.extract.docs.blocks import DOCKERFILE_LANGUAGES, Block, shell_text
 from ascend_reflint.extract.errors import ExtractError
+from ascend_reflint.extract.pinwords import may_name_pin
 from ascend_reflint.model import FileKind, Pin, SourceFile
 from ascend_reflint.resolve import Scope
 from ascend_reflint.sourcemap import SourceMap
 
 _RENDERER = "the documentation build"
-#: What every pin of a block holds: ``git`` followed by a blank (a command, ``--git URL``), ``+`` (pip's
-#: ``git+``), ``@``/``/``/``#``/a quote (a ``.git`` URL's end), or ``hub:``/``lab:`` (npm). Most
-#: documentation mentions git only in ``github.com`` links: such a file is not looked at further. (A
-#: pattern that starts with a literal, so that the search is fast: 0.5 ms over verl's 120 documents.)
+#: What every pin of a block that says git holds: ``git`` followed by a blank (a command, ``--git URL``),
+#: ``+`` (pip's ``git+``), ``@``/``/``/``#``/a quote (a ``.git`` URL's end), or ``hub:``/``lab:`` (npm).
+#: Most documentation mentions git only in ``github.com`` links: such a file is not looked at further,
+#: unless it names npm, yarn or pnpm (:mod:`ascend_reflint.extract.pinwords`). (A pattern that starts with a
+#: literal, so that the search is fast: 0.5 ms over verl's 120 documents.)
 _GIT_WORD = re.compile(r"git(?:[^\w-]|hub:|lab:|$)")
 
 
@@ -49,7 +51,8 @@ def extract_docs(source: SourceFile) -> None:
 
     text = source.text
     assert text is not None
-    if "git" not in text or _GIT_WORD.search(text) is None:
+    says_git = "git" in text and _GIT_WORD.search(text) is not None
+    if not says_git and "npm" not in text and "yarn" not in text:
         return
     lower = source.path.lower()
     session = ShellSession(source.path, source.kind, Scope())
@@ -76,7 +79,7 @@ def extract_docs(source: SourceFile) -> None:
         blocks = _blocks(lower, text)
     docker_pins: list[Pin] = []
     for block in blocks:
-        if "git" not in block.text:
+        if not may_name_pin(block.text):
             continue
         if block.is_script:
             session.scope = Scope()

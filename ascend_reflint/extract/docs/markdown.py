@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 
 from ascend_reflint.extract.docs.blocks import READ_LANGUAGES, Block, language_of
+from ascend_reflint.extract.pinwords import may_name_pin
 from ascend_reflint.sourcemap import SourceMap, SourceMapBuilder
 
 _FENCE_LINE = re.compile(r"(?P<prefix>[ \t>]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)")
@@ -56,7 +57,7 @@ def markdown_blocks(text: str, source_map: SourceMap | None = None) -> list[Bloc
         ).search(text, position)
         body_end = closing.start() if closing is not None else len(text)
         language = language_of(info)
-        if language in READ_LANGUAGES and "git" in text[position:body_end]:
+        if language in READ_LANGUAGES and may_name_pin(text[position:body_end]):
             width = len(opening.group("prefix"))
             blocks.append(_block(text, source_map, position, body_end, width, language))
         position = closing.end() + 1 if closing is not None else len(text)

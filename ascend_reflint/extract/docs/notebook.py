@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from ascend_reflint.extract.docs.blocks import Block
 from ascend_reflint.extract.docs.markdown import markdown_blocks
 from ascend_reflint.extract.jsontext import decode_json_string
+from ascend_reflint.extract.pinwords import may_name_pin
 from ascend_reflint.model import Resolution
 from ascend_reflint.resolve import Binding, Scope
 from ascend_reflint.sourcemap import LineIndex, SourceMap, SourceMapBuilder
@@ -56,16 +57,17 @@ def notebook_parts(text: str) -> tuple[list[ShellRun], list[Block]] | None:
         text: the notebook file's text.
 
     Returns:
-        ``(runs, blocks)`` in cell order, or None when the text is not a notebook (not JSON, no cells).
+        ``(runs, blocks)`` in cell order, or None when the text is not a notebook (not JSON, no cells; JSON
+        nested thousands deep, which no notebook is and Python's JSON reader refuses).
     """
     try:
         document = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     cells = document.get("cells") if isinstance(document, dict) else None
     if not isinstance(cells, list):
         return None
-    wanted = {index for index, cell in enumerate(cells) if "git" in _joined(cell)}
+    wanted = {index for index, cell in enumerate(cells) if may_name_pin(_joined(cell))}
     if not wanted:
         return [], []
     kernel = _kernel_language(document)

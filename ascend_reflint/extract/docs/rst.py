@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterator
 
 from ascend_reflint.extract.docs.blocks import READ_LANGUAGES, Block, language_of
+from ascend_reflint.extract.pinwords import may_name_pin
 from ascend_reflint.sourcemap import SourceMap, SourceMapBuilder
 
 _LINE = re.compile(
@@ -49,7 +50,7 @@ def rst_blocks(text: str, source_map: SourceMap | None = None) -> list[Block]:
         if language not in READ_LANGUAGES:
             continue
         body_end = _body_end(text, line_end, len(candidate.group("indent")))
-        if "git" in text[line_end:body_end]:
+        if may_name_pin(text[line_end:body_end]):
             block = _block(
                 text, source_map, line_end + 1, body_end, skip_options=bool(name), language=language
             )

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 import tree_sitter_bash
 from tree_sitter import Language, Node, Parser, Tree
 
+from ascend_reflint.extract.pinwords import may_name_pin
 from ascend_reflint.resolve import Scope, referenced_names
 from ascend_reflint.sourcemap import SourceMap
 
@@ -47,7 +48,7 @@ _GRAMMAR_GAPS = re.compile(
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 #: The commands that build a Dockerfile (see :func:`may_pin`), and what the walk looks for outside comments.
 _BUILDS = re.compile(r"docker|podman")
-_CODE_MARKERS = re.compile(r"git|docker|podman")
+_CODE_MARKERS = re.compile(r"git|npm|yarn|docker|podman")
 _ASSIGNMENT_OPERATOR = re.compile(rb"\+?=")
 _LOOP_KEYWORD = re.compile(rb"for|select")
 
@@ -241,30 +242,31 @@ def _commented_assignments(text: str, root: Node) -> dict[str, int]:
 def may_pin(text: str, scope: Scope | None) -> bool:
     """Whether ``text`` can hold a pin: a cheap test, before anything is parsed or a source map is built.
 
-    Every pin is a ``git …`` command or a ``git+`` URL, written in the text or held by a variable that it
-    uses, so a text that mentions git neither itself nor through a variable of ``scope`` (the variables its
-    caller knows; None when there are none) gives nothing; but for a ``docker build`` (``podman build``),
-    which gives another file's build arguments (:mod:`.docker`).
+    Every pin is written with git or given to npm, yarn or pnpm (:mod:`ascend_reflint.extract.pinwords`), in
+    the text or in a variable that it uses, so a text that names them neither itself nor through a variable
+    of ``scope`` (the variables its caller knows; None when there are none) gives nothing; but for a
+    ``docker build`` (``podman build``), which gives another file's build arguments (:mod:`.docker`).
     """
     return (
-        "git" in text
+        may_name_pin(text)
         or (scope is not None and variables_mention_git(text, scope))
         or (_BUILDS.search(text) is not None and "build" in text)
     )
 
 
 def variables_mention_git(text: str, scope: Scope) -> bool:
-    """True when a variable that ``text`` uses has a value in ``scope`` that mentions git."""
+    """True when a variable that ``text`` uses has a value in ``scope`` that mentions git (or npm, yarn:
+    :func:`~ascend_reflint.extract.pinwords.may_name_pin`)."""
     for name in referenced_names(text):
         binding = scope.get(name)
-        if binding is not None and binding.value is not None and "git" in binding.value:
+        if binding is not None and binding.value is not None and may_name_pin(binding.value):
             return True
     return False
 
 
 def code_mentions_git(text: str, root: Node) -> bool:
-    """Whether ``text`` (parsed into ``root``) holds ``git`` (or ``docker``/``podman``, see :func:`may_pin`)
-    outside its comments.
+    """Whether ``text`` (parsed into ``root``) holds ``git`` (or ``npm``/``yarn``, ``docker``/``podman``, see
+    :func:`may_pin`) outside its comments.
 
     Every pin is a ``git`` command or a ``git+`` URL, written in the script's code or held by a variable
     (see :func:`may_pin`), and the walk never reads a comment: a script that mentions git only in

@@ -7,6 +7,7 @@ it map back into the file.
 from __future__ import annotations
 
 from ascend_reflint.extract.commands import WRAPPERS, shell_script, unwrap
+from ascend_reflint.extract.pinwords import may_name_pin
 from ascend_reflint.extract.shell.command import Command, Walker
 from ascend_reflint.extract.shell.parse import Text
 from ascend_reflint.extract.shell.values import assigned_provenance
@@ -39,8 +40,8 @@ def run_eval(walker: Walker, command: Command) -> None:
 
 
 def _run_word(walker: Walker, command: Command, word: Word, command_name: str) -> None:
-    """Read the script that ``word`` holds, when it mentions git."""
-    if "git" not in word.display:
+    """Read the script that ``word`` holds, when it can pin (it names git, npm or yarn)."""
+    if not may_name_pin(word.display):
         return
     text = command.text
     roots = [text.root(word.start + offset) for offset in word.offsets]
