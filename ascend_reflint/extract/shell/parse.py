@@ -48,6 +48,11 @@ _GRAMMAR_GAPS = re.compile(
     r"|(?<![\w$-])unset(?=[\w-]+[ \t]*\(\))"
     r"|`\s*`"
 )
+#: A backslash that starts a line, and the character it escapes: tree-sitter-bash reads the line break before
+#: it as part of a word, which joins the line to the command on the line before (``git clone URL`` then
+#: ``\\git clone URL`` is one command whose URL ends in ``\\ngit``). Not ``\\'`` (in a single-quoted
+#: string, ``'`` ends it) nor ``\\``` (an escaped backquote nests a command substitution).
+_ESCAPE_AT_LINE_START = re.compile(r"(?<=\n)\\[^\r\n'`]")
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 #: The commands that build a Dockerfile (see :func:`may_pin`), and what the walk looks for outside comments.
 _BUILDS = re.compile(r"docker|podman")
@@ -96,6 +101,9 @@ def _mask(text: str) -> str:
       one word; so do template placeholders that the grammar would split or refuse (``{{ ref }}``,
       ``<branch>``, ``%(ref)s``), which a template engine replaces before any shell reads the text.
     - A backslash that ends the text (bash ignores it, the grammar does not) becomes a space.
+    - A backslash that starts a line, with the character it escapes, becomes ``..``
+      (:data:`_ESCAPE_AT_LINE_START`): an escaped character is part of a word, as ``.`` is, and the grammar
+      no longer reads the line break before it as part of the word.
     - Constructs that bash accepts and the grammar does not (:data:`_GRAMMAR_GAPS`) have the characters
       that trip the grammar replaced by ``_``, so that a script bash can run is never a syntax error.
     """
@@ -105,6 +113,8 @@ def _mask(text: str) -> str:
         text = _GITHUB_EXPRESSION.sub(lambda match: "_" * len(match.group()), text)
     if "{{" in text or "<" in text or "%(" in text:
         text = _TEMPLATE_PLACEHOLDER.sub(lambda match: "_" * len(match.group()), text)
+    if "\n\\" in text:
+        text = _ESCAPE_AT_LINE_START.sub("..", text)
     if "\\" in text or "$" in text or "`" in text or "unset" in text:
         text = _GRAMMAR_GAPS.sub(_fill_gap, text)
     end = len(text.rstrip("\r\n"))
