@@ -6,6 +6,7 @@ rules that this follows).
 
 from __future__ import annotations
 
+import dataclasses
 import posixpath
 import re
 from collections.abc import Iterator, Mapping
@@ -230,8 +231,8 @@ class _Extractor:
         if name in self.build_args:
             given = self.build_args[name]
             return given if isinstance(given, Binding) else Binding(given)
-        if value is not None:
-            return docker_value(value, scope, self.escape, at)
+        if value is not None:  # a default: --build-arg replaces it, so it is never empty for good
+            return dataclasses.replace(docker_value(value, scope, self.escape, at), empty_because=None)
         if is_global:
             self.valueless_globals.add(name)  # BuildKit's buildMetaArgs keeps no value for it
         else:
@@ -249,7 +250,11 @@ class _Extractor:
             docker_value(raw, stage.scope, self.escape, self._written_at(instruction, *value_at))
             for _name, raw, _span, value_at in pairs
         ]
-        for (name, _raw, span, _value_at), binding in zip(pairs, bindings, strict=True):
+        for (name, raw, span, _value_at), binding in zip(pairs, bindings, strict=True):
+            if binding.value == "" and "$" not in raw:
+                binding = dataclasses.replace(
+                    binding, empty_because=f"ENV {name} is set to nothing on line {span.line}"
+                )
             stage.scope.set(name, binding)
             self.source.env.append(EnvSetting(name, binding.value, span, "image"))
 
