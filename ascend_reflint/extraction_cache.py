@@ -99,9 +99,12 @@ class ExtractionCache:
             # pathlib is imported here, not by the module: a scan that finds no file never needs it.
             from pathlib import Path
 
-            from ascend_reflint.lookup.cache import default_cache_dir
+            if self._given is not None:
+                self._directory = Path(self._given)
+            else:
+                from ascend_reflint.lookup.cache import default_cache_dir
 
-            self._directory = default_cache_dir() if self._given is None else Path(self._given)
+                self._directory = default_cache_dir()
         return self._directory
 
     @property
