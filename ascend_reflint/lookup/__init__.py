@@ -331,10 +331,10 @@ def _notice(stats: LookupStats, notice: str | None) -> None:
         stats.notice(notice)
 
 
-@dataclass(frozen=True)
-class GitRunners:
+class GitRunners(NamedTuple):
     """Runners for the git commands of one stage, one per environment (see
-    :mod:`ascend_reflint.lookup.environment`): :meth:`for_url` picks the one a URL may use.
+    :mod:`ascend_reflint.lookup.environment`): :meth:`for_url` picks the one a URL may use (a NamedTuple:
+    this module is on the path of every scan that looks anything up, even from the cache).
 
     Attributes:
         git: the git program.
