@@ -78,6 +78,31 @@ def test_many_fenced_blocks_and_comments_in_markdown(tmp_path: Path) -> None:
     assert _pins(tmp_path) == [("README.md", 280_002, 14, "v1"), ("a.sh", 1, 14, "v2")]
 
 
+def test_variables_that_double_on_each_line_are_left_unresolved(tmp_path: Path) -> None:
+    # A=$A$A forty times over is a terabyte: each kind that expands variables ran out of memory (a file
+    # error under the test's 2 GiB; a runner's whole memory without a limit).
+    doubled = [f"A{n + 1}" for n in range(40)]
+    write_tree(
+        tmp_path,
+        {
+            "x.sh": "A0=x\n"
+            + "".join(f'{name}="$A{n}$A{n}"\n' for n, name in enumerate(doubled))
+            + 'git clone -b "$A40" https://github.com/o/r\n',
+            "Dockerfile": "FROM x\nARG A0=x\n"
+            + "".join(f"ARG {name}=${{A{n}}}${{A{n}}}\n" for n, name in enumerate(doubled))
+            + "RUN git clone -b $A40 https://github.com/o/s\n",
+            "docker-bake.hcl": 'variable "A0" { default = "x" }\n'
+            + "".join(
+                f'variable "{name}" {{ default = "${{A{n}}}${{A{n}}}" }}\n' for n, name in enumerate(doubled)
+            )
+            + 'target "t" { context = "https://github.com/o/t.git#${A40}" }\n',
+        },
+    )
+
+    # The bake context is unresolved as a whole, so it is no git context: no pin, and no file error.
+    assert _pins(tmp_path) == [("Dockerfile", 43, 18, None), ("x.sh", 42, 15, None)]
+
+
 def test_a_shell_command_that_the_parser_recovers_from_slowly_is_bounded(tmp_path: Path) -> None:
     write_tree(
         tmp_path,
