@@ -66,7 +66,7 @@ def rst_blocks(text: str, source_map: SourceMap | None = None) -> list[Block]:
                 body_end,
                 skip_options=bool(name),
                 language=language,
-                line=line,
+                at_line=line,
             )
             if block is not None:
                 blocks.append(block)
@@ -94,25 +94,26 @@ def _block(
     end: int,
     skip_options: bool,
     language: str,
-    line: int,
+    at_line: int,
 ) -> Block | None:
-    """The block of the lines ``text[start:end]`` (the first is line ``line`` of ``text``; option lines
+    """The block of the lines ``text[start:end]`` (the first is line ``at_line`` of ``text``; option lines
     first when ``skip_options``, blank lines at either end left out), less their common indentation; None
     when nothing is left."""
     lines = text[start:end].splitlines(keepends=True)
-    first = line
+    first = at_line
     offsets = [start]
     for line in lines:
         offsets.append(offsets[-1] + len(line))
-    numbers = list(range(len(lines)))
-    while skip_options and numbers and _OPTION.match(lines[numbers[0]]):
-        numbers.pop(0)
-    while numbers and not lines[numbers[0]].strip():
-        numbers.pop(0)
-    while numbers and not lines[numbers[-1]].strip():
-        numbers.pop()
-    if not numbers:
+    low, high = 0, len(lines)  # the lines kept: lines[low:high]
+    while skip_options and low < high and _OPTION.match(lines[low]):
+        low += 1
+    while low < high and not lines[low].strip():
+        low += 1
+    while low < high and not lines[high - 1].strip():
+        high -= 1
+    if low == high:
         return None
+    numbers = range(low, high)
     depth = min(_indent(lines[number]) for number in numbers if lines[number].strip())
     out = SourceMapBuilder()
     for number in numbers:
