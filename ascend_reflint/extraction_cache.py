@@ -57,6 +57,10 @@ ENTRY_MAX_BYTES = 32 * 1024 * 1024
 #: Kinds whose extraction reads more than the file: ``.gitmodules`` pins the commits that the index
 #: records (:mod:`ascend_reflint.extract.submodule`).
 UNCACHED_KINDS = frozenset({FileKind.SUBMODULE})
+#: Kinds that another file can run with values it gives (:class:`~ascend_reflint.model.Invocation`): the
+#: keys of their entries are kept for :meth:`ExtractionCache.invoked_entry` (not every file's: a scan of
+#: 20,000 files would hold them all).
+INVOKED_KINDS = frozenset({FileKind.DOCKERFILE, FileKind.WORKFLOW})
 #: The field that an entry never holds: the text is read from the file (it is the key).
 _TEXT_FIELD = "text"
 
@@ -81,7 +85,7 @@ class ExtractionCache:
         self._settings = dict(settings or {})
         self._base: str | None = None
         self._folder_made = False
-        self._entries: dict[str, CacheEntry] = {}
+        self._keys: dict[str, tuple[str, str]] = {}
         self.notices: list[str] = []
 
     @property
@@ -119,8 +123,9 @@ class ExtractionCache:
                 "utf-8", "surrogatepass"
             )
         ).hexdigest()
-        entry = self._entries[source.abspath] = CacheEntry(self, self.folder / f"{name}.json", key)
-        return entry
+        if source.kind in INVOKED_KINDS:
+            self._keys[source.abspath] = (name, key)
+        return CacheEntry(self, os.path.join(self.folder, f"{name}.json"), key)
 
     def invoked_entry(self, target: SourceFile, slot: str, given: Mapping[str, Any]) -> CacheEntry | None:
         """The entry of ``target`` extracted again with the values that an invocation gives it
@@ -137,12 +142,12 @@ class ExtractionCache:
         """
         import hashlib
 
-        base = self._entries.get(target.abspath)
+        base = self._keys.get(target.abspath)
         if base is None:
             return None
-        name = hashlib.sha256(f"{base.path.stem}\0invoked\0{slot}".encode("utf-8", "surrogatepass"))
-        key = hashlib.sha256(f"{base.key}\0{_canonical(given)}".encode("utf-8", "surrogatepass"))
-        return CacheEntry(self, self.folder / f"{name.hexdigest()}.json", key.hexdigest())
+        name = hashlib.sha256(f"{base[0]}\0invoked\0{slot}".encode("utf-8", "surrogatepass"))
+        key = hashlib.sha256(f"{base[1]}\0{_canonical(given)}".encode("utf-8", "surrogatepass"))
+        return CacheEntry(self, os.path.join(self.folder, f"{name.hexdigest()}.json"), key.hexdigest())
 
     def _key_base(self) -> str:
         """The part of every key that does not depend on the file: format, code and settings."""
@@ -170,7 +175,7 @@ class CacheEntry(NamedTuple):
     """
 
     cache: ExtractionCache
-    path: Path
+    path: str
     key: str
 
     def load(self, source: SourceFile) -> bool:
@@ -211,7 +216,7 @@ class CacheEntry(NamedTuple):
         try:
             self.cache._make_folder()
             _remove_special_file(self.path)
-            write_file(str(self.path), json_text(document, indent=None))
+            write_file(self.path, json_text(document, indent=None))
         except OSError as error:
             self.cache._notice(
                 f"cannot write the extraction cache in {self.cache.directory}: {error.strerror}"
@@ -268,7 +273,7 @@ def package_digest(package: str, version: str) -> str:
 _CODE_DIGEST: str | None = None
 
 
-def _remove_special_file(path: Path) -> None:
+def _remove_special_file(path: str) -> None:
     """Remove a FIFO, socket or device at ``path``, which someone else put where only reflint writes
     (:func:`~ascend_reflint.output.write_file` refuses to replace what is not a file or a link)."""
     try:

@@ -7,9 +7,9 @@ The stage takes the distinct lookup keys that the pins need (one per URL as writ
 the URL: unreachable, no such repository, ref list too large, …). Network lookups are bounded one by one
 and all together (:mod:`ascend_reflint.lookup.network`), and run with the user's credentials only for
 the hosts the user allowed (:mod:`ascend_reflint.lookup.environment`). Answers are cached on disk with a
-time to live, failures briefly (:mod:`ascend_reflint.lookup.cache`). GitPython, and git, are only loaded
-when a URL has to be asked over the network (a cached failure is checked against the user's git config:
-one ``git config --list``). All the URLs asked go in one wave: ``jobs`` defaults to one per URL, up to
+time to live, failures briefly (:mod:`ascend_reflint.lookup.cache`). git only runs when a URL has to be
+asked over the network (a cached failure is checked against the user's git config: one
+``git config --list``). All the URLs asked go in one wave: ``jobs`` defaults to one per URL, up to
 :data:`MAX_JOBS`, within the one memory budget of all lookups.
 """
 
@@ -369,19 +369,18 @@ def start_runners(
         cannot be run at all.
     """
     from ascend_reflint.lookup.environment import make_environments
-    from ascend_reflint.lookup.git import GitRunner, base_env, git_executable
+    from ascend_reflint.lookup.git import GitRunner, base_env, git_program
     from ascend_reflint.lookup.gitconfig import read_user_config
 
     policy = CredentialPolicy(credentials_for)
     try:
-        git = git_executable()
+        git = git_program()
         base = base_env(os.environ, directory)
         config, problem = read_user_config(git, base, directory, timeout)
         home = os.path.join(directory, "home")
         os.mkdir(home, 0o700)
         environments = make_environments(base, config, home, policy)
-    except (ImportError, OSError) as error:
-        # GitPython raises ImportError when it cannot run ``git version`` (git missing or broken).
+    except OSError as error:  # no git, or one that cannot be started
         return clean_detail(f"git cannot be run: {error}".splitlines()[0])
     log.debug(
         "lookups carry %d of your %d git config entries; credentials only for: %s",
