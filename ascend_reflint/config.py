@@ -333,7 +333,10 @@ def reflint_table(text: str, source: str) -> dict[str, Any] | None:
     """The ``[tool.reflint]`` table of the TOML ``text``, or None when it has none.
 
     A text that does not name reflint (not even through a ``\\u`` escape in a quoted key) has no such table,
-    and is not parsed: most projects' ``pyproject.toml`` is another tool's business.
+    and is not parsed: most projects' ``pyproject.toml`` is another tool's business. Nor does a text that
+    the TOML reader cannot take (nested deeper than its recursion goes, or a dotted key of so many parts
+    that it would take minutes, :func:`~ascend_reflint.extract.tomlpos.long_dotted_key`): no config is, and
+    as a recipe the file is reported with the scanned files.
 
     Raises:
         ConfigError: the text is not TOML, or ``tool.reflint`` is not a table.
@@ -345,10 +348,16 @@ def reflint_table(text: str, source: str) -> dict[str, Any] | None:
     else:  # pragma: no cover - Python 3.10
         import tomli as tomllib
 
+    from ascend_reflint.extract.tomlpos import long_dotted_key
+
+    if long_dotted_key(text) is not None:
+        return None
     try:
         table: Any = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{source}: not valid TOML: {error}") from None
+    except RecursionError:
+        return None
     for part in _TOOL_TABLE:
         table = table.get(part) if isinstance(table, dict) else None
     if table is not None and not isinstance(table, dict):
