@@ -85,11 +85,13 @@ class Word:
         element whose value is not known is its text as written, its expansions kept, and says why with
         ``label``, the element as the script names it: ``REFS[1]``)."""
         value = element.binding.value
-        if value is None:  # what is written literally stays literal: the --branch= of --branch="$X"
-            parsed = cls.parse(element.written, 0)
-            at = Provenance(element.at, False)
-            why = element_note(label, element)
-            return cls(element.written, 0, parsed.display, parsed.literal, parsed.offsets, None, at, why)
+        if value is None:
+            written, at, why = element.written, Provenance(element.at, False), element_note(label, element)
+            parsed = cls.parse(written, 0)
+            if not parsed.is_literal:  # what is written literally stays so: the --branch= of --branch="$X"
+                return cls(written, 0, parsed.display, parsed.literal, parsed.offsets, None, at, why)
+            offsets = list(range(len(written)))  # no expansion, yet no value: all of it unknown
+            return cls(written, 0, written, [False] * len(written), offsets, None, at, why)
         if element.written == value:
             offsets = list(range(len(value)))
             at = Provenance.written(element.at.path, element.at.span, value) or Provenance(element.at, False)
