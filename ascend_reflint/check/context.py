@@ -14,6 +14,7 @@ from ascend_reflint.model import (
     CallSite,
     CommandIssue,
     CommitVerdict,
+    FileKind,
     Finding,
     Fix,
     IssueKind,
@@ -114,6 +115,7 @@ class PinContext:
             id was not verified (the lookup failed, or the remote was not looked up).
         reported: the display paths the scan reports on (where a finding may move to; see
             :mod:`ascend_reflint.check.placement`); empty means the pin's own file only.
+        own_remote: the scanned repository's own remote (its ``origin``, normalised), or None.
     """
 
     pin: Pin
@@ -123,6 +125,17 @@ class PinContext:
     rule: RuleInfo
     commit: CommitVerdict | None = None
     reported: frozenset[str] = frozenset()
+    own_remote: str | None = None
+
+    @property
+    def tracks_head(self) -> bool:
+        """True when the pin is meant to build its remote's default branch head (no RL002, no RL015): the
+        remote is under ``head-tracking-remotes``, or the pin is documentation that clones the scanned
+        repository itself (install-from-source steps follow the repository's own development head)."""
+        remote = self.pin.remote
+        if self.policy.is_head_tracking(remote):
+            return True
+        return self.pin.kind is FileKind.DOCS and remote is not None and remote == self.own_remote
 
     @property
     def refs(self) -> RemoteRefs | None:

@@ -78,7 +78,7 @@ def check(context: PinContext) -> Iterator[Finding]:
     ref = pinned_ref(pin)
     if refs is None or ref is None or not gets_branch(ref, refs):
         return
-    if policy.is_head_tracking(pin.remote) or policy.is_branch_release(pin.remote):
+    if context.tracks_head or policy.is_branch_release(pin.remote):
         return
     highest = Severity.WARNING if pin.via in (Via.ACTION, Via.PRE_COMMIT) else Severity.ERROR
     head = f'ref "{ref.written}" is a branch of {refs.remote}, which moves whenever a commit lands on it'

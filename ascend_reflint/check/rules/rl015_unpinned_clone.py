@@ -89,7 +89,7 @@ def check(context: PinContext) -> Iterator[Finding]:
     pin = context.pin
     if pin.ref_text is not None or pin.via not in _UNPINNED:
         return
-    if context.policy.is_head_tracking(pin.remote) or unsafe_reason(pin.url) is not None:
+    if context.tracks_head or unsafe_reason(pin.url) is not None:
         return  # a refused URL is RL011's finding: its ref is beside the point
     if is_local_path(pin.url):
         return  # RL017's
