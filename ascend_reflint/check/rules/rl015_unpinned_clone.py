@@ -7,8 +7,10 @@ Reports a `git clone URL` that no `--branch` and no later `git checkout` pins, a
 `branch` or `rev`. The message names the remote's newest release tag when the remote
 was looked up. Remotes listed under `head-tracking-remotes` in a rule pack are exempt: a project's own
 Dockerfile that builds the project at its head does so on purpose (the default pack lists
-`github.com/volcengine/verl`). A local path is left to RL017: what it holds is pinned, if at all, by
-what put it there.
+`github.com/volcengine/verl`). So is documentation that clones the scanned repository itself (the
+`origin` of its git config): install-from-source steps follow the repository's own development head by
+design; a Dockerfile or a script that clones it is still reported. A local path is left to RL017: what it
+holds is pinned, if at all, by what put it there.
 
 ## Why is this bad?
 
