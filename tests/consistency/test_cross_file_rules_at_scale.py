@@ -129,6 +129,22 @@ def as_pairs(found: Sequence[Finding]) -> list[tuple[str, int, int, tuple[tuple[
     )
 
 
+def listed(
+    expected: Sequence[tuple[str, int, int, tuple[tuple[str, int, int], ...]]],
+) -> list[tuple[str, int, int, tuple[tuple[str, int, int], ...]]]:
+    """The pairs of ``expected`` as a finding lists them: its first MAX_RELATED other places."""
+    return [(*place, where[: rl005_cross_file_drift.MAX_RELATED]) for *place, where in expected]
+
+
+def counted(found: Sequence[Finding]) -> list[tuple[str, int, int, int]]:
+    """Each finding's place and how many other places its message counts ("… (and N more)")."""
+    counts = []
+    for f in found:
+        more = f.message.partition(" more)")[0].rpartition("(and ")[2] if " more)" in f.message else "0"
+        counts.append((f.path, f.span.line, f.span.column, int(more) + 1))
+    return sorted(counts)
+
+
 def inventory(root: Path) -> list[SourceFile]:
     with pytest.MonkeyPatch.context() as patch:
         patch.chdir(root)
@@ -151,7 +167,8 @@ def test_rl005_reports_what_comparing_every_pair_of_pins_reports(
     )
     found = findings_in(tmp_path, generated_tree(seed), "RL005", policy=policy)
     expected = rl005_by_pairs(inventory(tmp_path), policy)
-    assert as_pairs(found) == expected
+    assert as_pairs(found) == listed(expected)
+    assert counted(found) == [(*place, len(where)) for *place, where in expected]
     assert (len(expected), max(len(where) for *_, where in expected)) == (drifting, widest)
 
 
@@ -160,7 +177,7 @@ def test_rl005_is_the_same_when_every_file_is_one_family(tmp_path: Path) -> None
 
     policy = default_policy(drift_families=(DriftFamily(name="all", files=("*",)),))
     found = findings_in(tmp_path, generated_tree(3), "RL005", policy=policy)
-    assert as_pairs(found) == rl005_by_pairs(inventory(tmp_path), policy)
+    assert as_pairs(found) == listed(rl005_by_pairs(inventory(tmp_path), policy))
     assert len(found) == 448
 
 

@@ -240,3 +240,45 @@ def test_many_clones_each_checked_out(tmp_path: Path) -> None:
 
     assert len(pins) == count
     assert [pins[0], pins[-1]] == [("x.sh", 2, 28, "v0"), ("x.sh", 2 * count, 32, f"v{count - 1}")]
+
+
+def test_one_remote_at_a_thousand_refs_in_two_kinds_of_file(tmp_path: Path) -> None:
+    # RL005 compared every pair of (ref, kind) buckets and listed every other pin at every pin: these two
+    # files (75 kB) ran out of 3 GB after 33 s (internal error), 2,000 refs each took 16 GB and more than ten
+    # minutes. A finding now lists the first 20 other places and counts them all.
+    count = 1000
+    write_tree(
+        tmp_path,
+        {
+            "a.sh": "".join(f"git clone -b a{n} https://github.com/o/r\n" for n in range(count)),
+            "Dockerfile": "FROM x\n"
+            + "".join(f"RUN git clone -b d{n} https://github.com/o/r\n" for n in range(count)),
+        },
+    )
+    scan = ["scan", "--offline", "--select", "RL005", "--format", "json", "--no-cache"]
+
+    completed = run_reflint(
+        [*scan, "--cache-dir", str(tmp_path / ".cache")], tmp_path, preexec_fn=cpu_bounded()
+    )
+
+    assert (completed.returncode, completed.stderr) == (0, "")
+    findings = json_output(completed)["findings"]
+    assert (len(findings), {len(finding["related"]) for finding in findings}) == (2 * count, {20})
+    first, last = findings[0], findings[-1]
+    advice = "the files of folder '.' should pin one ref (or list the remote under drift-allowed-remotes)"
+    assert [(f["path"], f["line"], f["column"], f["message"]) for f in (first, last)] == [
+        (
+            "Dockerfile",
+            2,
+            18,
+            f'github.com/o/r is pinned at "d0" here but at "a0" in the script a.sh (and 999 more); {advice}',
+        ),
+        (
+            "a.sh",
+            count,
+            14,
+            f'github.com/o/r is pinned at "a{count - 1}" here but at "d0" in the Dockerfile Dockerfile '
+            f"(and 999 more); {advice}",
+        ),
+    ]
+    assert [(r["path"], r["line"]) for r in first["related"][:2]] == [("a.sh", 1), ("a.sh", 2)]

@@ -10,7 +10,7 @@ remote must pin the same commit: the same ref, two commit ids one of which abbre
 commit id and a tag that points at it (a submodule's recorded commit and `--branch v1.2` of its release
 tag elsewhere), as the remote's ref list says. A branch is never the same as a commit id, even its tip
 today: the branch moves on. Each pin that differs is reported, with the other places as related
-locations.
+locations (the first 20; the message counts them all).
 
 Not compared, to keep the noise down:
 
@@ -58,12 +58,16 @@ pip install git+https://github.com/NVIDIA/Megatron-LM.git@core_v0.12.1
 
 from __future__ import annotations
 
+import heapq
+import itertools
 import posixpath
+from bisect import bisect_left
+from collections import Counter
 from collections.abc import Iterator, Sequence
 
 from ascend_reflint.check.context import ProjectContext
 from ascend_reflint.check.globs import matches
-from ascend_reflint.check.refnames import same_commit, same_ref
+from ascend_reflint.check.refnames import is_abbreviated_commit_id, is_full_commit_id
 from ascend_reflint.model import FileKind, Finding, Pin, Severity, SourceFile
 
 #: How pins are bucketed for comparison: ref, kind of file, and the commit that cannot move (or None).
@@ -102,8 +106,8 @@ def check_project(context: ProjectContext) -> Iterator[Finding]:
             if not context.policy.may_drift_across_files(pin.remote):
                 compared.setdefault((family, pin.remote), []).append(pin)
     for (family, _), pins in compared.items():
-        for pin, others in _drifting(context, pins):
-            yield _drift(context, pin, others, family)
+        for pin, others, count in _drifting(context, pins):
+            yield _drift(context, pin, others, count, family)
 
 
 def family_of(context: ProjectContext, source: SourceFile) -> str:
@@ -115,45 +119,121 @@ def family_of(context: ProjectContext, source: SourceFile) -> str:
     return f"folder '{posixpath.dirname(relpath) or '.'}'"
 
 
-def _drifting(context: ProjectContext, pins: Sequence[Pin]) -> Iterator[tuple[Pin, list[Pin]]]:
-    """Each pin of one family and remote that others differ from, with those others in ``pins`` order.
+#: The most other places a finding lists as related locations (its message counts them all): a family of
+#: thousands of pins that all differ would otherwise list every pin at every pin.
+MAX_RELATED = 20
+
+
+def _drifting(context: ProjectContext, pins: Sequence[Pin]) -> Iterator[tuple[Pin, list[Pin], int]]:
+    """Each pin of one family and remote that others differ from, with the first :data:`MAX_RELATED` of
+    those others in ``pins`` order and how many there are.
 
     The others of a pin are the pins in another file, not a variant of its file, of another kind (unless
-    ``drift-same-kind``), that build another commit: neither the same ref (:func:`same_ref`) nor the same
-    commit that cannot move (:meth:`ProjectContext.fixed_commit`: a commit id, a tag's commit). Comparing
-    every pin with every other is quadratic in the pins of a family (a folder of 20,000 scripts), so pins
-    are bucketed by ``(ref, kind, commit)``: the comparison and the kind test run once per pair of
-    buckets, and a pin looks only at the pins of the buckets that differ from its own, which are the
-    others it reports, bar its own file and its variants.
+    ``drift-same-kind``), that build another commit: neither the same ref
+    (:func:`~ascend_reflint.check.refnames.same_ref`) nor the same commit that cannot move
+    (:meth:`ProjectContext.fixed_commit`: a commit id, a tag's commit). Pins are bucketed by ``(ref, kind,
+    commit)``; the buckets that build what a bucket builds are found by looking up its ref and commit and
+    their abbreviations (:class:`_SameBuild`), never by comparing every pair of buckets, and the others
+    are counted from per-kind and per-file tallies: time linear in the pins (times the length of a commit
+    id), whatever number of refs a pull request writes (4,000 pins at 4,000 refs took over ten minutes
+    and 16 GB when every pair of buckets was compared and every other listed).
     """
-    buckets: dict[_Bucket, list[int]] = {}
-    for index, pin in enumerate(pins):
-        buckets.setdefault((pin.ref, pin.kind, context.fixed_commit(pin)), []).append(index)
+    files = [_file_of(context, pin) for pin in pins]
+    if len(set(files)) < 2:
+        return  # others are in another file
     same_kind = context.policy.drift_same_kind
-    differing: dict[_Bucket, list[int]] = {}
-    for key in buckets:
-        ref, kind, commit = key
-        differing[key] = sorted(
-            index
-            for (other_ref, other_kind, other_commit), indexes in buckets.items()
-            if (same_kind or other_kind is not kind)
-            and not same_ref(ref, other_ref)
-            and not same_commit(commit, other_commit)
-            for index in indexes
+    keys: list[_Bucket] = [(pin.ref, pin.kind, context.fixed_commit(pin)) for pin in pins]
+    size: Counter[_Bucket] = Counter(keys)
+    by_kind: Counter[FileKind] = Counter(key[1] for key in keys)
+    by_file: Counter[object] = Counter(files)
+    by_file_kind: Counter[tuple[object, FileKind]] = Counter(
+        zip(files, (key[1] for key in keys), strict=True)
+    )
+    by_file_bucket: Counter[tuple[object, _Bucket]] = Counter(zip(files, keys, strict=True))
+    in_kind: dict[FileKind, list[int]] = {}
+    for index, key in enumerate(keys):
+        in_kind.setdefault(key[1], []).append(index)
+    same_build = _SameBuild(size)
+    for index, pin in enumerate(pins):
+        key, file = keys[index], files[index]
+        # The buckets that are no others of this one besides those of its kind: same ref or commit.
+        alike = [other for other in same_build.of(key) if same_kind or other[1] is not key[1]]
+        excluded = (0 if same_kind else by_kind[key[1]]) + sum(size[other] for other in alike)
+        excluded_here = (0 if same_kind else by_file_kind[(file, key[1])]) + sum(
+            by_file_bucket[(file, other)] for other in alike
         )
-    for pin in pins:
-        others = [
-            other
-            for other in (pins[index] for index in differing[(pin.ref, pin.kind, context.fixed_commit(pin))])
-            if other.path != pin.path and not context.variants.are_variants(pin.path, other.path)
-        ]
-        if others:
-            yield pin, others
+        count = (len(pins) - excluded) - (by_file[file] - excluded_here)
+        if count <= 0:
+            continue
+        alike_set = set(alike)
+        kinds = [kind for kind in in_kind if same_kind or kind is not key[1]]
+        candidates = heapq.merge(*(in_kind[kind] for kind in kinds))  # in pins order
+        others = (
+            pins[other] for other in candidates if files[other] != file and keys[other] not in alike_set
+        )
+        yield pin, list(itertools.islice(others, MAX_RELATED)), count
 
 
-def _drift(context: ProjectContext, pin: Pin, others: Sequence[Pin], family: str) -> Finding:
+def _file_of(context: ProjectContext, pin: Pin) -> object:
+    """What a pin's others must not share: its file's variant group (by identity, as
+    :meth:`~ascend_reflint.check.variants.VariantIndex.are_variants` compares them), else its file."""
+    group = context.variants.group_of(pin.path)
+    return pin.path if group is None else id(group)
+
+
+class _SameBuild:
+    """The buckets that build what a bucket builds (the same ref, or the same commit: see
+    :func:`~ascend_reflint.check.refnames.same_ref` and :func:`~ascend_reflint.check.refnames.same_commit`),
+    found by lookups: the same ref; for a commit id, the ids it abbreviates or that abbreviate it; the same
+    for the fixed commit."""
+
+    def __init__(self, buckets: Counter[_Bucket]) -> None:
+        self._by_ref: dict[str | None, list[_Bucket]] = {}
+        self._by_id: dict[str, list[_Bucket]] = {}
+        self._by_commit: dict[str, list[_Bucket]] = {}
+        for bucket in buckets:
+            ref, _, commit = bucket
+            self._by_ref.setdefault(ref, []).append(bucket)
+            if ref is not None and _is_commit_id(ref):
+                self._by_id.setdefault(ref.lower(), []).append(bucket)
+            if commit is not None:
+                self._by_commit.setdefault(commit.lower(), []).append(bucket)
+        self._ids = sorted(self._by_id)
+        self._commits = sorted(self._by_commit)
+
+    def of(self, bucket: _Bucket) -> set[_Bucket]:
+        ref, _, commit = bucket
+        found = set(self._by_ref.get(ref, ()))
+        if ref is not None and _is_commit_id(ref):
+            found.update(_abbreviations(ref.lower(), self._by_id, self._ids, 7))
+        if commit is not None:
+            found.update(_abbreviations(commit.lower(), self._by_commit, self._commits, 1))
+        return found
+
+
+def _abbreviations(
+    name: str, by_name: dict[str, list[_Bucket]], names: list[str], shortest: int
+) -> list[_Bucket]:
+    """The buckets of ``by_name`` whose name starts with ``name`` or that ``name`` starts with (names of at
+    least ``shortest`` characters); ``names`` is ``by_name``'s keys, sorted."""
+    found: list[_Bucket] = []
+    for length in range(shortest, len(name)):
+        found.extend(by_name.get(name[:length], ()))
+    start = bisect_left(names, name)
+    for other in names[start:]:
+        if not other.startswith(name):
+            break
+        found.extend(by_name[other])
+    return found
+
+
+def _is_commit_id(ref: str) -> bool:
+    return is_full_commit_id(ref) or is_abbreviated_commit_id(ref)
+
+
+def _drift(context: ProjectContext, pin: Pin, others: Sequence[Pin], count: int, family: str) -> Finding:
     first = others[0]
-    more = f" (and {len(others) - 1} more)" if len(others) > 1 else ""
+    more = f" (and {count - 1} more)" if count > 1 else ""
     return context.pin_finding(
         pin,
         f'{pin.remote} is pinned at "{pin.ref}" here but at "{first.ref}" in {_KIND_NAMES[first.kind]} '
