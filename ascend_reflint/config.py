@@ -25,10 +25,11 @@ import os
 import re
 import sys
 from collections.abc import Iterator, Mapping, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from ascend_reflint.check.located import Loc, Locator
     from ascend_reflint.check.pack_schema import UserConfig
 
@@ -133,6 +134,8 @@ class Config(NamedTuple):
         :func:`load_config` has checked that each is inside that folder."""
         if self.settings is None:
             return []
+        from pathlib import Path
+
         return [Path(self.folder or self.root) / entry for entry in self.settings.rule_packs]
 
     def relpath(self, abspath: str) -> str:

@@ -38,7 +38,6 @@ import os
 import re
 import stat
 from collections.abc import Mapping
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ascend_reflint.model import FileKind, SourceFile
@@ -46,6 +45,8 @@ from ascend_reflint.model import FileKind, SourceFile
 # hashlib and json are imported by the functions that use them: a scan that finds no file needs neither.
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from ascend_reflint.config import Config
 
 #: The entry format; an entry of another format is ignored (and replaced).
@@ -78,8 +79,11 @@ class ExtractionCache:
         notices: why entries could not be written (each distinct one once).
     """
 
-    def __init__(self, directory: Path | None, root: str, settings: Mapping[str, Any] | None = None) -> None:
-        self._directory = directory
+    def __init__(
+        self, directory: str | os.PathLike[str] | None, root: str, settings: Mapping[str, Any] | None = None
+    ) -> None:
+        self._given = directory
+        self._directory: Path | None = None
         self.root = root
         self._folder: Path | None = None
         self._settings = dict(settings or {})
@@ -92,9 +96,15 @@ class ExtractionCache:
     def directory(self) -> Path:
         """reflint's cache directory (the user cache dir, found when first needed, when none was given)."""
         if self._directory is None:
-            from ascend_reflint.lookup.cache import default_cache_dir
+            # pathlib is imported here, not by the module: a scan that finds no file never needs it.
+            from pathlib import Path
 
-            self._directory = default_cache_dir()
+            if self._given is not None:
+                self._directory = Path(self._given)
+            else:
+                from ascend_reflint.lookup.cache import default_cache_dir
+
+                self._directory = default_cache_dir()
         return self._directory
 
     @property
@@ -107,7 +117,7 @@ class ExtractionCache:
     def with_settings(self, **settings: Any) -> ExtractionCache:
         """A cache of the same project whose keys also hold ``settings`` (JSON-ready values that change
         extraction: ``build_args={…}``, ``max_bytes=N``)."""
-        return ExtractionCache(self._directory, self.root, {**self._settings, **settings})
+        return ExtractionCache(self._given, self.root, {**self._settings, **settings})
 
     def entry(self, source: SourceFile, data: bytes) -> CacheEntry | None:
         """The entry of ``source`` as discovery handed it over (before extraction) with the bytes
@@ -234,9 +244,8 @@ def for_project(cache_dir: str | os.PathLike[str] | None, config: Config) -> Ext
         config: the config in force; its root names the project, and its settings are in every key (a
             config setting may change what extraction gives).
     """
-    directory = None if cache_dir is None else Path(cache_dir)
     settings = None if config.settings is None else config.settings.model_dump(mode="json")
-    return ExtractionCache(directory, config.root, {"config": settings})
+    return ExtractionCache(cache_dir, config.root, {"config": settings})
 
 
 def code_digest() -> str:

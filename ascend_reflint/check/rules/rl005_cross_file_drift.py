@@ -9,8 +9,15 @@ Within a family, a Dockerfile, a shell script, a workflow and a requirements fil
 remote must pin the same commit: the same ref, two commit ids one of which abbreviates the other, or a
 commit id and a tag that points at it (a submodule's recorded commit and `--branch v1.2` of its release
 tag elsewhere), as the remote's ref list says. A branch is never the same as a commit id, even its tip
-today: the branch moves on. Each pin that differs is reported, with the other places as related
-locations (the first 20; the message counts them all).
+today: the branch moves on.
+
+Each drift is reported once, on the side that is out of step: the pins of the family are grouped by
+what they build, and when one ref is pinned more often than every other (the majority), each other ref
+is one finding, at its first pin, which names its other pins and the files of the majority ("3 other
+pins of drift family 'ascend' are at "v0.11.0": …"); all these pins are related locations. Once two
+files of different kinds disagree, the majority counts every pin of the family, also those of the same
+kind that are not compared with each other (an image folder's Dockerfiles that agree with the docs).
+When no ref is pinned more often than every other, each side is reported once, at its first pin.
 
 Not compared, to keep the noise down:
 
@@ -58,45 +65,26 @@ pip install git+https://github.com/NVIDIA/Megatron-LM.git@core_v0.12.1
 
 from __future__ import annotations
 
-import heapq
-import itertools
 import posixpath
-from bisect import bisect_left
-from collections import Counter
 from collections.abc import Iterator, Sequence
 
 from ascend_reflint.check.context import ProjectContext
 from ascend_reflint.check.globs import matches
-from ascend_reflint.check.refnames import is_abbreviated_commit_id, is_full_commit_id
+from ascend_reflint.check.refnames import canonical_refs
 from ascend_reflint.model import FileKind, Finding, Pin, Severity, SourceFile
-
-#: How pins are bucketed for comparison: ref, kind of file, and the commit that cannot move (or None).
-_Bucket = tuple[str | None, FileKind, str | None]
 
 CODE = "RL005"
 NAME = "cross-file-drift"
 SEVERITY = Severity.WARNING
 NEEDS_LOOKUP = False
 
-_KIND_NAMES = {
-    FileKind.DOCKERFILE: "the Dockerfile",
-    FileKind.SHELL: "the script",
-    FileKind.WORKFLOW: "the workflow",
-    FileKind.REQUIREMENTS: "the requirements file",
-    FileKind.PYPROJECT: "the project file",
-    FileKind.CONDA: "the conda environment",
-    FileKind.SUBMODULE: "the submodule file",
-    FileKind.PRE_COMMIT: "the pre-commit config",
-    FileKind.CMAKE: "the CMake file",
-    FileKind.MAKEFILE: "the Makefile",
-    FileKind.GITLAB_CI: "the GitLab CI file",
-    FileKind.APPTAINER: "the Apptainer definition",
-    FileKind.DOCS: "the documentation",
-}
+#: How many files a message names before it says "and N more" (the related places list them all).
+_NAMED = 3
 
 
 def check_project(context: ProjectContext) -> Iterator[Finding]:
-    """Report each pin whose remote another file of its family pins at another ref."""
+    """Report, for each remote that the files of a family pin at different refs, each side that is not the
+    majority once (each side once when no side is; see the module docstring)."""
     compared: dict[tuple[str, str], list[Pin]] = {}
     for source in context.files:
         family = family_of(context, source)
@@ -106,8 +94,24 @@ def check_project(context: ProjectContext) -> Iterator[Finding]:
             if not context.policy.may_drift_across_files(pin.remote):
                 compared.setdefault((family, pin.remote), []).append(pin)
     for (family, _), pins in compared.items():
-        for pin, others, count in _drifting(context, pins):
-            yield _drift(context, pin, others, count, family)
+        sides = _sides(context, pins)
+        if len(sides) < 2:
+            continue
+        largest = max(len(side) for side in sides)
+        tops = [side for side in sides if len(side) == largest]
+        majority = tops[0] if len(tops) == 1 else None
+        for side in sides:
+            if side is majority:
+                continue
+            others = [other for other in sides if other is not side]
+            host = _host(context, side, others)
+            if host is None:
+                continue
+            if majority is not None:
+                yield _drift(context, host, side, [majority], family, True)
+            else:  # each side that the host is compared with (not its variants, nor its kind)
+                differing = [other for other in others if any(_compared(context, host, pin) for pin in other)]
+                yield _drift(context, host, side, differing, family, False)
 
 
 def family_of(context: ProjectContext, source: SourceFile) -> str:
@@ -119,127 +123,92 @@ def family_of(context: ProjectContext, source: SourceFile) -> str:
     return f"folder '{posixpath.dirname(relpath) or '.'}'"
 
 
-#: The most other places a finding lists as related locations (its message counts them all): a family of
-#: thousands of pins that all differ would otherwise list every pin at every pin.
-MAX_RELATED = 20
+def _sides(context: ProjectContext, pins: Sequence[Pin]) -> list[list[Pin]]:
+    """The pins of one family and remote grouped by what they build, in the order of each group's first pin:
+    the commit that cannot move (a commit id, as its longest spelling among the pins; a tag's commit, when
+    the remote was looked up), else the ref."""
+    built = [context.fixed_commit(pin) or pin.ref for pin in pins]
+    canonical = canonical_refs(built)
+    sides: dict[str | None, list[Pin]] = {}
+    for pin, value in zip(pins, built, strict=True):
+        sides.setdefault(canonical(value), []).append(pin)
+    return list(sides.values())
 
 
-def _drifting(context: ProjectContext, pins: Sequence[Pin]) -> Iterator[tuple[Pin, list[Pin], int]]:
-    """Each pin of one family and remote that others differ from, with the first :data:`MAX_RELATED` of
-    those others in ``pins`` order and how many there are.
+def _host(context: ProjectContext, side: Sequence[Pin], others: Sequence[Sequence[Pin]]) -> Pin | None:
+    """The pin of ``side`` that a finding about it is reported at: the first, of those in files the scan
+    reports on, that another side differs from as RL005 compares (another file, not a variant of its own,
+    of another kind unless ``drift-same-kind``); None when no pin of the side is so compared.
 
-    The others of a pin are the pins in another file, not a variant of its file, of another kind (unless
-    ``drift-same-kind``), that build another commit: neither the same ref
-    (:func:`~ascend_reflint.check.refnames.same_ref`) nor the same commit that cannot move
-    (:meth:`ProjectContext.fixed_commit`: a commit id, a tag's commit). Pins are bucketed by ``(ref, kind,
-    commit)``; the buckets that build what a bucket builds are found by looking up its ref and commit and
-    their abbreviations (:class:`_SameBuild`), never by comparing every pair of buckets, and the others
-    are counted from per-kind and per-file tallies: time linear in the pins (times the length of a commit
-    id), whatever number of refs a pull request writes (4,000 pins at 4,000 refs took over ten minutes
-    and 16 GB when every pair of buckets was compared and every other listed).
+    Whether a pin is compared depends on its file only, so each file is asked once, and the other sides'
+    pins are looked at by kind: a family of 20,000 scripts against one Dockerfile stays linear.
     """
-    files = [_file_of(context, pin) for pin in pins]
-    if len(set(files)) < 2:
-        return  # others are in another file
-    same_kind = context.policy.drift_same_kind
-    keys: list[_Bucket] = [(pin.ref, pin.kind, context.fixed_commit(pin)) for pin in pins]
-    size: Counter[_Bucket] = Counter(keys)
-    by_kind: Counter[FileKind] = Counter(key[1] for key in keys)
-    by_file: Counter[object] = Counter(files)
-    by_file_kind: Counter[tuple[object, FileKind]] = Counter(
-        zip(files, (key[1] for key in keys), strict=True)
-    )
-    by_file_bucket: Counter[tuple[object, _Bucket]] = Counter(zip(files, keys, strict=True))
-    in_kind: dict[FileKind, list[int]] = {}
-    for index, key in enumerate(keys):
-        in_kind.setdefault(key[1], []).append(index)
-    same_build = _SameBuild(size)
-    for index, pin in enumerate(pins):
-        key, file = keys[index], files[index]
-        # The buckets that are no others of this one besides those of its kind: same ref or commit.
-        alike = [other for other in same_build.of(key) if same_kind or other[1] is not key[1]]
-        excluded = (0 if same_kind else by_kind[key[1]]) + sum(size[other] for other in alike)
-        excluded_here = (0 if same_kind else by_file_kind[(file, key[1])]) + sum(
-            by_file_bucket[(file, other)] for other in alike
+    by_kind: dict[FileKind, list[Pin]] = {}
+    for other_side in others:
+        for other in other_side:
+            by_kind.setdefault(other.kind, []).append(other)
+    asked: dict[str, bool] = {}
+    shown = [pin for pin in side if pin.path in context.reported] or list(side)
+    for pin in shown:
+        if pin.path not in asked:
+            asked[pin.path] = any(
+                _compared(context, pin, other)
+                for kind, pins in by_kind.items()
+                if kind is not pin.kind or context.policy.drift_same_kind
+                for other in pins
+            )
+        if asked[pin.path]:
+            return pin
+    return None
+
+
+def _compared(context: ProjectContext, pin: Pin, other: Pin) -> bool:
+    """Whether RL005 compares two pins: in different files that are not variants of each other (RL004
+    compares those), of different kinds unless ``drift-same-kind``."""
+    if other.path == pin.path or (other.kind is pin.kind and not context.policy.drift_same_kind):
+        return False
+    return not context.variants.are_variants(pin.path, other.path)
+
+
+def _drift(
+    context: ProjectContext,
+    pin: Pin,
+    side: Sequence[Pin],
+    others: Sequence[Sequence[Pin]],
+    family: str,
+    majority: bool,
+) -> Finding:
+    """The finding about one side, at ``pin``: where the side's other pins are, and the ref that the majority
+    (``others``, one side) or each other side pins, with their files."""
+    mates = [mate for mate in side if mate is not pin]
+    mate_files = list(dict.fromkeys(mate.path for mate in mates if mate.path != pin.path))
+    here = f"here and in {_files(mate_files)}" if mate_files else "here"
+    if majority:
+        (theirs,) = others
+        many = len(theirs) > 1
+        count = f"{len(theirs)} other pin{'s' if many else ''} of {family} {'are' if many else 'is'}"
+        where = f'{count} at "{theirs[0].ref}": {_files(list(dict.fromkeys(o.path for o in theirs)))}'
+        advice = f'pin "{theirs[0].ref}" as they do'
+    else:
+        where = " and ".join(
+            f'at "{other[0].ref}" in {_files(list(dict.fromkeys(o.path for o in other)))}' for other in others
         )
-        count = (len(pins) - excluded) - (by_file[file] - excluded_here)
-        if count <= 0:
-            continue
-        alike_set = set(alike)
-        kinds = [kind for kind in in_kind if same_kind or kind is not key[1]]
-        candidates = heapq.merge(*(in_kind[kind] for kind in kinds))  # in pins order
-        others = (
-            pins[other] for other in candidates if files[other] != file and keys[other] not in alike_set
-        )
-        yield pin, list(itertools.islice(others, MAX_RELATED)), count
-
-
-def _file_of(context: ProjectContext, pin: Pin) -> object:
-    """What a pin's others must not share: its file's variant group (by identity, as
-    :meth:`~ascend_reflint.check.variants.VariantIndex.are_variants` compares them), else its file."""
-    group = context.variants.group_of(pin.path)
-    return pin.path if group is None else id(group)
-
-
-class _SameBuild:
-    """The buckets that build what a bucket builds (the same ref, or the same commit: see
-    :func:`~ascend_reflint.check.refnames.same_ref` and :func:`~ascend_reflint.check.refnames.same_commit`),
-    found by lookups: the same ref; for a commit id, the ids it abbreviates or that abbreviate it; the same
-    for the fixed commit."""
-
-    def __init__(self, buckets: Counter[_Bucket]) -> None:
-        self._by_ref: dict[str | None, list[_Bucket]] = {}
-        self._by_id: dict[str, list[_Bucket]] = {}
-        self._by_commit: dict[str, list[_Bucket]] = {}
-        for bucket in buckets:
-            ref, _, commit = bucket
-            self._by_ref.setdefault(ref, []).append(bucket)
-            if ref is not None and _is_commit_id(ref):
-                self._by_id.setdefault(ref.lower(), []).append(bucket)
-            if commit is not None:
-                self._by_commit.setdefault(commit.lower(), []).append(bucket)
-        self._ids = sorted(self._by_id)
-        self._commits = sorted(self._by_commit)
-
-    def of(self, bucket: _Bucket) -> set[_Bucket]:
-        ref, _, commit = bucket
-        found = set(self._by_ref.get(ref, ()))
-        if ref is not None and _is_commit_id(ref):
-            found.update(_abbreviations(ref.lower(), self._by_id, self._ids, 7))
-        if commit is not None:
-            found.update(_abbreviations(commit.lower(), self._by_commit, self._commits, 1))
-        return found
-
-
-def _abbreviations(
-    name: str, by_name: dict[str, list[_Bucket]], names: list[str], shortest: int
-) -> list[_Bucket]:
-    """The buckets of ``by_name`` whose name starts with ``name`` or that ``name`` starts with (names of at
-    least ``shortest`` characters); ``names`` is ``by_name``'s keys, sorted."""
-    found: list[_Bucket] = []
-    for length in range(shortest, len(name)):
-        found.extend(by_name.get(name[:length], ()))
-    start = bisect_left(names, name)
-    for other in names[start:]:
-        if not other.startswith(name):
-            break
-        found.extend(by_name[other])
-    return found
-
-
-def _is_commit_id(ref: str) -> bool:
-    return is_full_commit_id(ref) or is_abbreviated_commit_id(ref)
-
-
-def _drift(context: ProjectContext, pin: Pin, others: Sequence[Pin], count: int, family: str) -> Finding:
-    first = others[0]
-    more = f" (and {count - 1} more)" if count > 1 else ""
+        advice = f"the files of {family} should pin one ref"
+    message = f'{pin.remote} is pinned at "{pin.ref}" {here}, but {where}; {advice}'
+    related = [
+        context.related_pin(mate, f'{mate.remote} is pinned at "{mate.ref}" here too') for mate in mates
+    ]
+    related += [
+        context.related_pin(other, f'{other.remote} is pinned at "{other.ref}" here')
+        for other_side in others
+        for other in other_side
+    ]
     return context.pin_finding(
-        pin,
-        f'{pin.remote} is pinned at "{pin.ref}" here but at "{first.ref}" in {_KIND_NAMES[first.kind]} '
-        f"{first.path}{more}; the files of {family} should pin one ref (or list the remote under "
-        "drift-allowed-remotes)",
-        related=[
-            context.related_pin(other, f'{other.remote} is pinned at "{other.ref}" here') for other in others
-        ],
+        pin, f"{message} (or list the remote under drift-allowed-remotes)", related=related
     )
+
+
+def _files(paths: Sequence[str]) -> str:
+    """``a, b, c and 4 more`` (at most :data:`_NAMED` paths named)."""
+    named = ", ".join(paths[:_NAMED])
+    return f"{named} and {len(paths) - _NAMED} more" if len(paths) > _NAMED else named
