@@ -148,6 +148,35 @@ def test_a_shell_command_that_the_parser_recovers_from_slowly_is_bounded(tmp_pat
     ]
 
 
+def test_a_file_whose_shell_parse_ran_out_of_time_is_not_cached(tmp_path: Path) -> None:
+    # What a file gives when its parse is given up on depends on the machine's speed and load: kept in the
+    # extraction cache, a run on a loaded machine would decide every later run's result.
+    write_tree(
+        tmp_path,
+        {
+            "a.sh": "git clone --branch v1 https://github.com/o/r.git\n",
+            "Dockerfile": "FROM x\nRUN git clone --branch " + ")" * 128_000 + " https://github.com/o/s.git\n",
+        },
+    )
+    refs = ["refs", "--format", "json", "--cache-dir", str(tmp_path / ".cache")]
+
+    runs = [run_reflint(refs, tmp_path, preexec_fn=cpu_bounded()) for _ in range(2)]
+
+    assert [(run.returncode, run.stderr) for run in runs] == [(0, ""), (0, "")]
+    for document in map(json_output, runs):
+        assert [(pin["path"], pin["ref"]) for pin in document["pins"]] == [("a.sh", "v1")]
+        assert document["notices"] == [
+            {
+                "path": "Dockerfile",
+                "message": "line 2: RUN is not valid shell: the shell parser took more than the file's 2.5 s "
+                "of CPU time (tree-sitter-bash recovers slowly from some broken text); reflint reads no more "
+                "of the file's shell",
+            }
+        ]
+    (entries,) = (tmp_path / ".cache" / "extract").iterdir()
+    assert len(list(entries.iterdir())) == 1  # a.sh's
+
+
 def _scan_findings(tree: Path) -> list[tuple[str, int, int, str]]:
     """``scan --offline`` of ``tree`` (CPU-bounded): each finding's code, line, column and message."""
     scan = ["scan", "--offline", "--format", "json", "--no-cache", "--cache-dir", str(tree / ".cache")]
