@@ -8,6 +8,7 @@ a second of work), far below what the quadratic one did, so a regression is kill
 
 from __future__ import annotations
 
+import json
 import resource
 from collections.abc import Callable
 from pathlib import Path
@@ -175,6 +176,19 @@ def test_a_file_whose_shell_parse_ran_out_of_time_is_not_cached(tmp_path: Path) 
         ]
     (entries,) = (tmp_path / ".cache" / "extract").iterdir()
     assert len(list(entries.iterdir())) == 1  # a.sh's
+
+
+def test_blanks_in_a_python_assignment_of_a_notebook(tmp_path: Path) -> None:
+    # A notebook's NAME = value lines are read for the values IPython gives $NAME: the pattern's lazy value
+    # before optional blanks and a comment tried every blank of a run as the value's end (40,000 blanks:
+    # 15 s; these 200,000, six minutes).
+    source = ["a = x" + " " * 200_000 + "y\n", "!git clone -b v1 https://github.com/o/r\n"]
+    notebook = {"cells": [{"cell_type": "code", "source": source}], "metadata": {}, "nbformat": 4}
+    write_tree(
+        tmp_path, {"x.ipynb": json.dumps(notebook), "a.sh": "git clone -b v2 https://github.com/o/s\n"}
+    )
+
+    assert _pins(tmp_path) == [("a.sh", 1, 14, "v2"), ("x.ipynb", 1, 200_072, "v1")]
 
 
 def _scan_findings(tree: Path) -> list[tuple[str, int, int, str]]:
