@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
@@ -115,7 +116,8 @@ class PinContext:
             id was not verified (the lookup failed, or the remote was not looked up).
         reported: the display paths the scan reports on (where a finding may move to; see
             :mod:`ascend_reflint.check.placement`); empty means the pin's own file only.
-        own_remote: the scanned repository's own remote (its ``origin``, normalised), or None.
+        root: the absolute project root, whose repository's ``origin`` is the scanned repository's own
+            remote (:func:`own_remote`), or None.
     """
 
     pin: Pin
@@ -125,7 +127,7 @@ class PinContext:
     rule: RuleInfo
     commit: CommitVerdict | None = None
     reported: frozenset[str] = frozenset()
-    own_remote: str | None = None
+    root: str | None = None
 
     @property
     def tracks_head(self) -> bool:
@@ -135,7 +137,7 @@ class PinContext:
         remote = self.pin.remote
         if self.policy.is_head_tracking(remote):
             return True
-        return self.pin.kind is FileKind.DOCS and remote is not None and remote == self.own_remote
+        return self.pin.kind is FileKind.DOCS and remote is not None and remote == own_remote(self.root)
 
     @property
     def refs(self) -> RemoteRefs | None:
@@ -259,6 +261,20 @@ class IssueContext:
             message=message,
             related=issue.related,
         )
+
+
+@functools.lru_cache(maxsize=8)
+def own_remote(root: str | None) -> str | None:
+    """The scanned repository's own remote: the ``origin`` URL of the work tree that holds ``root``, read
+    from its git config as data (:func:`ascend_reflint.worktree.enclosing_origin_url`), normalised; None
+    without a root, a repository or an origin. Read only when a rule asks (a warm scan reads no config)."""
+    if root is None:
+        return None
+    from ascend_reflint.remote import normalise_remote
+    from ascend_reflint.worktree import enclosing_origin_url
+
+    url = enclosing_origin_url(root)
+    return normalise_remote(url) if url else None
 
 
 def call_site_related(site: CallSite) -> Related:

@@ -30,7 +30,7 @@ from ascend_reflint.model import (
     SourceFile,
     Via,
 )
-from ascend_reflint.remote import is_local_path, lookup_key, normalise_remote, unsafe_reason
+from ascend_reflint.remote import is_local_path, lookup_key, unsafe_reason
 
 #: The rules that report a pin whose ref or URL is a template placeholder: it is no pin yet (the template
 #: is rendered before anything fetches it), so no other rule judges it.
@@ -201,7 +201,6 @@ def run_checks(
     """
     rules = [(rule, rule_info(rule)) for rule in PIN_RULES]
     reported = frozenset(source.path for source in files)
-    own = own_remote(root)
     findings: list[Finding] = []
     for source in files:
         keys = [pin_lookup_key(pin) for pin in source.pins]
@@ -213,24 +212,12 @@ def run_checks(
             for rule, info in rules:
                 if pin.resolution is Resolution.PLACEHOLDER and info.code not in _PLACEHOLDER_CODES:
                     continue
-                context = PinContext(pin, lookup, policy, shared, info, verdict, reported, own)
+                context = PinContext(pin, lookup, policy, shared, info, verdict, reported, root)
                 findings.extend(rule.check(context))
     findings.extend(_issue_findings(files, policy))
     if PROJECT_RULES:
         findings.extend(_project_findings(files, context_files, policy, root, lookups))
     return sorted((_with_policy_severity(finding, policy) for finding in findings), key=Finding.sort_key)
-
-
-def own_remote(root: str | None) -> str | None:
-    """The scanned repository's own remote: the ``origin`` URL of the work tree that holds ``root``, read
-    from its git config as data (:func:`ascend_reflint.worktree.enclosing_origin_url`), normalised; None
-    without a root, a repository or an origin."""
-    if root is None:
-        return None
-    from ascend_reflint.worktree import enclosing_origin_url
-
-    url = enclosing_origin_url(root)
-    return normalise_remote(url) if url else None
 
 
 def _issue_findings(files: Sequence[SourceFile], policy: Policy) -> list[Finding]:
