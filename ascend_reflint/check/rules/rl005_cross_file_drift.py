@@ -15,9 +15,9 @@ Each drift is reported once, on the side that is out of step: the pins of the fa
 what they build, and when one ref is pinned more often than every other (the majority), each other ref
 is one finding, at its first pin, which names its other pins and the files of the majority ("3 other
 pins of drift family 'ascend' are at "v0.11.0": …"); these pins are its related locations (the first 20).
-Once two
-files of different kinds disagree, the majority counts every pin of the family, also those of the same
-kind that are not compared with each other (an image folder's Dockerfiles that agree with the docs).
+Once two files of different kinds disagree, the majority counts every pin of the family, also those of
+the same kind that are not compared with each other (an image folder's Dockerfiles that agree with the
+docs).
 When no ref is pinned more often than every other, each side is reported once, at its first pin, naming
 three of the other refs and counting the rest.
 
