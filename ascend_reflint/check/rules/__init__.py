@@ -42,6 +42,7 @@ from ascend_reflint.check.rules import (
     rl024_newer_release,
     rl025_commit_not_in_history,
     rl026_ambiguous_commit_id,
+    rl027_submodules_not_updated,
     rl099_unused_ignore,
 )
 
@@ -72,6 +73,7 @@ RULES: tuple[RuleModule, ...] = (
     rl024_newer_release,
     rl025_commit_not_in_history,
     rl026_ambiguous_commit_id,
+    rl027_submodules_not_updated,
     rl099_unused_ignore,
 )
 
