@@ -377,11 +377,13 @@ class IssueKind(str, enum.Enum):
     - ``OPTION_WITHOUT_VALUE``: an option that takes a value is the command's last word (RL018).
     - ``CHECKOUT_OUTSIDE_CLONE``: a checkout runs in the directory a clone was made from, not in the clone
       (RL019).
+    - ``RUN_SYNTAX_ERROR``: a Dockerfile ``RUN`` whose shell text does not parse (RL021).
     - ``BASH_UNDER_SH``: bash syntax in a script that ``/bin/sh`` runs (RL022).
     """
 
     OPTION_WITHOUT_VALUE = "option-without-value"
     CHECKOUT_OUTSIDE_CLONE = "checkout-outside-clone"
+    RUN_SYNTAX_ERROR = "run-syntax-error"
     BASH_UNDER_SH = "bash-under-sh"
 
 
@@ -396,7 +398,7 @@ class CommandIssue(NamedTuple):
         subject: what is at ``span`` (``-b``, ``v1``, ``[[``).
         detail: a fact for the message: the comment that swallowed an option's value (OPTION_WITHOUT_VALUE);
             the directory the checkout runs in (CHECKOUT_OUTSIDE_CLONE); what the construct is
-            (BASH_UNDER_SH).
+            (BASH_UNDER_SH); what the shell finds there (RUN_SYNTAX_ERROR: ``syntax error near '('``).
         related: the places it refers to (the clone that a checkout was meant for).
         rest_of_run: for OPTION_WITHOUT_VALUE in a Dockerfile ``RUN`` (continuation lines joined into one
             line), the comment runs to the end of the RUN: nothing after it runs.

@@ -6,6 +6,7 @@ rules that this follows).
 
 from __future__ import annotations
 
+import contextlib
 import posixpath
 import re
 from collections.abc import Iterator, Mapping
@@ -20,11 +21,22 @@ from ascend_reflint.extract.dockerfile.runs import RunTexts
 from ascend_reflint.extract.dockerfile.words import docker_value, docker_words
 from ascend_reflint.extract.errors import ExtractError
 from ascend_reflint.extract.shell.dialect import SystemShell, may_hold_bash_syntax
-from ascend_reflint.model import EnvSetting, FileKind, Origin, Pin, Resolution, SourceFile, Span
+from ascend_reflint.model import (
+    CommandIssue,
+    EnvSetting,
+    FileKind,
+    IssueKind,
+    Origin,
+    Pin,
+    Resolution,
+    SourceFile,
+    Span,
+)
 from ascend_reflint.resolve import Binding, Scope, referenced_names
 
 if TYPE_CHECKING:
-    from ascend_reflint.extract.shell import ShellSession
+    from ascend_reflint.extract.shell import ShellSession, SyntaxProblem
+    from ascend_reflint.sourcemap import SourceMapBuilder
 
 _SHELL_ASSIGNMENT = re.compile(r"(?:^|[\s;&|(])([A-Za-z_][A-Za-z0-9_]*)=")
 #: A commented-out ``ARG NAME``/``ENV NAME`` or shell assignment: ``# ARG MCORE_REF=core_v0.18.0``.
@@ -292,11 +304,16 @@ class _Extractor:
         self._run(instruction, stage, skip_flags(text, match.end()), session)
 
     def _run(self, instruction: Instruction, stage: _Stage, args_start: int, session: ShellSession) -> None:
+        """Walk a RUN's shell texts when they may pin or hold bash syntax that ``/bin/sh`` refuses; parse the
+        others only, since every RUN that is not valid shell fails the build (RL021)."""
         system_shell = None
         if self.runs.runs_in_system_shell(instruction, stage.shell, args_start):
             system_shell = SystemShell(stage.sh_is_dash)
         may_pin = self._may_hold_pin(instruction, stage)
-        if not may_pin and (system_shell is None or not may_hold_bash_syntax(instruction.logical.text)):
+        walk = may_pin or (system_shell is not None and may_hold_bash_syntax(instruction.logical.text))
+        # A template's shell gets the rendered text, not this one with the template syntax masked.
+        check_syntax = not self.source.template
+        if not walk and not check_syntax:
             return
         try:
             texts = list(self.runs.shell_texts(instruction, stage.shell, args_start))
@@ -305,12 +322,35 @@ class _Extractor:
                 self.source.notices.append(f"line {instruction.line}: RUN {error}; not scanned for pins")
             return
         for text in texts:
-            session.scope = self._scope_for(stage, instruction, text.text)
-            try:
-                session.run(text.text, text.source_map, system_shell)
-            except ExtractError as error:
-                if may_pin:
-                    self.source.notices.append(f"line {instruction.line}: RUN is not valid shell: {error}")
+            if walk:
+                session.scope = self._scope_for(stage, instruction, text.text)
+                with contextlib.suppress(ExtractError):  # the error is located below
+                    session.run(text.text, text.source_map, system_shell)
+            # Parsed again after a walk (20 µs a RUN): the walk stops at none of the stray words that the
+            # grammar takes and bash refuses (`;;` outside a case).
+            problem = shell.syntax_problem(text.text) if check_syntax else None
+            if problem is not None:
+                self._syntax_error(problem, text, stage)
+
+    def _syntax_error(self, problem: SyntaxProblem, text: SourceMapBuilder, stage: _Stage) -> None:
+        """Record a RUN whose shell text does not parse, at the offending token (RL021)."""
+        source_map = text.source_map
+        if problem.end > problem.start:
+            span = source_map.span(problem.start, problem.end)
+        else:
+            line, column = source_map.position(problem.start)
+            span = Span(line, column, line, column)
+        self.source.issues.append(
+            CommandIssue(
+                kind=IssueKind.RUN_SYNTAX_ERROR,
+                path=self.source.path,
+                span=span,
+                command="RUN",
+                subject=text.text[problem.start : problem.end],
+                detail=problem.what,
+                stage=stage.label,
+            )
+        )
 
     @staticmethod
     def _may_hold_pin(instruction: Instruction, stage: _Stage) -> bool:
