@@ -217,6 +217,8 @@ class Text:
     def parse(self) -> Node:
         """Parse the text (once per text: the tree is kept for :meth:`prescan`); returns the root node."""
         tree = self.tree = _parser().parse(self.data)
+        if self.depth == 0:
+            _LOCAL.last_top = self  # a walk's script, which syntax_problem() may then be asked about
         return tree.root_node
 
     def node_text(self, node: Node) -> str:
@@ -395,8 +397,12 @@ def syntax_problem(text: str) -> SyntaxProblem | None:
     unexpected token"). Checked against ``bash -n`` and ``dash -n`` over every RUN of the real
     repositories' Dockerfiles and over mutants of them (``benchmarks/run_syntax_oracle.py``).
     """
-    top = Text(text, 0, 0)
-    root = top.parse()
+    top: Text | None = getattr(_LOCAL, "last_top", None)
+    if top is not None and top.tree is not None and top.text == text:
+        root = top.tree.root_node  # the walk of a Dockerfile RUN has just parsed it
+    else:
+        top = Text(text, 0, 0)
+        root = top.parse()
     if root.has_error:
         return _problem_in(top, root)
     return _stray_token(top, root)
