@@ -74,7 +74,11 @@ def _main(argv: Sequence[str] | None) -> int:
 
     parser = _parser()
     try:
-        args = parser.parse_args(argv)
+        args, unrecognized = parser.parse_known_args(argv)
+        if unrecognized:
+            # The command's own usage and a suggestion, not the top-level usage argparse would print.
+            command_parser = getattr(args, "command_parser", parser)
+            command_parser.error(unrecognized_message(command_parser, unrecognized))
     except SystemExit as exc:  # argparse exits 2 on usage errors and 0 for --help
         return int(exc.code or 0)
     configure_logging(sys.stderr, args.debug)  # every logger, GitPython's included, masks credentials
@@ -146,13 +150,59 @@ def _signals_as_interrupts() -> Iterator[None]:
             signal.signal(number, handler)
 
 
+def unrecognized_message(parser: argparse.ArgumentParser, arguments: Sequence[str]) -> str:
+    """argparse's "unrecognized arguments" message, with what each unknown option most likely means
+    (:func:`_likely_options`); an option of the command that was given before the command is told to go
+    after it.
+
+    Args:
+        parser: the parser of the command the arguments were given to (``reflint scan``).
+        arguments: what it did not recognise, as given.
+
+    Returns:
+        ``unrecognized arguments: --formt (did you mean --format?), x``.
+    """
+    options = sorted(option for option in parser._option_string_actions if option.startswith("--"))
+    shown = []
+    for argument in arguments:
+        name = argument.split("=", 1)[0]
+        likely = _likely_options(name, options) if name.startswith("--") else []
+        if name in options:  # `reflint --offline scan`: the command's option before the command
+            shown.append(f"{argument} (give it after {parser.prog!r})")
+        elif likely:
+            listed = f"one of {', '.join(likely[:-1])} or {likely[-1]}" if len(likely) > 1 else likely[0]
+            shown.append(f"{argument} (did you mean {listed}?)")
+        else:
+            shown.append(argument)
+    return f"unrecognized arguments: {', '.join(shown)}"
+
+
+def _likely_options(name: str, options: Sequence[str]) -> list[str]:
+    """The options that an unknown ``--name`` most likely means: those it begins (``--unsafe`` for
+    ``--unsafe-fixes``: reflint takes no abbreviation), else the longest one it begins with (``--fix`` for
+    ``--fix-only``), else the closest by :func:`difflib.get_close_matches` if one is close (a ratio of 0.7:
+    ``--formt`` gives ``--format``, ``--foo`` nothing)."""
+    import difflib
+
+    begun = [option for option in options if option.startswith(name)]
+    extended = sorted((option for option in options if name.startswith(option)), key=len)[-1:]
+    return begun or extended or difflib.get_close_matches(name, options, n=1, cutoff=0.7)
+
+
 def _parser() -> argparse.ArgumentParser:
     import argparse
 
-    parser = argparse.ArgumentParser(
+    class Parser(argparse.ArgumentParser):
+        """Every parser of reflint, its commands' included: no abbreviated options (``--stat`` is not
+        ``--statistics``), so that an option added later never changes what an abbreviation means."""
+
+        def __init__(self, **kwargs: object) -> None:
+            super().__init__(allow_abbrev=False, **kwargs)  # type: ignore[arg-type]
+
+    parser = Parser(
         prog="reflint",
         description="Lint the git refs that build recipes pin "
-        "(Dockerfiles, shell scripts, GitHub workflows, pip requirements).",
+        "(Dockerfiles, scripts, CI files, dependency files and more).",
     )
     parser.add_argument("--version", action="version", version=f"reflint {__version__}")
     parser.add_argument("--debug", action="store_true", help="show tracebacks and debug logs")
@@ -175,7 +225,7 @@ def _parser() -> argparse.ArgumentParser:
         metavar="DIR",
         help="where scans cached what they verified (default: user cache dir); refs never uses the network",
     )
-    refs.set_defaults(handler=_run_refs)
+    refs.set_defaults(handler=_run_refs, command_parser=refs)
 
     scan = commands.add_parser(
         "scan",
@@ -381,9 +431,10 @@ def _parser() -> argparse.ArgumentParser:
         help="record every finding in FILE (then report none), for --baseline later",
     )
     scan.add_argument("--profile", action="store_true", help="print the time each stage took to stderr")
-    scan.set_defaults(handler=_run_scan)
+    scan.set_defaults(handler=_run_scan, command_parser=scan)
 
     cache = commands.add_parser("cache", help="show or empty reflint's caches")
+    cache.set_defaults(command_parser=cache)
     cache_commands = cache.add_subparsers(dest="cache_command", metavar="ACTION", required=True)
     for name, help_text, handler in (
         ("dir", "print the cache directory", _run_cache_dir),
@@ -393,14 +444,24 @@ def _parser() -> argparse.ArgumentParser:
         action.add_argument(
             "--cache-dir", metavar="DIR", help="the cache directory (default: user cache dir)"
         )
-        action.set_defaults(handler=handler)
+        action.set_defaults(handler=handler, command_parser=action)
 
     rules = commands.add_parser(
         "rules", help="list every rule with its code, name, severity and documentation"
     )
-    rules.add_argument("code", nargs="*", help="show only these codes")
+    rules.add_argument(
+        "rules",
+        nargs="*",
+        metavar="RULE",
+        help="only these rules, as --select takes them: codes (RL002), prefixes (RL00) or names (branch-pin)",
+    )
+    rules.add_argument(
+        "--list",
+        action="store_true",
+        help="one line per rule (code, name, severity, lookup, fix, what it reports) instead of the docs",
+    )
     rules.add_argument("--format", choices=("text", "json"), default="text")
-    rules.set_defaults(handler=_run_rules)
+    rules.set_defaults(handler=_run_rules, command_parser=rules)
     return parser
 
 
@@ -1011,6 +1072,13 @@ def _run_clean(args: argparse.Namespace) -> int:
 
 
 def _run_rules(args: argparse.Namespace) -> int:
+    from ascend_reflint.check.rules import selected_codes
     from ascend_reflint.report.rules_doc import write_rules
 
-    return write_rules(sys.stdout, set(args.code), args.format)
+    selectors = [part.strip() for argument in args.rules for part in argument.split(",") if part.strip()]
+    try:
+        codes = selected_codes(selectors) if selectors else None
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    write_rules(sys.stdout, codes, args.format, listing=args.list)
+    return EXIT_CLEAN

@@ -206,10 +206,9 @@ def load_config(paths: Sequence[str], config_file: str | None = None, cwd: str |
         return Config(root, shown, parse_yaml_config(_read_in_root(root, YAML_NAME, shown), shown, root))
     if os.path.isfile(os.path.join(root, PYPROJECT_NAME)):
         shown = _shown(os.path.join(root, PYPROJECT_NAME), cwd)
-        text = _read_in_root(root, PYPROJECT_NAME, shown)
-        table = reflint_table(text, shown)
-        if table is not None:
-            return Config(root, shown, _validate_table(table, text, shown, root))
+        pyproject = _read_pyproject(root, shown)
+        if pyproject is not None and (table := reflint_table(pyproject, shown)) is not None:
+            return Config(root, shown, _validate_table(table, pyproject, shown, root))
     return Config(root)
 
 
@@ -232,8 +231,8 @@ def project_root(paths: Sequence[str], cwd: str | None = None) -> str:
             return folder
         if os.path.isfile(os.path.join(folder, PYPROJECT_NAME)):
             try:
-                text = _read_in_root(folder, PYPROJECT_NAME, PYPROJECT_NAME)
-                if reflint_table(text, PYPROJECT_NAME) is not None:
+                text = _read_pyproject(folder, PYPROJECT_NAME)
+                if text is not None and reflint_table(text, PYPROJECT_NAME) is not None:
                     return folder
             except ConfigError:
                 return folder
@@ -251,6 +250,26 @@ def _read_in_root(root: str, name: str, shown: str) -> str:
             "(give a config outside the repository with --config FILE)"
         )
     return _read(os.path.join(root, name), shown)
+
+
+def _read_pyproject(root: str, shown: str) -> str | None:
+    """The text of the ``pyproject.toml`` in ``root``, or None when it cannot be read as text of at most
+    :data:`~ascend_reflint.textfile.DEFAULT_MAX_BYTES` bytes: such a file holds no config that reflint can
+    read (TOML is UTF-8), and as a recipe its reading fails and is reported with the scanned files. It is
+    another tool's file first: neither its size nor its encoding is reflint's to refuse the scan for.
+
+    Raises:
+        ConfigError: it links to a file outside ``root``.
+    """
+    from ascend_reflint.sidefile import inside_root, read_side_file
+    from ascend_reflint.textfile import DEFAULT_MAX_BYTES, FileReadError
+
+    if inside_root(root, PYPROJECT_NAME) is None:
+        return _read_in_root(root, PYPROJECT_NAME, shown)  # raises: it links outside the root
+    try:
+        return read_side_file(os.path.join(root, PYPROJECT_NAME), DEFAULT_MAX_BYTES)
+    except FileReadError:
+        return None
 
 
 def _read(path: str, shown: str) -> str:

@@ -13,8 +13,11 @@ whatever field the model gains), in the generic form of :mod:`ascend_reflint.cod
   config's settings): :meth:`ExtractionCache.with_settings`.
 
 Values that other files give (build arguments that a script passes to ``docker build``, matrix values)
-are applied after extraction, in resolve, so they never enter an entry: an entry stays a function of one
-file. The kinds whose extraction reads more than the file (:data:`UNCACHED_KINDS`) are never cached.
+are applied after extraction, in resolve, so they never enter a file's entry: an entry stays a function of
+one file. The file's extraction with the values one invocation gives
+(:mod:`ascend_reflint.invocations`) is an entry of its own (:meth:`ExtractionCache.invoked_entry`), keyed by
+the file's key and those values. The kinds whose extraction reads more than the file
+(:data:`UNCACHED_KINDS`) are never cached.
 
 Layout: ``<cache dir>/extract/<project>/<file>.json``, one folder per project root and one entry per file
 (named by the digest of the file as discovery handed it over; the entry of an edited file is replaced), so
@@ -78,6 +81,7 @@ class ExtractionCache:
         self._settings = dict(settings or {})
         self._base: str | None = None
         self._folder_made = False
+        self._entries: dict[str, CacheEntry] = {}
         self.notices: list[str] = []
 
     @property
@@ -115,7 +119,30 @@ class ExtractionCache:
                 "utf-8", "surrogatepass"
             )
         ).hexdigest()
-        return CacheEntry(self, self.folder / f"{name}.json", key)
+        entry = self._entries[source.abspath] = CacheEntry(self, self.folder / f"{name}.json", key)
+        return entry
+
+    def invoked_entry(self, target: SourceFile, slot: str, given: Mapping[str, Any]) -> CacheEntry | None:
+        """The entry of ``target`` extracted again with the values that an invocation gives it
+        (:mod:`ascend_reflint.invocations`), valid for the file as :meth:`entry` keyed it and for ``given``;
+        None when this cache made no entry for ``target``.
+
+        Args:
+            target: the invoked file, read (and keyed) by this cache before.
+            slot: which invocation, by where it is written (the invoking file and its place among that
+                file's invocations): an edited value replaces the slot's entry, so the cache does not grow
+                with edits.
+            given: everything the extraction takes besides the file (the values given, ``--build-arg``):
+                JSON-ready values.
+        """
+        import hashlib
+
+        base = self._entries.get(target.abspath)
+        if base is None:
+            return None
+        name = hashlib.sha256(f"{base.path.stem}\0invoked\0{slot}".encode("utf-8", "surrogatepass"))
+        key = hashlib.sha256(f"{base.key}\0{_canonical(given)}".encode("utf-8", "surrogatepass"))
+        return CacheEntry(self, self.folder / f"{name.hexdigest()}.json", key.hexdigest())
 
     def _key_base(self) -> str:
         """The part of every key that does not depend on the file: format, code and settings."""

@@ -35,6 +35,8 @@ class Inventory:
         notices: caveats (lenient decoding, skipped steps, skipped explicit paths).
         timings: seconds spent per stage (``discover``, ``extract``).
         cache_notices: why the extraction cache could not be written (each distinct one once).
+        cache: the extraction cache the files were read with (None: none), for the values that files read
+            later give them (:func:`ascend_reflint.invocations.apply_invocations`).
     """
 
     files: list[SourceFile] = field(default_factory=list)
@@ -42,6 +44,7 @@ class Inventory:
     notices: list[FileMessage] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
     cache_notices: list[str] = field(default_factory=list)
+    cache: ExtractionCache | None = None
 
     @property
     def pins(self) -> list[Pin]:
@@ -124,10 +127,11 @@ def build_inventory(
     if any(source.invocations for source in inventory.files):
         from ascend_reflint.invocations import apply_invocations
 
-        apply_invocations(inventory.files, inventory.files, named.root, build_args)
+        apply_invocations(inventory.files, inventory.files, named.root, build_args, cache)
     inventory.timings["extract"] = time.perf_counter() - started
     if cache is not None:
         inventory.cache_notices = cache.notices
+        inventory.cache = cache
     return inventory
 
 

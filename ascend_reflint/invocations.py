@@ -24,10 +24,14 @@ import logging
 import os
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from ascend_reflint.model import FileKind, GivenValue, Invocation, Pin, Resolution, SourceFile
 from ascend_reflint.resolve import Binding, Provenance, merge_call_sites
 from ascend_reflint.sidefile import inside_root
+
+if TYPE_CHECKING:
+    from ascend_reflint.extraction_cache import ExtractionCache
 
 log = logging.getLogger("reflint")
 #: Invocations of one file that are applied (each is an extraction of the file).
@@ -41,6 +45,7 @@ def apply_invocations(
     invokers: Iterable[SourceFile],
     root: str,
     build_args: Mapping[str, str] | None = None,
+    cache: ExtractionCache | None = None,
 ) -> None:
     """Apply the invocations of ``invokers`` to the files of ``targets`` they invoke (see the module
     docstring); ``targets`` gain pins, command issues and nothing else.
@@ -50,19 +55,26 @@ def apply_invocations(
         invokers: the files whose invocations to apply (``targets`` themselves, or files read as context).
         root: the project root; an invoked path that resolves outside it is not followed.
         build_args: ``--build-arg`` values of reflint's command line, which override the values given.
+        cache: the extraction cache that read ``targets``: each extraction with the values given is kept
+            in it too (:meth:`~ascend_reflint.extraction_cache.ExtractionCache.invoked_entry`), so that a
+            warm scan parses nothing (None: extract each time).
     """
     by_path = {os.path.realpath(source.abspath): source for source in targets}
-    pending = deque((source, invocation, 1) for source in invokers for invocation in source.invocations)
+    pending = deque(
+        (source, invocation, 1, f"{source.path}#{number}")
+        for source in invokers
+        for number, invocation in enumerate(source.invocations)
+    )
     applied: dict[str, int] = {}
     added: dict[str, list[Pin]] = {}
     while pending:
-        invoker, invocation, depth = pending.popleft()
+        invoker, invocation, depth, slot = pending.popleft()
         real = _target(invoker, invocation, root, by_path)
         if real is None or applied.get(real, 0) >= MAX_INVOCATIONS_PER_FILE:
             continue
         applied[real] = applied.get(real, 0) + 1
         target = by_path[real]
-        copy = _applied(target, invocation, build_args or {})
+        copy = _applied(target, invocation, build_args or {}, cache, slot)
         if copy is None:
             continue
         own = {_unsited(pin) for pin in target.pins}
@@ -74,7 +86,9 @@ def apply_invocations(
         target.issues.extend(issue for issue in copy.issues if issue not in target.issues)
         if depth < MAX_DEPTH:  # a reusable workflow that builds a Dockerfile with the inputs it was given
             pending.extend(
-                (copy, nested, depth + 1) for nested in copy.invocations if nested not in invoker.invocations
+                (copy, nested, depth + 1, f"{slot}>{number}")
+                for number, nested in enumerate(copy.invocations)
+                if nested not in invoker.invocations
             )
     for real, pins in added.items():
         target = by_path[real]
@@ -108,16 +122,32 @@ def _reread(target: SourceFile) -> str | None:
         return None
 
 
-def _applied(target: SourceFile, invocation: Invocation, build_args: Mapping[str, str]) -> SourceFile | None:
-    """``target`` extracted again with the values ``invocation`` gives, or None when that fails."""
+def _applied(
+    target: SourceFile,
+    invocation: Invocation,
+    build_args: Mapping[str, str],
+    cache: ExtractionCache | None = None,
+    slot: str = "",
+) -> SourceFile | None:
+    """``target`` extracted again with the values ``invocation`` gives (from ``cache`` when it holds that
+    extraction: ``slot`` names the invocation there), or None when that fails."""
+    copy = SourceFile(path=target.path, abspath=target.abspath, kind=target.kind, template=target.template)
+    entry = None
+    if cache is not None:
+        from ascend_reflint.codec import encode
+
+        given_form = {
+            "values": encode(invocation.values, tuple[GivenValue, ...]),
+            "build_args": dict(build_args),
+        }
+        entry = cache.invoked_entry(target, slot, given_form)
+    if entry is not None and entry.load(copy):
+        return copy
     from ascend_reflint.extract import ExtractError, extract_file
 
-    text = target.text if target.text is not None else _reread(target)
-    if text is None:
+    copy.text = target.text if target.text is not None else _reread(target)
+    if copy.text is None:
         return None
-    copy = SourceFile(
-        path=target.path, abspath=target.abspath, kind=target.kind, text=text, template=target.template
-    )
     given = {value.name: _binding(value) for value in invocation.values}
     try:
         if invocation.kind is FileKind.WORKFLOW:
@@ -129,6 +159,8 @@ def _applied(target: SourceFile, invocation: Invocation, build_args: Mapping[str
     except Exception:  # a bug of ours must not lose the file's own pins
         log.debug("applying %s to %s failed", invocation.site.call, target.path, exc_info=True)
         return None
+    if entry is not None:
+        entry.store(copy)
     return copy
 
 

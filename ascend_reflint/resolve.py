@@ -77,6 +77,10 @@ class Binding:
         provenance: where the value is written, when one definition holds all of it (``X=v1``; ``Y=$X``
             copies X's); None when it is computed, joined from several places, or given on reflint's command
             line.
+        empty_because: for an empty value that nothing outside the file replaces (``REF=`` in a script,
+            ``ENV REF=""``, a workflow ``env:`` entry), why it is empty ("$REF is set to nothing on line
+            2"): a pin that uses it is empty (RL012). None for a value that is not empty, or is a default
+            that the build's caller may replace (an ``ARG``'s, a workflow input's, ``${REF:-}``).
     """
 
     value: str | None
@@ -84,6 +88,7 @@ class Binding:
     note: str | None = None
     provenance: Provenance | None = None
     elements: tuple[Element, ...] | None = None
+    empty_because: str | None = None
 
     @classmethod
     def array(cls, elements: tuple[Element, ...]) -> Binding:
@@ -113,13 +118,16 @@ class Expansion:
 
     ``provenance`` is set when the word is exactly one expansion (``$TAG``, ``"${TAG}"``, ``${TAG:-v1}``
     with TAG set, ``${TAG:-$DEFAULT}`` with TAG unset) whose value has a provenance: nothing of the value
-    is then written in the word itself.
+    is then written in the word itself. ``empty_because`` is set when the value is empty and every
+    expansion in the word is a variable that the file sets to nothing for good
+    (:attr:`Binding.empty_because`).
     """
 
     value: str | None
     resolution: Resolution = Resolution.RESOLVED
     note: str | None = None
     provenance: Provenance | None = None
+    empty_because: str | None = None
 
 
 class Scope:
@@ -442,6 +450,8 @@ class _Expander:
         self.depth = depth  # defaults nested in defaults recurse: bounded so input cannot exhaust the stack
         #: The provenance of each expansion that gave the value, in order; literal text makes it mixed.
         self.sources: list[Provenance | None] = []
+        #: Why each expansion that gave the value is empty for good (Binding.empty_because), in order.
+        self.empties: list[str | None] = []
         self.mixed = False
 
     def run(self) -> Expansion:
@@ -456,17 +466,23 @@ class _Expander:
             self._scan(self.word)
         if self.resolution is Resolution.RESOLVED:
             only = self.sources[0] if len(self.sources) == 1 and not self.mixed else None
-            return Expansion("".join(self.out), provenance=only)
+            value = "".join(self.out)
+            empty = not value and bool(self.empties) and all(self.empties)
+            return Expansion(value, provenance=only, empty_because=self.empties[0] if empty else None)
         return Expansion(None, self.resolution, self.note)
 
     def _literal(self, text: str) -> None:
         self.out.append(text)
         self.mixed = True
 
-    def _value(self, value: str | None, provenance: Provenance | None) -> None:
-        """Append the value of one expansion, which ``provenance`` says where it is written."""
+    def _value(
+        self, value: str | None, provenance: Provenance | None, empty_because: str | None = None
+    ) -> None:
+        """Append the value of one expansion, which ``provenance`` says where it is written, and
+        ``empty_because`` why it is empty for good (:attr:`Binding.empty_because`)."""
         self.out.append(value or "")
         self.sources.append(provenance)
+        self.empties.append(empty_because)
 
     def _scan(self, word: str) -> None:
         """Expand ``word``, which holds no quoting (a word's expansions, or an unquoted Docker value)."""
@@ -541,16 +557,17 @@ class _Expander:
         use_value = is_set and (not colon or bool(value))
         kind = op[-1]
         provenance = binding.provenance if binding is not None else None
+        empty_because = binding.empty_because if binding is not None else None
         if kind in "-=":
             if use_value:
-                self._value(value, provenance)
+                self._value(value, provenance, empty_because)
             else:
                 self._nested(default or "")
         elif kind == "+":
             if use_value:
                 self._nested(default or "")
         elif use_value:  # "?": fails the script when unset; the value is all a pin can use
-            self._value(value, provenance)
+            self._value(value, provenance, empty_because)
         else:
             self._variable(name)
 
@@ -580,7 +597,7 @@ class _Expander:
                 if element.value is None:
                     self._mark(element.resolution, element.note)
                 else:
-                    self._value(element.value, element.provenance)
+                    self._value(element.value, element.provenance, element.empty_because)
 
     def _index(self, index: str) -> int | None:
         """An array index that is a number, or a variable (``$i``, ``i``) whose value is one."""
@@ -597,7 +614,7 @@ class _Expander:
             return
         inner = _Expander(text, self.scope, self.shell_quotes, self.depth + 1).run()
         if inner.resolution is Resolution.RESOLVED:
-            self._value(inner.value, inner.provenance)
+            self._value(inner.value, inner.provenance, inner.empty_because)
         else:
             self._mark(inner.resolution, inner.note)
 
@@ -621,7 +638,7 @@ class _Expander:
     def _bound(self, binding: Binding, written: str) -> None:
         """The value of an expansion (``written``) that ``binding`` gives."""
         if binding.resolution is Resolution.RESOLVED:
-            self._value(binding.value, binding.provenance)
+            self._value(binding.value, binding.provenance, binding.empty_because)
         else:
             self._mark(binding.resolution, binding.note or f"{written} has no value here")
 

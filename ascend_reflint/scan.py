@@ -223,7 +223,7 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
     if any(source.invocations for source in context_files):  # a workflow not given builds a Dockerfile given
         from ascend_reflint.invocations import apply_invocations
 
-        apply_invocations(inventory.files, context_files, config.root, options.build_args)
+        apply_invocations(inventory.files, context_files, config.root, options.build_args, inventory.cache)
     timings["context"] = time.perf_counter() - started
 
     # Rules that need no ref list (`--select RL015`) say the same without one: no remote is asked, but for

@@ -19,28 +19,40 @@ class SourceMap:
 
     Offsets are 0-based character offsets into the derived text; lines and columns are 1-based file
     positions in characters. An offset that falls between pieces (a newline the extractor inserted) maps to
-    the position just after the previous piece.
+    the position just after the previous piece. A character that the file spells with several (an escape:
+    JSON's ``\\u00e9``, YAML's ``\\x41`` or ``''``) is a piece of its own that knows how wide it is written,
+    so that a span that ends on it covers the escape whole.
     """
 
-    __slots__ = ("_columns", "_lines", "_starts")
+    __slots__ = ("_columns", "_lines", "_starts", "_widths")
 
     def __init__(self) -> None:
         self._starts: list[int] = []
         self._lines: list[int] = []
         self._columns: list[int] = []
+        self._widths: dict[int, int] = {}
 
-    def add(self, offset: int, line: int, column: int) -> None:
+    def add(self, offset: int, line: int, column: int, width: int = 1) -> None:
         """Say that the derived text's character at ``offset`` is the file's (``line``, ``column``).
 
-        The characters that follow, up to the next piece, are on the same line at increasing columns.
-        Pieces must be added in increasing ``offset`` order.
+        The characters that follow, up to the next piece, are on the same line at increasing columns;
+        ``width`` > 1 says that the character at ``offset`` is written with that many file characters (an
+        escape), and the next piece must then start at ``offset + 1``. Pieces must be added in increasing
+        ``offset`` order.
         """
         if self._starts and offset <= self._starts[-1]:
+            self._widths.pop(self._starts[-1], None)
             self._starts[-1], self._lines[-1], self._columns[-1] = offset, line, column
-            return
-        self._starts.append(offset)
-        self._lines.append(line)
-        self._columns.append(column)
+        else:
+            self._starts.append(offset)
+            self._lines.append(line)
+            self._columns.append(column)
+        if width != 1:
+            self._widths[offset] = width
+
+    def width(self, offset: int) -> int:
+        """How many file characters write the derived text's character at ``offset`` (1 but for an escape)."""
+        return self._widths.get(offset, 1) if self._widths else 1
 
     @classmethod
     def identity(cls, text: str, first_line: int = 1, first_column: int = 1) -> SourceMap:
@@ -72,8 +84,9 @@ class SourceMap:
     def span(self, start: int, end: int) -> Span:
         """The file span of derived-text characters ``[start, end)`` (``end`` exclusive, ``end > start``)."""
         line, column = self.position(start)
-        end_line, last_column = self.position(max(start, end - 1))
-        return Span(line, column, end_line, last_column + 1)
+        last = max(start, end - 1)
+        end_line, last_column = self.position(last)
+        return Span(line, column, end_line, last_column + self.width(last))
 
     def pieces(self, start: int, end: int) -> Iterator[tuple[int, int, int, int]]:
         """The parts of the derived text's ``[start, end)`` that lie in one piece each, in order:
@@ -141,7 +154,18 @@ class SourceMapBuilder:
         """Append ``text[start:end]`` of another derived text, whose map is ``source_map``, split where its
         pieces split (``end <= len(text)``)."""
         for piece_start, piece_end, line, column in source_map.pieces(start, end):
-            self.copy(text[piece_start:piece_end], line, column)
+            width = source_map.width(piece_start)
+            if width != 1:  # an escape: a piece of one character
+                self.spelled(text[piece_start], line, column, width)
+            else:
+                self.copy(text[piece_start:piece_end], line, column)
+
+    def spelled(self, char: str, line: int, column: int, width: int) -> None:
+        """Append ``char``, which the file writes with ``width`` characters from ``line``, ``column`` on (an
+        escape that stands for it)."""
+        self.source_map.add(self._length, line, column, width)
+        self._parts.append(char)
+        self._length += 1
 
     def insert(self, text: str, line: int, column: int) -> None:
         """Append ``text`` that the file does not hold as such; every character maps to (line, column)."""

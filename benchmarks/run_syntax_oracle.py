@@ -35,6 +35,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from unittest import mock
 
 from ascend_reflint import discover
@@ -80,30 +81,36 @@ class Tally:
 def run_texts(root: Path) -> Iterator[RunText]:
     """Every RUN shell text of the Dockerfiles that git tracks under ``root``, as reflint reads them.
 
-    The extractor runs as in a scan; :func:`~ascend_reflint.extract.shell.syntax_problem` and
-    ``RunTexts.runs_in_system_shell`` are wrapped to record each text with its shell and verdict.
+    The extractor runs as in a scan; :func:`~ascend_reflint.extract.shell.syntax_problem`, the check that
+    calls it and ``RunTexts.runs_in_system_shell`` are wrapped to record each text with its RUN's line, its
+    shell and the verdict.
     """
     found: list[RunText] = []
-    system_shell = [False]
+    system_shell: dict[int, bool] = {}  # RUN line → whether /bin/sh runs it
     line = [0]
     current: list[SourceFile] = []
     real_problem = shell.syntax_problem
     real_system_shell = runs.RunTexts.runs_in_system_shell
+    real_check = stages._Extractor._check_syntax
 
     def recording_problem(text: str) -> SyntaxProblem | None:
         problem = real_problem(text)
-        found.append(RunText(current[0].path, line[0], text, system_shell[0], problem))
+        found.append(RunText(current[0].path, line[0], text, system_shell.get(line[0], False), problem))
         return problem
+
+    def recording_check(extractor: stages._Extractor, instruction: Instruction, *args: Any) -> None:
+        line[0] = instruction.line
+        real_check(extractor, instruction, *args)
 
     def recording_system_shell(
         instruction: Instruction, stage_shell: tuple[str, int] | None, start: int
     ) -> bool:
-        line[0] = instruction.line
-        system_shell[0] = real_system_shell(instruction, stage_shell, start)
-        return system_shell[0]
+        answer = system_shell[instruction.line] = real_system_shell(instruction, stage_shell, start)
+        return answer
 
     with (
         mock.patch.object(shell, "syntax_problem", recording_problem),
+        mock.patch.object(stages._Extractor, "_check_syntax", recording_check),
         mock.patch.object(runs.RunTexts, "runs_in_system_shell", staticmethod(recording_system_shell)),
     ):
         listed = subprocess.run(["git", "-C", str(root), "ls-files", "-z"], capture_output=True, check=True)

@@ -44,10 +44,15 @@ def load_yaml(text: str, source: str) -> Any:
         The document (``CommentedMap``/``CommentedSeq``/scalars), or None for an empty document.
 
     Raises:
-        InvalidFileError: the text is not YAML (duplicate keys included), naming the line and column.
+        InvalidFileError: the text is not YAML (duplicate keys included), naming the line and column; or it
+            is nested too deeply for the loader (which recurses), which no config or rule pack is.
     """
     try:
         return YAML(typ="rt", pure=True).load(text)
+    except RecursionError:
+        raise InvalidFileError(
+            f"{source}: nested too deeply to read (a config or rule pack never is)"
+        ) from None
     except MarkedYAMLError as error:
         mark = error.problem_mark
         where = f"{source}:{mark.line + 1}:{mark.column + 1}" if mark is not None else source

@@ -123,11 +123,17 @@ def _include(combinations: list[dict[str, Binding]], entry: dict[str, Binding], 
 def input_values(root: YamlMapping, binding_of: BindingOf, called: bool = False) -> dict[str, list[Binding]]:
     """Each input of ``workflow_dispatch``/``workflow_call`` → its values: the defaults, and nothing (an
     EMPTY binding) when the workflow also runs on other triggers; with ``called``, as a call runs it: the
-    ``workflow_call`` defaults only (the caller's ``with:`` values replace them)."""
+    ``workflow_call`` defaults only (the caller's ``with:`` values replace them).
+
+    An input without a default, or with ``default: ""`` (an optional input, not a ref), is one unknown
+    value that the run gives; when the workflow runs on other triggers too, its note says that it is empty
+    there as well (one value, not an unknown one and an empty one side by side)."""
     triggers = root.get("on")
     names = _trigger_names(triggers)
     others = [] if called else sorted(name for name in names if name not in _INPUT_TRIGGERS)
     values: dict[str, list[Binding]] = {}
+    declared: dict[str, list[str]] = {}
+    lacking: dict[str, str] = {}  # input → how the first trigger without a usable default lacks one
     for trigger in ("workflow_call",) if called else _INPUT_TRIGGERS:
         config = triggers.get(trigger) if isinstance(triggers, YamlMapping) else None
         inputs = config.get("inputs") if isinstance(config, YamlMapping) else None
@@ -136,20 +142,30 @@ def input_values(root: YamlMapping, binding_of: BindingOf, called: bool = False)
         for key, spec in inputs.pairs:
             if not isinstance(key, YamlScalar):
                 continue
-            default = spec.get("default") if isinstance(spec, YamlMapping) else None
             found = values.setdefault(key.value, [])
+            declared.setdefault(key.value, []).append(trigger)
+            default = spec.get("default") if isinstance(spec, YamlMapping) else None
             if isinstance(default, YamlScalar) and default.value:
                 binding = binding_of(default)
+                if all(binding.value != known.value for known in found):
+                    found.append(binding)
             else:
-                binding = Binding(
-                    None, Resolution.UNRESOLVED, f"inputs.{key.value} has no default: the run gives it"
+                empty = isinstance(default, YamlScalar) and default.style is not None
+                lacking.setdefault(key.value, 'defaults to ""' if empty else "has no default")
+    for name, found in values.items():
+        given_by = " or ".join(declared[name])
+        if name in lacking:
+            note = f"inputs.{name} {lacking[name]}: the run gives it"
+            if others and not found:
+                note = (
+                    f"inputs.{name} {lacking[name]} and is empty when the workflow runs on {others[0]}: a "
+                    f"{given_by} run gives it"
                 )
-            if all(binding.value != known.value or binding.value is None for known in found):
-                found.append(binding)
-    if others:
-        given_by = " and ".join(_INPUT_TRIGGERS)
-        for name, found in values.items():
-            why = f"inputs.{name} is empty when the workflow runs on {others[0]}: only {given_by} set it"
+            found.append(Binding(None, Resolution.UNRESOLVED, note))
+        if others and any(binding.value is not None for binding in found):
+            why = (
+                f"inputs.{name} is empty when the workflow runs on {others[0]}: only a {given_by} run sets it"
+            )
             found.append(Binding(None, Resolution.EMPTY, why))
     return values
 

@@ -510,13 +510,18 @@ class _Walker:
                 self.source.env.append(EnvSetting(key.value, None if note else text, span, scope_name))
             if note:
                 evaluated = _with_expressions(text, scope)
-                binding = Binding(evaluated.text, provenance=evaluated.provenance)
+                binding = Binding(
+                    evaluated.text, provenance=evaluated.provenance, empty_because=evaluated.empty_because
+                )
                 if evaluated.text is None:
-                    binding = Binding(
-                        None, Resolution.UNRESOLVED, f"${key.value} is set by {evaluated.note or note}"
-                    )
+                    why = f"{note}; {evaluated.note}" if evaluated.note and evaluated.note != note else note
+                    binding = Binding(None, Resolution.UNRESOLVED, f"${key.value} is set by {why}")
             else:
-                binding = Binding(text, provenance=Provenance.written(self.source.path, span, text))
+                line = span.line
+                empty = f"${key.value} is set to nothing on line {line}" if not text else None
+                binding = Binding(
+                    text, provenance=Provenance.written(self.source.path, span, text), empty_because=empty
+                )
             scope.set(key.value, binding)
             scope.set(expression_key(f"env.{key.value}"), binding)
 
@@ -578,6 +583,7 @@ class _Value(NamedTuple):
     text: str | None
     note: str | None = None
     provenance: Provenance | None = None
+    empty_because: str | None = None
 
 
 def _is_build_push(uses: str) -> bool:
@@ -616,14 +622,16 @@ def _with_expressions(text: str, scope: Scope) -> _Value:
         inner = match.group(0)[3:-2] if match.group(0).endswith("}}") else ""
         binding = evaluate_expression(inner, scope)
         if binding is not None and binding.resolution is Resolution.EMPTY:
-            binding = Binding("")  # an input on another trigger: the runner gives ''
+            binding = Binding(
+                "", empty_because=binding.note
+            )  # an input on another trigger: the runner gives ''
         if binding is None or binding.value is None:
             note = binding.note if binding is not None and binding.note else _expression_note(match.group(0))
             return _Value(None, note)
         pieces += [text[last : match.start()], binding.value]
         last = match.end()
         if match.span() == (0, len(text)):
-            return _Value(binding.value, provenance=binding.provenance)
+            return _Value(binding.value, provenance=binding.provenance, empty_because=binding.empty_because)
     return _Value("".join(pieces) + text[last:])
 
 

@@ -262,9 +262,12 @@ def scalar_source_map(text: str, scalar: YamlScalar, lines: LineIndex) -> Source
     elif not pieces:  # an empty value: offset 0 is where it would start
         builder.source_map.add(0, *lines.position(begin))
     else:  # the pieces tile the value from offset 0 on
-        ends = [offset for offset, _index in pieces[1:]] + [len(scalar.value)]
-        for (offset, index), piece_end in zip(pieces, ends, strict=True):
-            builder.copy(scalar.value[offset:piece_end], *lines.position(index))
+        ends = [offset for offset, _index, _width in pieces[1:]] + [len(scalar.value)]
+        for (offset, index, width), piece_end in zip(pieces, ends, strict=True):
+            if width > 1:  # an escape, a piece of one character
+                builder.spelled(scalar.value[offset], *lines.position(index), width)
+            else:
+                builder.copy(scalar.value[offset:piece_end], *lines.position(index))
     return builder.source_map
 
 
@@ -311,11 +314,13 @@ def _skip_properties(text: str, index: int, end: int) -> int:
     return index
 
 
-_BLANKS = " \t\r\n"
+#: What line folding and indentation stripping may take out of a flow scalar: blanks and line breaks, NEL
+#: (U+0085) among them, which libyaml reads as a line break (YAML 1.1, 5.4) and the value holds as ``\n``.
+_BLANKS = " \t\r\n\x85"
 _FAST_STYLES = (None, "|", ">")
 
 
-def _align(text: str, scalar: YamlScalar, begin: int, end: int) -> list[tuple[int, int]] | None:
+def _align(text: str, scalar: YamlScalar, begin: int, end: int) -> list[tuple[int, int, int]] | None:
     """Pair runs of ``scalar.value`` with the file characters that spell them.
 
     Walks value and file together: a file unit (one character, a ``''`` in single quotes, an escape in
@@ -324,11 +329,12 @@ def _align(text: str, scalar: YamlScalar, begin: int, end: int) -> list[tuple[in
     value does not hold was indentation or folded away. Anything else means the two disagree.
 
     Returns:
-        ``(value offset, file index)`` for the start of each run of consecutive characters on one line,
-        or None when the value cannot be aligned with the file.
+        ``(value offset, file index, width)`` for the start of each run of consecutive characters on one
+        line (width 1), or of a character that a unit of ``width`` > 1 file characters stands for (alone
+        in its run), or None when the value cannot be aligned with the file.
     """
     value, style = scalar.value, scalar.style
-    pieces: list[tuple[int, int]] = []
+    pieces: list[tuple[int, int, int]] = []
     i, j, n = 0, begin, len(value)
     joined_to = -1  # the file index just after the last paired run, if the next one may continue it
     while i < n:
@@ -339,8 +345,8 @@ def _align(text: str, scalar: YamlScalar, begin: int, end: int) -> list[tuple[in
             continue
         if width and unit == char:
             run = _run_length(text, value, i, j, end, style) if width == 1 else 1
-            if j != joined_to:
-                pieces.append((i, j))
+            if j != joined_to or width > 1:
+                pieces.append((i, j, width))
             i, j = i + run, j + width + run - 1
             # After a line break or an escape, value offsets and file columns no longer advance together.
             joined_to = j if char != "\n" and width == 1 else -1
@@ -349,7 +355,7 @@ def _align(text: str, scalar: YamlScalar, begin: int, end: int) -> list[tuple[in
             if j < after_blanks < end and _file_unit(text, after_blanks, end, style)[0] == char:
                 j, joined_to = after_blanks, -1  # an escaped blank after indentation: pair it next round
                 continue
-            pieces.append((i, j))
+            pieces.append((i, j, 1))
             i, joined_to = i + 1, -1
         elif j < end and text[j] in _BLANKS:
             j, joined_to = j + 1, -1

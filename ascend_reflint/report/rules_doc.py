@@ -2,37 +2,32 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence, Set
-from typing import TextIO
+from collections.abc import Collection, Sequence
+from typing import TYPE_CHECKING, TextIO
 
 from ascend_reflint.model import Applicability
 
+if TYPE_CHECKING:
+    from ascend_reflint.check.context import RuleInfo
 
-def write_rules(stream: TextIO, codes: Set[str], output_format: str) -> int:
-    """Write the rule documentation.
+
+def write_rules(
+    stream: TextIO, codes: Collection[str] | None, output_format: str, *, listing: bool = False
+) -> None:
+    """Write the rules: each one's header and documentation, or (``listing``) one line each.
 
     Args:
         stream: where to write.
-        codes: only these rules, by code (any case) or kebab-case name (empty: all).
-        output_format: ``"text"`` or ``"json"``.
-
-    Returns:
-        The exit code: 0, or 2 when a requested code does not exist.
+        codes: only the rules of these codes (:func:`ascend_reflint.check.rules.selected_codes` of what
+            ``reflint rules`` was given); None for every rule.
+        output_format: ``"text"`` or ``"json"`` (a list of records, whole documentation included, whether
+            ``listing`` or not).
+        listing: text only: ``CODE  name  severity  lookup  fix  summary`` per rule, aligned, as the
+            README's rule table has them (the summary is the documentation's first line).
     """
     from ascend_reflint.check import all_rules
 
-    wanted = {code.upper() for code in codes} | {code.lower() for code in codes}
-    rules = [rule for rule in all_rules() if not codes or rule.code in wanted or rule.name in wanted]
-    unknown = sorted(
-        code for code in codes if not any(code.upper() == r.code or code.lower() == r.name for r in rules)
-    )
-    if unknown:
-        import sys
-
-        from ascend_reflint.output import shown
-
-        sys.stderr.write(f"reflint: error: unknown rule code(s): {shown(', '.join(unknown))}\n")
-        return 2
+    rules = [rule for rule in all_rules() if codes is None or rule.code in codes]
     if output_format == "json":
         records = [
             {
@@ -48,14 +43,36 @@ def write_rules(stream: TextIO, codes: Set[str], output_format: str) -> int:
         from ascend_reflint.output import json_text
 
         stream.write(json_text(records))
-        return 0
-    for rule in rules:
-        lookup = "needs a lookup" if rule.needs_lookup else "no lookup"
-        fix = f"{fix_kind(rule.fixes)} fix" if rule.fixes else "no fix"
-        stream.write(f"{rule.code} {rule.name} [{rule.severity.label}] ({lookup}; {fix})\n\n")
-        stream.write("".join(f"    {line}".rstrip() + "\n" for line in rule.doc.strip().splitlines()))
-        stream.write("\n")
-    return 0
+    elif listing:
+        stream.write("".join(line + "\n" for line in rule_lines(rules)))
+    else:
+        for rule in rules:
+            stream.write(
+                f"{rule.code} {rule.name} [{rule.severity.label}] ({_lookup(rule)}; {_fix(rule)})\n\n"
+            )
+            stream.write("".join(f"    {line}".rstrip() + "\n" for line in rule.doc.strip().splitlines()))
+            stream.write("\n")
+
+
+def rule_lines(rules: Sequence[RuleInfo]) -> list[str]:
+    """One line per rule, its columns aligned: code, name, default severity, whether it needs a lookup,
+    its fix, and what it reports (the first line of its documentation)."""
+    rows = [(r.code, r.name, r.severity.label, _lookup(r), _fix(r)) for r in rules]
+    widths = [max((len(row[column]) for row in rows), default=0) for column in range(5)]
+    return [
+        "  ".join(
+            [*(cell.ljust(width) for cell, width in zip(row, widths, strict=True)), rule.doc.splitlines()[0]]
+        )
+        for row, rule in zip(rows, rules, strict=True)
+    ]
+
+
+def _lookup(rule: RuleInfo) -> str:
+    return "needs a lookup" if rule.needs_lookup else "no lookup"
+
+
+def _fix(rule: RuleInfo) -> str:
+    return f"{fix_kind(rule.fixes)} fix" if rule.fixes else "no fix"
 
 
 def fix_kind(fixes: Sequence[Applicability]) -> str | None:

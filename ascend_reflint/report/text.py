@@ -27,71 +27,68 @@ class TextOptions(NamedTuple):
 def write_refs(
     inventory: Inventory, stream: TextIO, rich_output: bool, describes: Mapping[Pin, str] | None = None
 ) -> None:
-    """Write the pin inventory: ``path:line:column: remote ref (via)`` per pin, or a rich table.
+    """Write the pin inventory: a rich table, or one line per pin,
+    ``path:line:column: remote ref (via, depth N)``; both say the same.
 
     Args:
         inventory: what ``refs`` found.
         stream: where to write.
         rich_output: True when colour is on (a terminal, see ``--color``): draw a table, unless the
-            terminal is too narrow for it (:func:`_refs_table`); else one plain line per pin.
+            terminal is too narrow for it (:func:`_refs_table`), else coloured lines; False: plain lines.
         describes: pin → the nearest tag of the commit it checks out; such a ref is shown as
             ``c0ffee1 (v0.8.4-12-gc0ffee1)``.
     """
     describes = describes or {}
-    if rich_output and _refs_table(inventory, stream, describes):
+    rows = [_refs_row(pin, describes) for pin in inventory.pins]
+    if rich_output and _refs_table(inventory, rows, stream):
         return
-    for pin in inventory.pins:
-        target = pin.remote or pin.url
-        ref = _shown_ref(pin, describes)
-        stream.write(
-            shown(f"{pin.path}:{pin.span.line}:{pin.span.column}: {target} {ref} ({pin.via.value})") + "\n"
-        )
+    console = _console(stream, soft_wrap=True) if rich_output else None
+    for pin, (location, target, ref, via, clone) in zip(inventory.pins, rows, strict=True):
+        how = f"{via}, {clone}" if clone else via
+        if console is None:
+            stream.write(f"{location}: {target} {ref} ({how})\n")
+            continue
+        from rich.text import Text
+
+        line = Text(f"{location}: {target} ")
+        line.append(ref, style=_ref_style(pin))
+        line.append(f" ({how})")
+        console.print(line)
 
 
-def _shown_ref(pin: Pin, describes: Mapping[Pin, str]) -> str:
-    """The pin's ref as resolved (as written when unresolved, ``-`` when none), with its nearest tag."""
-    ref = pin.ref if pin.ref is not None else (pin.ref_text or "-")
-    describe = describes.get(pin)
-    return f"{ref} ({describe})" if describe is not None else ref
-
-
-#: The narrowest the remote and ref columns may be folded to; a terminal with less room gets plain lines.
-_FOLDED_WIDTH = 16
 #: Columns that a table of five columns spends on borders (six) and cell padding (two per column).
 _TABLE_FRAME = 6 + 5 * 2
+_TABLE_COLUMNS = ("location", "remote", "ref", "via", "clone")
 
 
-def _refs_table(inventory: Inventory, stream: TextIO, describes: Mapping[Pin, str]) -> bool:
-    """Draw the pins as a rich table as wide as the terminal, the remote and ref columns folded onto more
-    lines when they do not fit; the location, which terminals make clickable, stays on one line.
+def _refs_table(inventory: Inventory, rows: Sequence[tuple[str, ...]], stream: TextIO) -> bool:
+    """Draw the pins as a rich table whose every cell is on one line: a remote or a 40-character commit
+    folded mid-token cannot be copied or searched for, and terminals make the location clickable.
 
     Returns:
-        False, having written nothing, when the terminal is too narrow for that (the location, via and clone
-        columns leave the remote and ref less than :data:`_FOLDED_WIDTH` characters each): one line per pin
-        then serves better than columns of zero width.
+        False, having written nothing, when the terminal is too narrow for the widest cell of each column
+        side by side: one line per pin then serves better.
     """
+    from rich.cells import cell_len
     from rich.table import Table
     from rich.text import Text
 
     console = _console(stream, soft_wrap=False)
-    rows = [_refs_row(pin, describes) for pin in inventory.pins]
-    fixed = sum(max((len(row[index]) for row in rows), default=0) for index in (0, 3, 4))
-    if console.width - fixed - _TABLE_FRAME < 2 * _FOLDED_WIDTH:
+    widths = [max(cell_len(cell) for cell in column) for column in zip(_TABLE_COLUMNS, *rows, strict=True)]
+    if sum(widths) + _TABLE_FRAME > console.width:
         return False
     table = Table(title=f"{len(inventory.pins)} pins in {len(inventory.files)} files", title_justify="left")
-    for column in ("location", "remote", "ref", "via", "clone"):
-        folded = column in ("remote", "ref")
-        table.add_column(
-            column,
-            no_wrap=not folded,
-            overflow="fold",
-            min_width=_FOLDED_WIDTH if folded else None,
-        )
+    for column in _TABLE_COLUMNS:
+        table.add_column(column, no_wrap=True)
     for pin, (location, remote, ref, via, clone) in zip(inventory.pins, rows, strict=True):
-        style = "green" if pin.resolved else "yellow"
-        table.add_row(Text(location), Text(remote), Text(ref, style=style), Text(via), Text(clone))
+        table.add_row(Text(location), Text(remote), Text(ref, style=_ref_style(pin)), Text(via), Text(clone))
     console.print(table)
     return True
+
+
+def _ref_style(pin: Pin) -> str:
+    """Resolved refs green, the others (shown as written) yellow."""
+    return "green" if pin.resolved else "yellow"
 
 
 def _console(stream: TextIO, soft_wrap: bool) -> Console:
@@ -111,18 +108,25 @@ def _console(stream: TextIO, soft_wrap: bool) -> Console:
 
 
 def _refs_row(pin: Pin, describes: Mapping[Pin, str]) -> tuple[str, str, str, str, str]:
-    """The table's cells for ``pin``, made safe to print: location, remote, ref, via, clone."""
-    ref = _shown_ref(pin, describes) if pin.resolved else (pin.ref_text or "-")
-    clone = " ".join(
-        part
-        for part in (
-            f"depth {pin.depth}" if pin.depth else "",
-            "shallow" if pin.shallow and not pin.depth else "",
-        )
-        if part
-    )
+    """What the table and the lines show of ``pin``, made safe to print: location, remote (the URL when it
+    has none), ref (:func:`_shown_ref`), via, clone (``depth N``, or ``shallow`` for a clone made shallow
+    otherwise)."""
+    clone = f"depth {pin.depth}" if pin.depth else "shallow" if pin.shallow else ""
     location = f"{pin.path}:{pin.span.line}:{pin.span.column}"
-    return shown(location), shown(pin.remote or pin.url), shown(ref), pin.via.value, clone
+    return (
+        shown(location),
+        shown(pin.remote or pin.url),
+        shown(_shown_ref(pin, describes)),
+        pin.via.value,
+        clone,
+    )
+
+
+def _shown_ref(pin: Pin, describes: Mapping[Pin, str]) -> str:
+    """The pin's ref as resolved (as written when unresolved, ``-`` when none), with its nearest tag."""
+    ref = pin.ref if pin.ref is not None else (pin.ref_text or "-")
+    describe = describes.get(pin)
+    return f"{ref} ({describe})" if describe is not None else ref
 
 
 def write_findings(

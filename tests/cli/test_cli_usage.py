@@ -116,7 +116,10 @@ def test_rules_takes_codes_in_any_case_and_names(capsys: pytest.CaptureFixture[s
     assert main(["rules", "rl002", "ref-not-found", "--format", "json"]) == 0
     assert [rule["code"] for rule in json.loads(capsys.readouterr().out)] == ["RL001", "RL002"]
     assert main(["rules", "no-such-rule"]) == 2
-    assert capsys.readouterr().err == "reflint: error: unknown rule code(s): no-such-rule\n"
+    assert capsys.readouterr().err == (
+        "reflint: error: 'no-such-rule' is not a rule code (RL002), a code prefix (RL00) or a rule name "
+        "(branch-pin); `reflint rules` lists the rules\n"
+    )
 
 
 def test_output_dash_is_standard_output(recipe: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -450,3 +450,102 @@ def test_a_warm_pre_commit_run_still_compares_the_whole_tree(
     assert extracted == {}
     assert warm == cold
     assert [finding["code"] for finding in json.loads(warm[1])["findings"]].count("RL004") == 1
+
+
+INVOKING = {
+    "docker/Dockerfile": (
+        "FROM ubuntu:22.04\n"
+        "ARG VLLM_TAG=v0.9.0\n"
+        "RUN git clone --depth 1 -b ${VLLM_TAG} https://github.com/vllm-project/vllm.git\n"
+    ),
+    "scripts/build.sh": "#!/bin/bash\ndocker build --build-arg VLLM_TAG=v0.9.1 -f docker/Dockerfile .\n",
+    ".github/workflows/ci.yml": (
+        "on: push\njobs:\n  call:\n    uses: ./.github/workflows/reusable.yml\n    with:\n      ref: v5\n"
+    ),
+    ".github/workflows/reusable.yml": (
+        "on:\n"
+        "  workflow_call:\n"
+        "    inputs:\n"
+        "      ref:\n"
+        "        default: v4\n"
+        "jobs:\n"
+        "  r:\n"
+        "    runs-on: ubuntu-latest\n"
+        "    steps:\n"
+        "      - run: git clone -b ${{ inputs.ref }} https://github.com/o/reused.git\n"
+    ),
+}
+
+
+@pytest.fixture
+def invoking(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A tree whose files give other files values: a script builds the Dockerfile with a build argument,
+    a workflow calls a reusable workflow with an input; the working directory."""
+    root = tmp_path / "project"
+    for name, text in INVOKING.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")
+    subprocess.run(["git", "init", "-q"], cwd=root, check=True)
+    monkeypatch.chdir(root)
+    return root
+
+
+def test_what_invocations_give_is_extracted_once_and_then_read_from_the_cache(
+    invoking: Path, tmp_path: Path, extracted: Counter[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    cache = tmp_path / "cache"
+    cold = [run(capsys, cache, *REFS), run(capsys, cache, *SCAN)]
+    # each file once, and each invoked file once more per invocation, with the values given
+    assert extracted == {
+        ".github/workflows/ci.yml": 1,
+        ".github/workflows/reusable.yml": 2,
+        "docker/Dockerfile": 2,
+        "scripts/build.sh": 1,
+    }
+    extracted.clear()
+    warm = [run(capsys, cache, *REFS), run(capsys, cache, *SCAN)]
+    assert extracted == {}
+    fresh = [run(capsys, cache, *REFS, "--no-cache"), run(capsys, cache, *SCAN, "--no-cache")]
+    assert cold == warm == fresh
+    given = [
+        (pin["path"], pin["ref"], [site["path"] for site in pin["call_sites"]])
+        for pin in json.loads(warm[0][1])["pins"]
+        if pin["call_sites"]
+    ]
+    assert given == [
+        (".github/workflows/reusable.yml", "v5", [".github/workflows/ci.yml"]),
+        ("docker/Dockerfile", "v0.9.1", ["scripts/build.sh"]),
+    ]
+
+
+def test_a_changed_value_given_extracts_the_invoked_file_again_and_replaces_its_entry(
+    invoking: Path, tmp_path: Path, extracted: Counter[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    cache = tmp_path / "cache"
+    run(capsys, cache, *REFS)
+    stored = len(entries(cache))
+    extracted.clear()
+    script = invoking / "scripts/build.sh"
+    script.write_text(script.read_text(encoding="utf-8").replace("v0.9.1", "v0.9.2"), encoding="utf-8")
+    _, out, _ = run(capsys, cache, *REFS)
+    assert extracted == {"scripts/build.sh": 1, "docker/Dockerfile": 1}
+    assert [pin["ref"] for pin in json.loads(out)["pins"] if pin["path"] == "docker/Dockerfile"] == [
+        "v0.9.0",
+        "v0.9.2",
+    ]
+    assert len(entries(cache)) == stored
+
+
+def test_a_warm_pre_commit_run_reads_what_files_not_given_give_from_the_cache(
+    invoking: Path, tmp_path: Path, extracted: Counter[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The script that builds the staged Dockerfile is read as context; the Dockerfile's extraction with
+    the build argument it gives comes from the cache on the second run."""
+    cache = tmp_path / "cache"
+    staged = ("scan", "--offline", "--format", "json", "--select", "RL005,RL007", "docker/Dockerfile")
+    cold = run(capsys, cache, *staged)
+    assert extracted["docker/Dockerfile"] == 2
+    extracted.clear()
+    warm = run(capsys, cache, *staged)
+    assert extracted == {}
+    assert warm == cold == run(capsys, cache, *staged, "--no-cache")

@@ -63,7 +63,8 @@ def test_refs_text_names_each_way_of_pinning(tree: Path, capsys: pytest.CaptureF
     assert main(["refs", ".gitmodules", ".pre-commit-config.yaml"]) == 0
     assert capsys.readouterr().out.splitlines() == [
         ".gitmodules:3:8: gitcode.com/ascend/mindspeed 7969e1c6b61c44fdb09d20607561824675bb216f (submodule)",
-        ".gitmodules:7:8: github.com/nvidia/megatron-lm a845aa7e12b3a117e24c2352b9e3e60bad2e3a17 (submodule)",
+        ".gitmodules:7:8: github.com/nvidia/megatron-lm a845aa7e12b3a117e24c2352b9e3e60bad2e3a17 "
+        "(submodule, depth 1)",
         ".gitmodules:12:8: github.com/volcengine/verl-recipe "
         "21892b9276936efab5375c3f6b8415e472ef7118 (submodule)",
         ".pre-commit-config.yaml:3:10: github.com/astral-sh/ruff-pre-commit v0.12.2 (pre-commit)",

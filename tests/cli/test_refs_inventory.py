@@ -46,7 +46,9 @@ def test_build_arg_overrides_the_stage_arg(tree: Path, capsys: pytest.CaptureFix
         main(["refs", "docker", "--build-arg", "MCORE_REF=core_v0.13.0", "--build-arg", "TE_REF=v2.10"]) == 0
     )
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "docker/Dockerfile.npu:8:34: github.com/nvidia/megatron-lm core_v0.13.0 (clone-branch)"
+    assert lines[0] == (
+        "docker/Dockerfile.npu:8:34: github.com/nvidia/megatron-lm core_v0.13.0 (clone-branch, depth 1)"
+    )
     assert lines[2] == "docker/Dockerfile.npu:12:70: github.com/nvidia/transformerengine v2.10 (pip-vcs)"
 
 

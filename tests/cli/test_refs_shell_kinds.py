@@ -58,10 +58,10 @@ def test_refs_text_names_each_new_way_of_pinning(tree: Path, capsys: pytest.Capt
     assert capsys.readouterr().out.splitlines() == [
         ".gitlab-ci.yml:9:10: https://$CI_SERVER_FQDN/dl/jet/gitlab-templates.git main (gitlab-include)",
         ".gitlab-ci.yml:12:72: gitlab.com/components/secret-detection 1.1.2 (gitlab-include)",
-        ".gitlab-ci.yml:18:37: github.com/nvidia/megatron-lm core_v0.12.1 (clone-branch)",
+        ".gitlab-ci.yml:18:37: github.com/nvidia/megatron-lm core_v0.12.1 (clone-branch, depth 1)",
         ".gitlab-ci.yml:20:72: github.com/nvidia/transformerengine v2.4 (pip-vcs)",
         ".gitlab/ci/build.yml:7:30: github.com/nvidia/apex $APEX_REF (checkout)",  # include: local
-        "CMakeLists.txt:15:18: github.com/nvidia/cutlass v3.9.2 (fetchcontent)",
+        "CMakeLists.txt:15:18: github.com/nvidia/cutlass v3.9.2 (fetchcontent, depth 1)",
         "CMakeLists.txt:25:85: github.com/fmtlib/fmt ${FMT_TAG} (external-project)",
         "CMakeLists.txt:26:41: github.com/pytorch/gloo master (external-project)",
         "Makefile:12:19: github.com/dao-ailab/flash-attention 3a9bfd076f98746c73362328958dbc68d145fbec "

@@ -1,5 +1,6 @@
-"""``reflint refs`` as a table when colour is on, folded to the terminal's width, and one line per pin when
-the terminal is too narrow for columns (at 80 columns the remote and ref columns had no width at all)."""
+"""``reflint refs`` as a table when colour is on, every cell on one line (a remote or a commit folded
+mid-token cannot be copied or searched for), and one line per pin, saying the same, when the terminal is
+too narrow for the table."""
 
 from __future__ import annotations
 
@@ -31,31 +32,62 @@ def refs(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, co
     return [_ANSI.sub("", line) for line in capsys.readouterr().out.splitlines()]
 
 
-def test_a_narrow_terminal_gets_one_line_per_pin(
+LINES = [
+    "docker/Dockerfile.310p:4:34: github.com/nvidia/megatron-lm core_r0.18.0 (clone-branch, depth 1)",
+    "docker/Dockerfile.310p:5:34: github.com/vllm-project/vllm-ascend v0.11.0rc3 (clone-branch, depth 1)",
+    "docker/Dockerfile.a2:4:34: github.com/nvidia/megatron-lm core_r0.18.0 (clone-branch, depth 1)",
+    "docker/Dockerfile.a2:5:34: github.com/vllm-project/vllm-ascend v0.9.1 (clone-branch, depth 1)",
+    "docker/Dockerfile.a3:4:34: github.com/nvidia/megatron-lm core_r0.18.0 (clone-branch, depth 1)",
+    "docker/Dockerfile.a3:5:34: github.com/vllm-project/vllm-ascend v0.9.1 (clone-branch, depth 1)",
+    "scripts/install.sh:5:31: github.com/ascend/mindspeed v2.3.0_core_r0.12.1 (checkout)",
+    "scripts/install.sh:6:11: github.com/sgl-project/sgl-kernel-npu - (clone)",
+]
+#: The table's width: the widest cell of each column (27 + 37 + 19 + 12 + 7) and the frame (16).
+TABLE_WIDTH = 118
+
+
+@pytest.mark.parametrize("columns", [40, 80, TABLE_WIDTH - 1])
+def test_a_terminal_narrower_than_the_table_gets_one_unfolded_line_per_pin(
+    tree: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, columns: int
+) -> None:
+    assert refs(capsys, monkeypatch, columns) == LINES
+
+
+def test_the_lines_colour_the_ref_as_the_table_does(
     tree: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    assert refs(capsys, monkeypatch, 80) == [
-        "docker/Dockerfile.310p:4:34: github.com/nvidia/megatron-lm core_r0.18.0 (clone-branch)",
-        "docker/Dockerfile.310p:5:34: github.com/vllm-project/vllm-ascend v0.11.0rc3 (clone-branch)",
-        "docker/Dockerfile.a2:4:34: github.com/nvidia/megatron-lm core_r0.18.0 (clone-branch)",
-        "docker/Dockerfile.a2:5:34: github.com/vllm-project/vllm-ascend v0.9.1 (clone-branch)",
-        "docker/Dockerfile.a3:4:34: github.com/nvidia/megatron-lm core_r0.18.0 (clone-branch)",
-        "docker/Dockerfile.a3:5:34: github.com/vllm-project/vllm-ascend v0.9.1 (clone-branch)",
-        "scripts/install.sh:5:31: github.com/ascend/mindspeed v2.3.0_core_r0.12.1 (checkout)",
-        "scripts/install.sh:6:11: github.com/sgl-project/sgl-kernel-npu - (clone)",
+    monkeypatch.setenv("COLUMNS", "80")
+    assert main(["refs", "--color", "always", "scripts"]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "scripts/install.sh:5:31: github.com/ascend/mindspeed \x1b[32mv2.3.0_core_r0.12.1\x1b[0m (checkout)",
+        "scripts/install.sh:6:11: github.com/sgl-project/sgl-kernel-npu \x1b[32m-\x1b[0m (clone)",
     ]
 
 
-def test_a_wider_terminal_gets_the_table_folded_to_its_width(
+def test_without_colour_the_lines_are_plain_whatever_the_width(
     tree: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    lines = refs(capsys, monkeypatch, 100)
-    assert {len(line) for line in lines} == {100}
-    assert lines[:6] == [
-        "8 pins in 4 files".ljust(100),
-        "┏━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━┳━━━━━━━━━┓",
-        "┃ location                    ┃ remote              ┃ ref                 ┃ via          ┃ clone   ┃",  # noqa: E501
-        "┡━━━━━━━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━╇━━━━━━━━━┩",
-        "│ docker/Dockerfile.310p:4:34 │ github.com/nvidia/m │ core_r0.18.0        │ clone-branch │ depth 1 │",  # noqa: E501
-        "│                             │ egatron-lm          │                     │              │         │",  # noqa: E501
+    monkeypatch.setenv("COLUMNS", "200")
+    assert main(["refs", "--color", "never"]) == 0
+    assert capsys.readouterr().out.splitlines() == LINES
+
+
+@pytest.mark.parametrize("columns", [TABLE_WIDTH, 200])
+def test_a_terminal_wide_enough_gets_the_table_as_wide_as_its_cells(
+    tree: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, columns: int
+) -> None:
+    assert [line.rstrip() for line in refs(capsys, monkeypatch, columns)] == [
+        "8 pins in 4 files",
+        "┏━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━┳━━━━━━━━━┓",
+        "┃ location                    ┃ remote                                ┃ ref                 ┃ via          ┃ clone   ┃",  # noqa: E501
+        "┡━━━━━━━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━╇━━━━━━━━━┩",
+        "│ docker/Dockerfile.310p:4:34 │ github.com/nvidia/megatron-lm         │ core_r0.18.0        │ clone-branch │ depth 1 │",  # noqa: E501
+        "│ docker/Dockerfile.310p:5:34 │ github.com/vllm-project/vllm-ascend   │ v0.11.0rc3          │ clone-branch │ depth 1 │",  # noqa: E501
+        "│ docker/Dockerfile.a2:4:34   │ github.com/nvidia/megatron-lm         │ core_r0.18.0        │ clone-branch │ depth 1 │",  # noqa: E501
+        "│ docker/Dockerfile.a2:5:34   │ github.com/vllm-project/vllm-ascend   │ v0.9.1              │ clone-branch │ depth 1 │",  # noqa: E501
+        "│ docker/Dockerfile.a3:4:34   │ github.com/nvidia/megatron-lm         │ core_r0.18.0        │ clone-branch │ depth 1 │",  # noqa: E501
+        "│ docker/Dockerfile.a3:5:34   │ github.com/vllm-project/vllm-ascend   │ v0.9.1              │ clone-branch │ depth 1 │",  # noqa: E501
+        "│ scripts/install.sh:5:31     │ github.com/ascend/mindspeed           │ v2.3.0_core_r0.12.1 │ checkout     │         │",  # noqa: E501
+        "│ scripts/install.sh:6:11     │ github.com/sgl-project/sgl-kernel-npu │ -                   │ clone        │         │",  # noqa: E501
+        "└─────────────────────────────┴───────────────────────────────────────┴─────────────────────┴──────────────┴─────────┘",
     ]

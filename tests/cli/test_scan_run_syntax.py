@@ -15,6 +15,7 @@ import pytest
 from conftest import Scan
 
 from ascend_reflint.cli import main
+from ascend_reflint.extract import budget
 
 BROKEN = """\
 FROM ubuntu:22.04
@@ -145,3 +146,25 @@ def test_rl021_leaves_a_templates_runs_to_the_rendered_text(project: Path, scan:
     (project / "Dockerfile.j2").write_text(TEMPLATE)
 
     assert scan("--offline", "--select", "RL021", "-q", "Dockerfile.j2")[:2] == (0, [])
+
+
+def test_a_run_that_cannot_pin_is_parsed_after_the_pins_so_a_spent_budget_loses_none(
+    project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # tree-sitter-bash recovers from 20,000 `)` in about 2 s: past a budget of 0.1 s.
+    monkeypatch.setattr(budget, "FLOOR_SECONDS", 0.1)
+    monkeypatch.setattr(budget, "SECONDS_PER_BYTE", 0.0)
+    (project / "Dockerfile").write_text(
+        "FROM ubuntu:22.04\nRUN echo "
+        + ")" * 20_000
+        + "\nRUN git clone --branch v1 https://github.com/o/r.git\n"
+    )
+
+    assert main(["refs", "Dockerfile"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == "Dockerfile:3:24: github.com/o/r v1 (clone-branch)\n"
+    assert captured.err == (
+        "Dockerfile: notice: line 2: RUN: the shell parser took more than the file's 0.1 s of CPU time "
+        "(tree-sitter-bash recovers slowly from some broken text); reflint reads no more of the file's "
+        "shell\n"
+    )

@@ -2,11 +2,14 @@
 
 bash(1) "Parameter Expansion": the name is the longest run of name characters after ``$``, and quote removal
 happens after expansion, so ``"$A"B`` and ``$A""B`` expand ``$A``; BuildKit's ``ProcessWord`` reads Dockerfile
-``ENV``/``ARG`` values the same way. Variables named like the joined text (``AB``) are traps.
+``ENV``/``ARG`` values the same way. Variables named like the joined text (``AB``) are traps. A word quoted
+in part (``"$A"B``) is reported at its first character, quote included: a span holds both quotes of a pair
+or neither.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -43,11 +46,11 @@ RUN git clone --branch "$X" https://github.com/o/r1.git && \\
             "install.sh",
             SCRIPT,
             [
-                "install.sh:5:21: github.com/o/r1 v1B (clone-branch)",
-                "install.sh:6:21: github.com/o/r2 v1_x (clone-branch)",
+                "install.sh:5:20: github.com/o/r1 v1B (clone-branch)",
+                "install.sh:6:20: github.com/o/r2 v1_x (clone-branch)",
                 "install.sh:7:20: github.com/o/r3 v1B (clone-branch)",
-                "install.sh:8:21: github.com/o/r4 v1B (clone-branch)",
-                "install.sh:9:21: github.com/o/r5 v1v1 (clone-branch)",
+                "install.sh:8:20: github.com/o/r4 v1B (clone-branch)",
+                "install.sh:9:20: github.com/o/r5 v1v1 (clone-branch)",
                 "install.sh:10:21: github.com/o/r6 wrong (clone-branch)",
             ],
         ),
@@ -58,7 +61,7 @@ RUN git clone --branch "$X" https://github.com/o/r1.git && \\
                 "Dockerfile:5:25: github.com/o/r1 v1B (clone-branch)",
                 "Dockerfile:6:25: github.com/o/r2 v1_9 (clone-branch)",
                 "Dockerfile:7:25: github.com/o/r3 wrong (clone-branch)",
-                "Dockerfile:8:25: github.com/o/r4 v1B (clone-branch)",
+                "Dockerfile:8:24: github.com/o/r4 v1B (clone-branch)",
             ],
         ),
     ],
@@ -76,3 +79,21 @@ def test_a_quote_ends_the_variable_name(
     monkeypatch.chdir(tmp_path)
     assert main(["refs"]) == 0
     assert capsys.readouterr().out.splitlines() == lines
+
+
+def test_a_quote_left_open_ends_the_span_at_the_end_of_the_word(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``v"1`` at the end of the file opens a quoted string that nothing closes: the span ends with the
+    file's last character, not one past it."""
+    (tmp_path / "a.sh").write_text('#!/bin/bash\ngit clone https://github.com/o/r.git --branch v"1')
+    monkeypatch.chdir(tmp_path)
+    assert main(["refs", "--format", "json"]) == 0
+    [pin] = json.loads(capsys.readouterr().out)["pins"]
+    assert (pin["ref"], pin["line"], pin["column"], pin["end_line"], pin["end_column"]) == (
+        "v1",
+        2,
+        47,
+        2,
+        50,
+    )

@@ -4,12 +4,14 @@ that reports neither the fixed findings nor anything new; a second ``--fix`` tha
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from gitfixtures import FakeRemotes, set_env
+from support import CASES as CASES_DIR
 from support import copy_case, files_of, found, remotes_for_fixes, scan, scan_json
 
 from ascend_reflint.cli import main
@@ -88,6 +90,30 @@ CASES = {
         # A tie has no majority to follow.
         after=(("RL004", "tie/Dockerfile.a2", 2), ("RL004", "tie/Dockerfile.a3", 2)),
     ),
+    "quoted-in-part": Case(
+        ("--unsafe-fixes",),
+        before=(
+            ("RL002", "docker/Dockerfile", 2),
+            ("RL001", "docker/Dockerfile", 4),
+            ("RL001", "install.sh", 2),
+            ("RL001", "install.sh", 3),
+            ("RL001", "install.sh", 4),
+            ("RL001", "install.sh", 5),
+            ("RL001", "install.sh", 6),
+            ("RL001", "install.sh", 6),
+            ("RL002", "install.sh", 9),
+            ("RL002", "install.sh", 10),
+        ),
+        # A ref quoted in part (ma"ser", "--branch=ma"ser, "release_"v2.10) is reported, its span holding
+        # both quotes of each pair, but not rewritten: only a ref written as it is, or quoted whole, is.
+        after=(
+            ("RL002", "docker/Dockerfile", 2),
+            ("RL001", "install.sh", 4),
+            ("RL001", "install.sh", 5),
+            ("RL001", "install.sh", 6),
+            ("RL002", "install.sh", 10),
+        ),
+    ),
     "pin-commits": Case(("--pin-commits",), before=(), after=()),
     "pin-commits-unsafe": Case(("--unsafe-fixes", "--pin-commits"), before=(), after=()),
 }
@@ -124,6 +150,16 @@ def test_fix_leaves_the_files_byte_for_byte_as_after_and_a_rescan_finds_nothing_
     # A second --fix changes nothing.
     scan(capsys, "--fix", *case.args)
     assert files_of(project) == expected
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_fixed_scripts_are_valid_shell(name: str) -> None:
+    """bash is the oracle: every script a fix leaves (``after/*.sh``) parses (``bash -n``)."""
+    bash = shutil.which("bash")
+    assert bash is not None
+    for script in sorted((CASES_DIR / name / "after").rglob("*.sh")):
+        checked = subprocess.run([bash, "-n", str(script)], capture_output=True, text=True)
+        assert (checked.returncode, checked.stderr) == (0, ""), script
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

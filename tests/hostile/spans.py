@@ -21,9 +21,9 @@ def readings(written: str) -> set[str]:
     - as they stand;
     - as the inside of a JSON string (a Dockerfile exec-form ``RUN ["…"]``) or a YAML double-quoted scalar,
       whose escapes (``\\"``, ``\\u00e9``) the format decodes before the shell sees the text;
-    - either of those without the quotes inside them (never at either end: a span excludes the quotes
-      around a word), as a shell reads a word such as ``c"ore_v0.18.0`` before it passes it on to a
-      nested ``sh -c`` script.
+    - either of those without their quotes, as a shell reads a word such as ``c"ore_v0.18.0`` before it
+      passes it on to a nested ``sh -c`` script; a span starts or ends on a quote only where the word is
+      quoted in part (``"h"ttps://…``, ``"$A""$A"``), never on the quotes around a word (``"v1"``).
     """
     found = {written}
     try:
@@ -33,9 +33,14 @@ def readings(written: str) -> set[str]:
     else:
         found.add(decoded)
     for text in list(found):
-        if len(text) > 1 and text[0] not in "'\"" and text[-1] not in "'\"":
+        if len(text) > 1 and not _quoted_whole(text):
             found.add(_QUOTES.sub("", text))
     return found
+
+
+def _quoted_whole(text: str) -> bool:
+    """True when ``text`` is one quoted string, the quotes around it included."""
+    return text[0] in "'\"" and text[-1] == text[0] and text[0] not in text[1:-1]
 
 
 def span_violations(source: SourceFile) -> list[str]:

@@ -261,3 +261,38 @@ def test_an_internal_error_is_one_error_entry_and_debug_shows_the_traceback(tmp_
     # Each frame of reflint's code with its line of source, then the broken extractor's (no source).
     assert shape == ["file", "code"] * (len(frames) // 2) + ["file"]
     assert frames[-1] == '  File "<string>", line 6, in broken'
+
+
+def test_json_nested_thousands_deep_costs_a_notice_and_the_rest_of_the_file_is_read(tmp_path: Path) -> None:
+    # Python's JSON reader gives up (RecursionError) on arrays nested thousands deep: an exec-form RUN
+    # of them lost the whole Dockerfile, and made a README's Dockerfile block, a Dockerfile template and
+    # a notebook each a file error (exit 1), where documentation and templates give notices only.
+    deep = "[" * 5000 + '"git"' + "]" * 5000
+    dockerfile = f"RUN {deep}\nRUN git clone -b v1 https://github.com/o/r\n"
+    write_tree(
+        tmp_path,
+        {
+            "Dockerfile": "FROM x\n" + dockerfile,
+            "Dockerfile.j2": "FROM {{ base }}\n" + dockerfile,
+            "README.md": f"```dockerfile\nFROM x\n{dockerfile}```\n",
+            "nb.ipynb": '{"cells": [' + deep + "]}",
+        },
+    )
+
+    completed = run_reflint(["refs", "--format", "json"], tmp_path, preexec_fn=bounded)
+
+    assert (completed.returncode, completed.stderr) == (0, "")
+    document = json_output(completed)
+    assert document["errors"] == []
+    assert [(pin["path"], pin["line"], pin["column"], pin["ref"]) for pin in document["pins"]] == [
+        ("Dockerfile", 3, 18, "v1"),
+        ("Dockerfile.j2", 3, 18, "v1"),
+        ("README.md", 4, 18, "v1"),
+    ]
+    nested = "RUN exec-form arguments must be a JSON array of strings, not arrays nested thousands deep"
+    assert document["notices"] == [
+        {"path": "Dockerfile", "message": f"line 2: {nested}; not scanned for pins"},
+        {"path": "Dockerfile.j2", "message": f"line 2: {nested}; not scanned for pins"},
+        {"path": "README.md", "message": f"line 2: line 3: {nested}; not scanned for pins"},
+        {"path": "nb.ipynb", "message": "not a Jupyter notebook (no JSON with cells): not read"},
+    ]

@@ -155,11 +155,6 @@ def test_every_pin_of_a_checkout_is_where_its_span_says(
     } == {source.path: [] for source in inventory.files if source.text is not None}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a span that ends on a JSON escape of an exec-form RUN stops inside the escape: SourceMap maps a "
-    "decoded character to one file position (the escape's first); see the report",
-)
 def test_an_exec_form_argument_ending_in_an_escape_is_covered_whole() -> None:
     text = 'FROM x\nRUN ["git", "clone", "\\"https://github.com/a/b\\""]\n'
     source = SourceFile(path="Dockerfile", abspath="Dockerfile", kind=FileKind.DOCKERFILE, text=text)

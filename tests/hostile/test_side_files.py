@@ -132,3 +132,70 @@ def test_a_cache_entry_that_is_a_device_or_a_fifo_counts_as_absent(tmp_path: Pat
         ]
         # Exit 1: with the entry ignored, no remote could be checked.
         assert (document["summary"]["cached"], completed.returncode) == (0, 1)
+
+
+def test_a_config_or_rule_pack_nested_thousands_deep_is_a_clear_error(tmp_path: Path) -> None:
+    # The YAML loader recurses: 2,000 "[" made "internal error: RecursionError".
+    deep = "[" * 2000
+    write_tree(tmp_path / "config", {"Dockerfile": DOCKERFILE, ".reflint.yaml": deep, ".git/HEAD": ""})
+    write_tree(
+        tmp_path / "pack",
+        {
+            "Dockerfile": DOCKERFILE,
+            ".reflint.yaml": "rule-packs: [deep.yaml]\n",
+            "deep.yaml": deep,
+            ".git/HEAD": "",
+        },
+    )
+    scan = ["scan", "--offline", "--cache-dir", str(tmp_path / "cache")]
+
+    runs = [run_reflint(scan, tmp_path / folder, preexec_fn=bounded) for folder in ("config", "pack")]
+
+    assert [(run.returncode, run.stdout, run.stderr) for run in runs] == [
+        (
+            2,
+            "",
+            "reflint: error: .reflint.yaml: nested too deeply to read (a config or rule pack never is)\n",
+        ),
+        (
+            2,
+            "",
+            f"reflint: error: {tmp_path / 'pack' / 'deep.yaml'}: nested too deeply to read (a config or rule "
+            "pack never is)\n",
+        ),
+    ]
+
+
+def test_a_pyproject_that_cannot_be_a_config_is_a_recipe_not_a_usage_error(tmp_path: Path) -> None:
+    # pyproject.toml is read as the config when it has [tool.reflint]; one over the config's 1 MiB cap or
+    # not UTF-8 stopped the scan (exit 2, nothing checked), whatever it held.
+    big = "[project]\nname = 'x'\n# " + "a" * (1024 * 1024) + "\n"
+    latin1 = "[project]\nname = 'caf\xe9'\n".encode("latin-1")
+    for folder, pyproject in (("big", big), ("latin1", latin1)):
+        write_tree(
+            tmp_path / folder, {"Dockerfile": DOCKERFILE, "pyproject.toml": pyproject, ".git/HEAD": ""}
+        )
+
+    runs = [
+        run_reflint(["refs", "--format", "json"], tmp_path / folder, preexec_fn=bounded)
+        for folder in ("big", "latin1")
+    ]
+
+    assert [(run.returncode, run.stderr) for run in runs] == [(0, ""), (0, "")]
+    documents = [json_output(run) for run in runs]
+    assert [[(pin["path"], pin["ref"]) for pin in document["pins"]] for document in documents] == [
+        [("Dockerfile", "v1")],
+        [("Dockerfile", "v1")],
+    ]
+    assert [(document["errors"], document["notices"]) for document in documents] == [
+        ([], []),
+        (
+            [],
+            [
+                {
+                    "path": "pyproject.toml",
+                    "message": "not valid UTF-8 (first at line 2); undecodable bytes read as U+FFFD",
+                }
+            ],
+        ),
+    ]

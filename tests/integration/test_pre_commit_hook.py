@@ -9,6 +9,7 @@ once with one line saying so when it does not (rather than after pip's retries).
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 import shutil
@@ -18,6 +19,9 @@ from pathlib import Path
 
 import pytest
 from gitfixtures import build_repo, insteadof_env
+from hypothesis import HealthCheck, find, given, settings
+from hypothesis import strategies as st
+from hypothesis.errors import NoSuchExample
 from integration_support import (
     BAD_DOCKERFILE,
     BAD_REF_COLUMN,
@@ -34,7 +38,9 @@ from integration_support import (
 from isolation import machine_pip_config
 from ruamel.yaml import YAML
 
+from ascend_reflint import discover
 from ascend_reflint.discover import classify
+from ascend_reflint.model import FileKind
 
 HOOKS_FILE = PROJECT_ROOT / ".pre-commit-hooks.yaml"
 #: What a pip install of the project needs, and the hook manifest.
@@ -88,6 +94,10 @@ READ_BY_NAME = (
     "docs/guide.qmd",
     "cicd/Dockerfile-uv.jinja",
     ".github/workflows/pr-test.yml.j2",
+    "compose.yaml",
+    "deploy/docker-compose.override.yml",
+    "docker-bake.hcl",
+    "ci/docker-bake.release.json",
 )
 NOT_READ = (
     "config.yml",
@@ -143,6 +153,79 @@ def test_files_pattern_passes_every_name_that_reflint_reads(path: str) -> None:
 def test_files_pattern_leaves_out_names_that_reflint_does_not_read(path: str) -> None:
     assert not re.search(str(hook()["files"]), path)
     assert classify(path) is None
+
+
+#: A string of discover.py that could be (part of) a file or folder name.
+_NAME_LIKE = re.compile(r"[\w.-]{1,40}")
+#: discover.py's regular expressions of names (compose and bake files); not that of undecodable bytes.
+_NAME_PATTERNS = [
+    value for value in vars(discover).values() if isinstance(value, re.Pattern) and value.pattern.isascii()
+]
+
+
+def _discovery_fragments() -> tuple[set[str], set[str]]:
+    """What discovery's own code spells, read from its source: the name-like string constants
+    (``dockerfile``, ``.yml``, ``makefile-``, ``pyproject.toml`` …), and the folders they make alone and as
+    tuples of parts (``(".github", "workflows")`` gives ``.github/workflows/``).
+
+    Returns:
+        ``(fragments, folders)``: lower-case fragments; folders ending in ``/``, the empty one included.
+    """
+    tree = ast.parse(Path(discover.__file__).read_text(encoding="utf-8"))
+    fragments = {
+        node.value.lower()
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and _NAME_LIKE.fullmatch(node.value)
+    }
+    joined = {
+        "/".join(parts) + "/"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Tuple)
+        and (
+            parts := [e.value for e in node.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+        )
+        and len(parts) == len(node.elts)
+        and all(_NAME_LIKE.fullmatch(part) for part in parts)
+    }
+    return fragments, {"", *(fragment + "/" for fragment in fragments), *joined}
+
+
+def _discovery_names() -> list[str]:
+    """Paths that discovery may read, built from :func:`_discovery_fragments`: every fragment alone and
+    joined to another (``dockerfile.ascend``, ``requirements.txt``) in a folder; ``x`` plus every fragment
+    (``x.yml``) in every folder; and, for each regular expression of discover.py (compose and bake files),
+    its shortest match that discovery reads."""
+    fragments, folders = _discovery_fragments()
+    names = {f"sub/{first}{second}" for first in ("", *fragments) for second in fragments}
+    names |= {f"{folder}x{fragment}" for folder in folders for fragment in fragments}
+    for pattern in _NAME_PATTERNS:
+        try:
+            names.add(
+                "sub/"
+                + find(
+                    st.from_regex(pattern, fullmatch=True), lambda name: classify(f"sub/{name}") is not None
+                )
+            )
+        except NoSuchExample:
+            continue
+    return sorted(names)
+
+
+def test_files_pattern_passes_every_kind_that_discovery_reads() -> None:
+    """The hook's pattern and discovery cannot drift apart: every path built from discovery's own names
+    that discovery reads is one the hook passes, and those paths reach every kind of file."""
+    files = re.compile(str(hook()["files"]))
+    read = {path: kind for path in _discovery_names() if (kind := classify(path)) is not None}
+    assert [path for path in read if not files.search(path)] == []
+    assert set(FileKind) - set(read.values()) == set()
+
+
+@settings(suppress_health_check=[HealthCheck.filter_too_much])
+@given(st.sampled_from(_NAME_PATTERNS).flatmap(lambda pattern: st.from_regex(pattern, fullmatch=True)))
+def test_files_pattern_passes_every_name_that_discovery_patterns_read(name: str) -> None:
+    path = f"docker/{name}"
+    if classify(path) is not None:
+        assert re.search(str(hook()["files"]), path)
 
 
 def test_files_pattern_passes_extension_less_scripts_whatever_their_mode(tmp_path: Path) -> None:

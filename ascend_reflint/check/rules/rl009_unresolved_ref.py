@@ -15,8 +15,9 @@ renders before anything fetches it, and no other rule judges it.
 
 Where a default value would let reflint check the pin (a variable the file never sets, an `ARG`
 without a default), the message says so. For a loop variable, an expression, a command, or a variable
-that the file sets empty on purpose (`ARG VLLM_COMMIT=""` used only when set), it gives no advice: there
-is no default to add, or one would change what the build does.
+that the file sets empty on purpose (`ARG VLLM_COMMIT=""`, or `VLLM_COMMIT=` in a script that tests
+`-n "$VLLM_COMMIT"` before it uses it), it gives no advice: there is no default to add, or one would change
+what the build does. A variable that the file sets to nothing for good is an empty ref (RL012).
 
 ## Why is this bad?
 

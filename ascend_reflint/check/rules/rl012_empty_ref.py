@@ -5,7 +5,11 @@
 Reports a pin whose ref (or URL) is empty where it is used: written as nothing (`--branch ""`,
 `git+URL@`), or a variable that the file itself shows is empty at that point, because it is assigned
 only further down, only in another Dockerfile build stage (`ARG` and `ENV` do not cross `FROM`), or only
-on a commented-out line. The message says which, and what the command does with the empty ref. A
+on a commented-out line, or because the file sets it to nothing and nothing outside the file can replace
+that (`REF=` in a script, `ENV REF=""`, a workflow `env:` entry `""`, `unset REF`). The message says
+which, and what the command does with the empty ref. An empty default that the build's caller replaces
+(`ARG REF=""`, `${REF:-}`), and a variable set to nothing that the script tests before it uses it (`if
+[ -n "$REF" ]`: a setting used only when it is set) are not empty refs but unknown ones (RL009). A
 repository URL that expands to nothing unquoted (`git fetch $REPO $SHA`, `git clone $REPO dir`) vanishes
 from the command line, and git reads the next word as the repository: the message names that word.
 
@@ -71,6 +75,12 @@ _WRITTEN_EMPTY = {
 #: The resolution note's phrase (ascend_reflint.extract.shell.git) for an unquoted repository word that
 #: expands to nothing, after which git reads the next word as the repository.
 _VANISHES = "unquoted, it vanishes"
+#: The resolution notes' phrases (ascend_reflint.extract: shell assignments and ``unset``, Dockerfile ENV,
+#: workflow ``env:``) for a variable that the file itself sets to nothing before the use.
+_EMPTIED = ("is set to nothing on line", "is unset on line")
+#: The resolution note's phrase (ascend_reflint.extract.expressions) for a workflow input that a trigger
+#: of the workflow leaves empty (GitHub: the ``inputs`` context is empty on other events).
+_INPUT_ON_OTHER_TRIGGER = "is empty when the workflow runs on"
 #: What each command does with a variable that expands to nothing, quoted or not.
 _EXPANDS_EMPTY = {
     Via.CLONE_BRANCH: "`git clone --branch` gets no branch name and the clone fails",
@@ -103,7 +113,22 @@ def check(context: PinContext) -> Iterator[Finding]:
     else:
         consequence = _EXPANDS_EMPTY.get(pin.via, f"{COMMAND[pin.via]} gets an empty ref")
         yield context.finding(
-            f'ref "{pin.ref_text}" expands to nothing here ({why}), so {consequence}; assign the variable '
-            "before this line",
+            f'ref "{pin.ref_text}" expands to nothing here ({why}), so {consequence}; {_advice(why)}',
             ref=pin.ref_text,
         )
+
+
+def _advice(why: str) -> str:
+    """What to do about a variable that is empty where a pin uses it, from the resolution note: give it a
+    ref where the file empties it; give a workflow input a fallback for the triggers that leave it empty;
+    else assign it before the use (it is assigned only later, in another stage, or on a commented-out
+    line)."""
+    if any(phrase in why for phrase in _EMPTIED):
+        return "set the variable to the ref to use"
+    name, _, rest = why.partition(_INPUT_ON_OTHER_TRIGGER)
+    if rest:
+        return (
+            f"give the expression a fallback ref (`${{{{ {name.strip()} || '<ref>' }}}}`), or run the step "
+            "only on the triggers that set the input"
+        )
+    return "assign the variable before this line"

@@ -29,7 +29,8 @@ def json_array(args: str) -> list[str] | None:
     """The strings of an exec-form argument list, or None for shell form (BuildKit's ``parseMaybeJSON``).
 
     Raises:
-        ExtractError: for a JSON array that holds something other than strings (Docker refuses it).
+        ExtractError: for a JSON array that holds something other than strings (Docker refuses it), or one
+            nested too deeply for Python's JSON reader (whatever it holds, it is not an array of strings).
     """
     if not args.startswith("["):
         return None
@@ -37,6 +38,10 @@ def json_array(args: str) -> list[str] | None:
         value = json.loads(args)
     except ValueError:
         return None
+    except RecursionError:
+        raise ExtractError(
+            "exec-form arguments must be a JSON array of strings, not arrays nested thousands deep"
+        ) from None
     if not isinstance(value, list):
         return None
     if not all(isinstance(item, str) for item in value):

@@ -199,7 +199,11 @@ def _emit_json_string(out: SourceMapBuilder, logical: Logical, string: JsonStrin
     """
     if quoted:
         out.insert("'", *logical.position(string.open_offset))
-    for text, offset, copied in string.pieces:
+    ends = [offset for _text, offset, _copied in string.pieces[1:]] + [string.close_offset]
+    for (text, offset, copied), end in zip(string.pieces, ends, strict=True):
+        if not copied and len(text) == 1 and text != "'":  # an escape: the character it stands for
+            out.spelled(text, *logical.position(offset), end - offset)
+            continue
         if not quoted or "'" not in text:
             _emit_piece(out, logical, text, offset, copied)
             continue

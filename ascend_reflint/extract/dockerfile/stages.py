@@ -6,7 +6,7 @@ rules that this follows).
 
 from __future__ import annotations
 
-import contextlib
+import dataclasses
 import posixpath
 import re
 from collections.abc import Iterator, Mapping
@@ -144,6 +144,8 @@ class _Extractor:
         #: The pins of ``ADD`` git sources, in file order.
         self.add_pins: list[Pin] = []
         self.runs = RunTexts(source.text or "", source.notices)
+        #: The shell texts of RUNs that cannot pin, whose syntax is checked once every RUN is walked.
+        self.unwalked: list[tuple[Instruction, SourceMapBuilder, _Stage]] = []
         from_lines = [instruction for instruction in parsed.instructions if instruction.keyword == "FROM"]
         self.labels = [_stage_name(instruction) or str(index) for index, instruction in enumerate(from_lines)]
 
@@ -152,6 +154,8 @@ class _Extractor:
         try:
             for instruction in self.parsed.instructions:
                 self._dispatch(instruction)
+            for instruction, text, stage in self.unwalked:
+                self._check_syntax(instruction, text, stage, None)
         finally:
             pins: list[Pin] = list(self.add_pins)
             for session in [stage.session for stage in self.stages] + self.trigger_sessions:
@@ -242,8 +246,8 @@ class _Extractor:
         if name in self.build_args:
             given = self.build_args[name]
             return given if isinstance(given, Binding) else Binding(given)
-        if value is not None:
-            return docker_value(value, scope, self.escape, at)
+        if value is not None:  # a default: --build-arg replaces it, so it is never empty for good
+            return dataclasses.replace(docker_value(value, scope, self.escape, at), empty_because=None)
         if is_global:
             self.valueless_globals.add(name)  # BuildKit's buildMetaArgs keeps no value for it
         else:
@@ -261,7 +265,11 @@ class _Extractor:
             docker_value(raw, stage.scope, self.escape, self._written_at(instruction, *value_at))
             for _name, raw, _span, value_at in pairs
         ]
-        for (name, _raw, span, _value_at), binding in zip(pairs, bindings, strict=True):
+        for (name, raw, span, _value_at), binding in zip(pairs, bindings, strict=True):
+            if binding.value == "" and "$" not in raw:
+                binding = dataclasses.replace(
+                    binding, empty_because=f"ENV {name} is set to nothing on line {span.line}"
+                )
             stage.scope.set(name, binding)
             self.source.env.append(EnvSetting(name, binding.value, span, "image"))
 
@@ -304,17 +312,16 @@ class _Extractor:
         self._run(instruction, stage, skip_flags(text, match.end()), session)
 
     def _run(self, instruction: Instruction, stage: _Stage, args_start: int, session: ShellSession) -> None:
-        """Walk a RUN's shell texts when they may pin or hold bash syntax that ``/bin/sh`` refuses; parse the
-        others only, since every RUN that is not valid shell fails the build (RL021)."""
+        """Walk a RUN's shell texts when they may pin or hold bash syntax that ``/bin/sh`` refuses, and check
+        their syntax (RL021); the others are only parsed, after the file's walks (:attr:`unwalked`), so that
+        the parse budget goes to pins first."""
         system_shell = None
         if self.runs.runs_in_system_shell(instruction, stage.shell, args_start):
             system_shell = SystemShell(stage.sh_is_dash)
         may_pin = self._may_hold_pin(instruction, stage)
         walk = may_pin or (system_shell is not None and may_hold_bash_syntax(instruction.logical.text))
-        # A template's shell gets the rendered text, not this one with the template syntax masked.
-        check_syntax = not self.source.template
-        if not walk and not check_syntax:
-            return
+        if not walk and self.source.template:
+            return  # a template's shell gets the rendered text, not this one with the template syntax masked
         try:
             texts = list(self.runs.shell_texts(instruction, stage.shell, args_start))
         except ExtractError as error:
@@ -322,15 +329,35 @@ class _Extractor:
                 self.source.notices.append(f"line {instruction.line}: RUN {error}; not scanned for pins")
             return
         for text in texts:
-            if walk:
-                session.scope = self._scope_for(stage, instruction, text.text)
-                with contextlib.suppress(ExtractError):  # the error is located below
-                    session.run(text.text, text.source_map, system_shell)
-            # Parsed again after a walk (20 µs a RUN): the walk stops at none of the stray words that the
-            # grammar takes and bash refuses (`;;` outside a case).
-            problem = shell.syntax_problem(text.text) if check_syntax else None
-            if problem is not None:
-                self._syntax_error(problem, text, stage)
+            if not walk:
+                self.unwalked.append((instruction, text, stage))
+                continue
+            session.scope = self._scope_for(stage, instruction, text.text)
+            try:
+                session.run(text.text, text.source_map, system_shell)
+            except ExtractError as error:
+                self._check_syntax(instruction, text, stage, error)
+            else:
+                self._check_syntax(instruction, text, stage, None)
+
+    def _check_syntax(
+        self, instruction: Instruction, text: SourceMapBuilder, stage: _Stage, failed: ExtractError | None
+    ) -> None:
+        """Record a shell text of a RUN that is not valid shell (RL021); ``failed`` is the walk's error, if
+        any. Asked after a walk too, which has parsed the text already: the walk stops at none of the stray
+        words that the grammar takes and bash refuses (``;;`` outside a ``case``). An error that is no
+        syntax error (the file's parse budget is spent), or a template's (whose syntax is not checked: its
+        shell gets the rendered text), is a notice."""
+        problem = None
+        if not self.source.template:
+            try:
+                problem = shell.syntax_problem(text.text)
+            except ExtractError as error:
+                failed = failed or error
+        if problem is not None:
+            self._syntax_error(problem, text, stage)
+        elif failed is not None:
+            self.source.notices.append(f"line {instruction.line}: RUN: {failed}")
 
     def _syntax_error(self, problem: SyntaxProblem, text: SourceMapBuilder, stage: _Stage) -> None:
         """Record a RUN whose shell text does not parse, at the offending token (RL021)."""

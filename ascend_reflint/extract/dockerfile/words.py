@@ -56,12 +56,13 @@ def docker_value(raw: str, scope: Scope, escape: str, at: Origin | None = None) 
         escape: the escape token.
         at: where the value is written (quotes around it excluded); the binding's provenance when the
             value holds no expansion. A value that is one expansion (``${BASE_TAG}``) takes that variable's
-            provenance; any other has none.
+            provenance and ``empty_because``; any other has none.
     """
     parts: list[str] = []
     resolution, note = Resolution.RESOLVED, None
     segments = _docker_segments(raw, escape)
     provenance: Provenance | None = None
+    empty_because: str | None = None
     for text, expandable in segments:
         if not expandable:
             parts.append(text)
@@ -70,6 +71,7 @@ def docker_value(raw: str, scope: Scope, escape: str, at: Origin | None = None) 
         if expansion.resolution is Resolution.RESOLVED:
             parts.append(expansion.value or "")
             provenance = expansion.provenance if len(segments) == 1 else None
+            empty_because = expansion.empty_because if len(segments) == 1 else None
         elif resolution is Resolution.RESOLVED or expansion.resolution is Resolution.UNRESOLVED:
             resolution, note = expansion.resolution, expansion.note
     if resolution is not Resolution.RESOLVED:
@@ -77,7 +79,7 @@ def docker_value(raw: str, scope: Scope, escape: str, at: Origin | None = None) 
     value = "".join(parts)
     if at is not None and not any(expandable and "$" in text for text, expandable in segments):
         provenance = Provenance.written(at.path, at.span, value)
-    return Binding(value, provenance=provenance)
+    return Binding(value, provenance=provenance, empty_because=empty_because)
 
 
 def _docker_segments(raw: str, escape: str) -> list[tuple[str, bool]]:

@@ -57,11 +57,12 @@ def notebook_parts(text: str) -> tuple[list[ShellRun], list[Block]] | None:
         text: the notebook file's text.
 
     Returns:
-        ``(runs, blocks)`` in cell order, or None when the text is not a notebook (not JSON, no cells).
+        ``(runs, blocks)`` in cell order, or None when the text is not a notebook (not JSON, no cells; JSON
+        nested thousands deep, which no notebook is and Python's JSON reader refuses).
     """
     try:
         document = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     cells = document.get("cells") if isinstance(document, dict) else None
     if not isinstance(cells, list):

@@ -16,7 +16,7 @@ from ascend_reflint.extract.shell.parse import Text
 from ascend_reflint.extract.shell.values import Value, assigned_provenance
 from ascend_reflint.extract.shell.words import Word, word_runs
 from ascend_reflint.model import Origin, Resolution
-from ascend_reflint.resolve import Binding, Element, Provenance, Scope
+from ascend_reflint.resolve import Binding, Element, Scope
 
 
 def assign(walker: Walker, node: Node, text: Text) -> None:
@@ -53,9 +53,7 @@ def call_frame(walker: Walker, scope: Scope, arguments: list[Word], text: Text) 
     """The frame of a function called with ``arguments`` (words of ``text``): ``$1`` … ``$9`` (empty past
     the last argument), ``$#``, ``$@`` and ``$*`` (arrays of the arguments), over ``scope``."""
     frame = scope.frame()
-    elements = tuple(
-        _element(walker, word, walker.expander.expand(word, text, scope), text) for word in arguments
-    )
+    elements = tuple(_element(walker, word, walker.expander.expand(word, text, scope)) for word in arguments)
     _bind_positional(frame, elements)
     return frame
 
@@ -101,7 +99,7 @@ def _binding(walker: Walker, run: list[Node], name: str, text: Text, scope: Scop
     word = Word.parse(text.text[start:end], start)
     value = walker.expander.expand(word, text, scope)
     if array:  # declare -a A=v: an array of one element
-        return Binding.array((_element(walker, word, value, text),) if value.value is not None else ())
+        return Binding.array((_element(walker, word, value),) if value.value is not None else ())
     if appends:
         previous = scope.get(name)
         if previous is None or previous.value is None or value.value is None:
@@ -109,12 +107,26 @@ def _binding(walker: Walker, run: list[Node], name: str, text: Text, scope: Scop
             return Binding(None, Resolution.UNRESOLVED, f"${name} is appended to on line {line}")
         return Binding(previous.value + value.value)  # written in two places: no one provenance
     if value.value is not None:
-        return Binding(value.value, provenance=assigned_provenance(word, value, walker.sink.path))
+        provenance = assigned_provenance(word, value, walker.sink.path)
+        return Binding(
+            value.value, provenance=provenance, empty_because=_empty_because(walker, word, value, name)
+        )
     if value.resolution is Resolution.EMPTY:
         return Binding(None, Resolution.EMPTY, value.note)
     return Binding(
         None, value.resolution, f"${name} (line {walker.expander.line(text, offset)}): {value.note}"
     )
+
+
+def _empty_because(walker: Walker, word: Word, value: Value, name: str) -> str | None:
+    """Why the value that ``word`` assigns to ``name`` is empty for good (``REF=``, ``REF=""``, ``REF=$EMPTY``
+    with EMPTY so), or None (:attr:`ascend_reflint.resolve.Binding.empty_because`): no one outside the script
+    replaces a plain assignment, as they may an ``ARG``'s default or ``${REF:-}``'s."""
+    if value.value != "":
+        return None
+    if word.is_literal:
+        return f"${name} is set to nothing on line {value.span.line}"
+    return value.empty_because
 
 
 def _elements(walker: Walker, array: Node, text: Text, scope: Scope) -> tuple[Element, ...]:
@@ -124,22 +136,16 @@ def _elements(walker: Walker, array: Node, text: Text, scope: Scope) -> tuple[El
     words = [walker.expander.word(run, text) for run in word_runs(nodes)]
     elements: list[Element] = []
     for word in walker.expander.fields(words, text, scope):
-        elements.append(_element(walker, word, walker.expander.expand(word, text, scope), text))
+        elements.append(_element(walker, word, walker.expander.expand(word, text, scope)))
     return tuple(elements)
 
 
-def _element(walker: Walker, word: Word, value: Value, text: Text) -> Element:
+def _element(walker: Walker, word: Word, value: Value) -> Element:
     """An array element from the word that writes it and its value (written: all of a word quoted in part,
-    ``K="v"``, :meth:`.Word.extent`)."""
-    written, span = value.written, value.span
-    if word.at is None and word.provenance is None and word.extent() != word.bounds():
-        start, end = word.extent()
-        written, span = word.raw, walker.expander.span(text, start, end)
+    ``K="v"``, as :meth:`.Word.bounds` takes it)."""
     provenance = assigned_provenance(word, value, walker.sink.path)
-    if provenance is not None and provenance.origin.span == value.span:
-        provenance = Provenance.written(walker.sink.path, span, value.value or "")
     binding = Binding(value.value, value.resolution, value.note, provenance)
-    return Element(binding, written, Origin(walker.sink.path, span))
+    return Element(binding, value.written, Origin(walker.sink.path, value.span))
 
 
 def _set_element(walker: Walker, run: list[Node], subscript: Node, text: Text, scope: Scope) -> None:
@@ -161,7 +167,7 @@ def _set_element(walker: Walker, run: list[Node], subscript: Node, text: Text, s
         return
     start, end = operator.end_byte, run[-1].end_byte
     word = Word.parse(text.text[start:end], start)
-    element = _element(walker, word, walker.expander.expand(word, text, scope), text)
+    element = _element(walker, word, walker.expander.expand(word, text, scope))
     elements[int(index) : int(index) + 1] = [element]
     scope.set(name, Binding.array(tuple(elements)))
 

@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import re
 import threading
+import time
 from collections.abc import Iterator
 from typing import NamedTuple
 
 import tree_sitter_bash
 from tree_sitter import Language, Node, Parser, Tree
 
+from ascend_reflint.extract.budget import ParseBudget, current_budget
+from ascend_reflint.extract.errors import ExtractError
 from ascend_reflint.extract.pinwords import may_name_pin
 from ascend_reflint.resolve import Scope, referenced_names
 from ascend_reflint.sourcemap import SourceMap
@@ -54,6 +57,11 @@ _GRAMMAR_GAPS = re.compile(
 _CLOSED_THEN_RESERVED = re.compile(
     r"(?<=[;&\n])([ \t]*(?:fi|done|esac))[ \t](?=[ \t]*(?:else|elif|fi|done|esac)\b)"
 )
+#: A backslash that starts a line, and the character it escapes: tree-sitter-bash reads the line break before
+#: it as part of a word, which joins the line to the command on the line before (``git clone URL`` then
+#: ``\\git clone URL`` is one command whose URL ends in ``\\ngit``). Not ``\\'`` (in a single-quoted
+#: string, ``'`` ends it) nor ``\\``` (an escaped backquote nests a command substitution).
+_ESCAPE_AT_LINE_START = re.compile(r"(?<=\n)\\[^\r\n'`]")
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 #: The commands that build a Dockerfile (see :func:`may_pin`), and what the walk looks for outside comments.
 _BUILDS = re.compile(r"docker|podman")
@@ -144,6 +152,9 @@ def _mask(text: str) -> str:
       one word; so do template placeholders that the grammar would split or refuse (``{{ ref }}``,
       ``<branch>``, ``%(ref)s``), which a template engine replaces before any shell reads the text.
     - A backslash that ends the text (bash ignores it, the grammar does not) becomes a space.
+    - A backslash that starts a line, with the character it escapes, becomes ``..``
+      (:data:`_ESCAPE_AT_LINE_START`): an escaped character is part of a word, as ``.`` is, and the grammar
+      no longer reads the line break before it as part of the word.
     - Constructs that bash accepts and the grammar does not (:data:`_GRAMMAR_GAPS`) have the characters
       that trip the grammar replaced by ``_``, and a reserved word right after a compound command gets the
       ``;`` that the grammar wants (:data:`_CLOSED_THEN_RESERVED`), so that a script bash can run is never
@@ -155,6 +166,8 @@ def _mask(text: str) -> str:
         text = _GITHUB_EXPRESSION.sub(lambda match: "_" * len(match.group()), text)
     if "{{" in text or "<" in text or "%(" in text:
         text = _TEMPLATE_PLACEHOLDER.sub(lambda match: "_" * len(match.group()), text)
+    if "\n\\" in text:
+        text = _ESCAPE_AT_LINE_START.sub("..", text)
     if "\\" in text or "$" in text or "`" in text or "unset" in text:
         text = _GRAMMAR_GAPS.sub(_fill_gap, text)
     if "fi" in text or "done" in text or "esac" in text:
@@ -215,8 +228,13 @@ class Text:
         return self._roots[start:end]
 
     def parse(self) -> Node:
-        """Parse the text (once per text: the tree is kept for :meth:`prescan`); returns the root node."""
-        tree = self.tree = _parser().parse(self.data)
+        """Parse the text (once per text: the tree is kept for :meth:`prescan`); returns the root node.
+
+        Raises:
+            ExtractError: the parse passed what is left of the file's CPU-time budget
+                (:mod:`ascend_reflint.extract.budget`); nothing of the text is read.
+        """
+        tree = self.tree = _parse_within(self.data, current_budget(len(self.data)))
         if self.depth == 0:
             _LOCAL.last_top = self  # a walk's script, which syntax_problem() may then be asked about
         return tree.root_node
@@ -241,6 +259,38 @@ class Text:
                     assigned[name] = offset
             self._prescan = (assigned, _commented_assignments(self.text, root))
         return self._prescan
+
+
+def _parse_within(data: bytes, budget: ParseBudget) -> Tree:
+    """``data`` parsed, given up on when the parse passes what is left of ``budget`` (thread CPU time,
+    checked by tree-sitter's progress callback, which it calls every hundred or so parse steps).
+
+    The parse that uses the budget up raises :class:`ExtractError`; the file's later texts are read as
+    empty, without a word more (that error said that no more is read).
+    """
+    parser = _parser()
+    if budget.left <= 0:
+        return parser.parse(b"")
+    view = memoryview(data)
+    started = time.thread_time()
+    ends = started + budget.left
+    try:
+        return parser.parse(
+            lambda offset, _point: view[offset:],
+            progress_callback=lambda _offset, _error: time.thread_time() > ends,
+        )
+    except ValueError:  # the progress callback stopped it
+        parser.reset()  # else the next parse would go on with this one
+        raise ExtractError(_over_budget(budget)) from None
+    finally:
+        budget.left -= time.thread_time() - started
+
+
+def _over_budget(budget: ParseBudget) -> str:
+    return (
+        f"the shell parser took more than the file's {budget.seconds:.1f} s of CPU time (tree-sitter-bash "
+        "recovers slowly from some broken text); reflint reads no more of the file's shell"
+    )
 
 
 def _assigned_names(data: bytes, root: Node) -> Iterator[Node]:

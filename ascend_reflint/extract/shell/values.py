@@ -26,7 +26,8 @@ class Value:
     """A word after expansion: its value (None when not known statically), as written, and where.
 
     ``provenance`` says where the value is written when that is not the word itself: the definition of
-    the variable that the word is (``$TAG`` after ``TAG=v1``), see :class:`ascend_reflint.resolve.Expansion`.
+    the variable that the word is (``$TAG`` after ``TAG=v1``), see :class:`ascend_reflint.resolve.Expansion`;
+    ``empty_because`` why an empty value is empty for good (``resolve.Binding.empty_because``).
     """
 
     value: str | None
@@ -35,6 +36,7 @@ class Value:
     resolution: Resolution = Resolution.RESOLVED
     note: str | None = None
     provenance: Provenance | None = None
+    empty_because: str | None = None
 
     @property
     def origin(self) -> Origin | None:
@@ -53,12 +55,16 @@ def assigned_provenance(word: Word, value: Value, path: str) -> Provenance | Non
 
 
 def empty_ref(ref: Value) -> Value:
-    """Mark a ref whose value is empty: EMPTY when written as nothing (``--branch ""``, ``git+URL@``),
-    UNRESOLVED when a variable expands to nothing (see the package docstring). Returns ``ref``."""
+    """Mark a ref whose value is empty: EMPTY when written as nothing (``--branch ""``, ``git+URL@``) or
+    when a variable that the file sets to nothing for good expands to it (``REF=`` before ``--branch
+    "$REF"``); UNRESOLVED when the empty value is a default that the caller may replace (``ARG REF=""``,
+    ``${REF:-}``): it must come from outside the file. Returns ``ref``."""
     if ref.value != "" or ref.resolution is not Resolution.RESOLVED:
         return ref
     if ref.written == "":
         ref.resolution, ref.note = Resolution.EMPTY, "the ref is empty"
+    elif ref.empty_because is not None:
+        ref.value, ref.resolution, ref.note = None, Resolution.EMPTY, ref.empty_because
     else:
         ref.value, ref.resolution = None, Resolution.UNRESOLVED
         ref.note = f"{ref.written} is empty here, so it must come from outside the file"
@@ -116,10 +122,21 @@ class Expander:
         if word.is_literal:
             return Value(word.display, word.written(), span, provenance=word.provenance)
         shell_text = word.shell_text()
-        hinted = scope.hinted(referenced_names(shell_text), lambda name: self._empty_note(name, start, text))
+        names = referenced_names(shell_text)
+        hinted = scope.hinted(names, lambda name: self._empty_note(name, start, text))
         expansion = expand(shell_text, hinted)
+        if expansion.empty_because is not None and any(_tests_emptiness(name, text.text) for name in names):
+            # a knob left empty on purpose (REF= … if [ -n "$REF" ]; then …): used only once it is set
+            note = f"{expansion.empty_because} and the script tests whether it is set"
+            return Value(None, word.written(), span, Resolution.UNRESOLVED, note)
         return Value(
-            expansion.value, word.written(), span, expansion.resolution, expansion.note, expansion.provenance
+            expansion.value,
+            word.written(),
+            span,
+            expansion.resolution,
+            expansion.note,
+            expansion.provenance,
+            expansion.empty_because,
         )
 
     def fields(self, words: list[Word], text: Text, scope: Scope) -> list[Word]:
@@ -168,6 +185,19 @@ class Expander:
                 f"${name} is only assigned on a commented-out line (line {self.line(text, commented[name])})"
             )
         return None
+
+
+def _tests_emptiness(name: str, script: str) -> bool:
+    """Whether ``script`` tests whether variable ``name`` is empty (``-n "$REF"``, ``-z $REF``,
+    ``[ "$REF" ]``, ``${REF:+…}``): a variable set to nothing that the script tests is a knob, used only
+    when it is set."""
+    reference = rf"[\"']?\$(?:\{{{re.escape(name)}\}}|{re.escape(name)}(?!\w))[\"']?"
+    tests = (
+        rf"-[nz]\s+{reference}",
+        rf"\[\[?\s+!?\s*{reference}\s+\]",
+        rf"\$\{{{re.escape(name)}:?\+",
+    )
+    return any(re.search(pattern, script) for pattern in tests)
 
 
 #: ``${A[@]}`` (also ``$@``, ``${@}``), quoted or not: every element of an array.

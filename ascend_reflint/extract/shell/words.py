@@ -175,7 +175,7 @@ class Word:
         one_line = span.line == span.end_line and span.end_column - span.column == len(self.raw)
         if not one_line or not 0 <= first < stop <= len(self.offsets):
             return None
-        begin, end = self.offsets[first], self.offsets[stop - 1] + 1
+        begin, end = _uncut(self.raw, self.offsets[first], self.offsets[stop - 1] + 1)
         narrow = Span(span.line, span.column + begin, span.line, span.column + end)
         return Provenance(Origin(at.origin.path, narrow), end - begin == stop - first)
 
@@ -201,22 +201,45 @@ class Word:
         return "".join(pieces)
 
     def bounds(self) -> tuple[int, int]:
-        """The word's ``[start, end)`` in its text, quotes around the first and last character excluded."""
+        """The word's ``[start, end)`` in its text: from its first character to its last, the quotes around
+        them excluded; where that would cut a quoted string (``v"5"``, ``K="v"``, ``"https://h/"o/r.git``),
+        all of that string, so that the span never holds one quote of a pair (a fix that replaces it keeps
+        the quoting whole)."""
         if not self.offsets:
             return self.start, self.start + max(len(self.raw), 1)
-        return self.start + self.offsets[0], self.start + self.offsets[-1] + 1
-
-    def extent(self) -> tuple[int, int]:
-        """The word's ``[start, end)`` in its text: :meth:`bounds`, but all of the word when it is quoted only
-        in part (``K="v"``, whose bounds would keep the ``"`` before the ``v`` and drop the one after it)."""
-        start, end = self.bounds()
-        if self.offsets and (self.offsets[0] == 0) != (self.offsets[-1] + 1 == len(self.raw)):
-            return self.start, self.start + len(self.raw)
-        return start, end
+        begin, end = _uncut(self.raw, self.offsets[0], self.offsets[-1] + 1)
+        return self.start + begin, self.start + end
 
     def written(self) -> str:
-        """The word as written, without the quotes around it (all of an array element that is not written
+        """The word as written, from :meth:`bounds` (all of an array element that is not written
         verbatim)."""
         if self.at is not None and not self.at.verbatim:
             return self.raw
-        return self.raw[self.offsets[0] : self.offsets[-1] + 1] if self.offsets else ""
+        if not self.offsets:
+            return ""
+        begin, end = self.bounds()
+        return self.raw[begin - self.start : end - self.start]
+
+
+def _uncut(raw: str, begin: int, end: int) -> tuple[int, int]:
+    """``raw[begin:end]`` widened so that it holds both quotes of a pair or neither (see :meth:`Word.bounds`):
+    a quoted string that starts inside and ends after it, or starts before and ends inside, is taken whole,
+    with the ``$`` of ``$'…'`` and ``$"…"``."""
+    if "'" not in raw and '"' not in raw:
+        return begin, end
+    for opening, closing in _quote_pairs(raw):
+        if begin <= opening < end <= closing:
+            end = min(closing + 1, len(raw))
+        elif opening < begin <= closing < end:
+            begin = opening - 1 if opening and raw[opening - 1] == "$" else opening
+    return begin, end
+
+
+def _quote_pairs(raw: str) -> list[tuple[int, int]]:
+    """The offsets of the opening and closing quote of each quoted string of the word ``raw``, in order
+    (an unclosed one closes at the end): the quotes that :func:`.resolve.unquote` removes."""
+    kept = set(unquote(raw)[2])
+    quotes = [index for index, char in enumerate(raw) if char in "'\"" and index not in kept]
+    if len(quotes) % 2:
+        quotes.append(len(raw))
+    return list(zip(quotes[::2], quotes[1::2], strict=True))
