@@ -76,7 +76,12 @@ def test_a_recipe_that_cannot_be_read_or_parsed_fails_the_scan_in_every_format(
     assert github[1].splitlines()[:3] == [
         f"::error file={path},title=reflint could not read this file::{message}" for path, message in ERRORS
     ]
-    assert github[1].splitlines()[3].startswith("::warning file=")
+    assert github[1].splitlines()[3:] == [
+        "::warning file=bad.sh,line=3,col=23,endLine=3,endColumn=49,title=RL010 remote-unreachable::"
+        "github.com/o/r could not be looked up: unknown (offline): not in the cache, so this pin went "
+        "unchecked",
+        text[1].splitlines()[-1],
+    ]
     notifications = json.loads(sarif[1])["runs"][0]["invocations"][0]["toolExecutionNotifications"]
     assert [(n["level"], n["message"]["text"]) for n in notifications] == [
         ("error", message) for _, message in ERRORS

@@ -62,6 +62,63 @@ def test_a_long_ref_and_a_run_of_question_marks_are_masked_in_linear_time(tmp_pa
     assert _pins(tmp_path) == [("a.sh", 1, 20, long_ref), ("b.sh", 1, 20, "v1")]
 
 
+def test_many_fenced_blocks_and_comments_in_markdown(tmp_path: Path) -> None:
+    # Each fence looked for the next ``` and the next ~~~ with str.find (the absent one read to the end),
+    # each block counted its line from the top, and each fence was tested against every HTML comment:
+    # this README (1.5 MB) took 108 s.
+    fences = "<!-- c -->\n```text\n```\n```bash\n: git\n```\n" * 20_000 + "```text\n```\n" * 80_000
+    write_tree(
+        tmp_path,
+        {
+            "README.md": fences + "```bash\ngit clone -b v1 https://github.com/o/r\n```\n",
+            "a.sh": "git clone -b v2 https://github.com/o/s\n",
+        },
+    )
+
+    assert _pins(tmp_path) == [("README.md", 280_002, 14, "v1"), ("a.sh", 1, 14, "v2")]
+
+
+def test_variables_that_double_on_each_line_are_left_unresolved(tmp_path: Path) -> None:
+    # A=$A$A forty times over is a terabyte: each kind that expands variables ran out of memory (a file
+    # error under the test's 2 GiB; a runner's whole memory without a limit).
+    doubled = [f"A{n + 1}" for n in range(40)]
+    write_tree(
+        tmp_path,
+        {
+            "x.sh": "A0=x\n"
+            + "".join(f'{name}="$A{n}$A{n}"\n' for n, name in enumerate(doubled))
+            + 'git clone -b "$A40" https://github.com/o/r\n',
+            "Dockerfile": "FROM x\nARG A0=x\n"
+            + "".join(f"ARG {name}=${{A{n}}}${{A{n}}}\n" for n, name in enumerate(doubled))
+            + "RUN git clone -b $A40 https://github.com/o/s\n",
+            "docker-bake.hcl": 'variable "A0" { default = "x" }\n'
+            + "".join(
+                f'variable "{name}" {{ default = "${{A{n}}}${{A{n}}}" }}\n' for n, name in enumerate(doubled)
+            )
+            + 'target "t" { context = "https://github.com/o/t.git#${A40}" }\n',
+        },
+    )
+
+    # The bake context is unresolved as a whole, so it is no git context: no pin, and no file error.
+    assert _pins(tmp_path) == [("Dockerfile", 43, 18, None), ("x.sh", 42, 15, None)]
+
+
+def test_code_blocks_nested_in_code_blocks_in_restructuredtext(tmp_path: Path) -> None:
+    # A code block's body is literal text, but each directive in it was read as a block of its own with
+    # the rest of the body: 500 nested blocks (250 kB) took 26 s, these 1,200 (2 MB) over a minute; and each
+    # block counted its line from the top of the file.
+    nested = "".join(" " * depth + ".. code-block:: bash\n\n" for depth in range(0, 3600, 3))
+    write_tree(
+        tmp_path,
+        {
+            "README.rst": nested + " " * 3600 + "git clone -b v1 https://github.com/o/r\n",
+            "a.sh": "git clone -b v2 https://github.com/o/s\n",
+        },
+    )
+
+    assert _pins(tmp_path) == [("README.rst", 2401, 3614, "v1"), ("a.sh", 1, 14, "v2")]
+
+
 def test_a_shell_command_that_the_parser_recovers_from_slowly_is_bounded(tmp_path: Path) -> None:
     write_tree(
         tmp_path,
