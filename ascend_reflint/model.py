@@ -253,6 +253,20 @@ class Invocation(NamedTuple):
     target: str | None = None
 
 
+class HistoryRead(NamedTuple):
+    """A command run in a clone that reads more of its history than the commit checked out: commits or tags
+    that a shallow clone does not hold (RL003 reads it for a remote a rule pack lists under
+    ``full-history-remotes``).
+
+    Attributes:
+        command: what runs, as ``git describe``.
+        span: its words ``git describe`` in the file.
+    """
+
+    command: str
+    span: Span
+
+
 class Fetch(NamedTuple):
     """How the ref that a checkout names by name came into its repository: the ``git fetch`` (or ``git
     pull``) before the checkout that named it. Whether the checkout finds it depends on what the fetch
@@ -330,6 +344,8 @@ class Pin:
             expressions are filled in when it is rendered.
         version_comment_span: where that version is written in the comment (a fix that corrects the
             comment edits it), None when there is no version comment.
+        history_read: for a clone (and its checkouts), the first command run in it that reads more of its
+            history than one commit (``git describe``, ``git log``), or None.
         clone_layout: for a ``git clone`` in a shell script (``CLONE``, ``CLONE_BRANCH`` and ``CHECKOUT``
             pins), where the command's parts are written; for a CMake declaration, where its
             ``GIT_SHALLOW`` is (as the ``depth`` option); None elsewhere.
@@ -362,6 +378,7 @@ class Pin:
     fetch: Fetch | None = None
     call_sites: tuple[CallSite, ...] = ()
     template: bool = False
+    history_read: HistoryRead | None = None
     # Where things are written, for fixes: not part of what the pin is (equal pins stay equal).
     version_comment_span: Span | None = field(default=None, compare=False)
     clone_layout: CloneLayout | None = field(default=None, compare=False)
