@@ -27,7 +27,7 @@ BROKEN = {
 ERRORS = [
     (".github/workflows/bad.yml", "line 6, column 1: malformed YAML: did not find expected node content"),
     ("Dockerfile.bin", "binary file (holds NUL bytes)"),
-    ("bad.sh", "line 2: shell syntax error near 'if'"),
+    ("bad.sh", "line 2: shell syntax error near 'then'"),
 ]
 
 
