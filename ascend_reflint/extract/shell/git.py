@@ -338,8 +338,11 @@ def _checkout(
         recursing = any(
             word.display.startswith("--recurse-submodules") for word in command.words[start:target]
         )
+        # In a folder below a recursive clone's top, git may be working in a submodule (`cd docs/sub &&
+        # git checkout X` checks out the submodule's X): whose submodules stay behind is not known.
+        below_top = repository.recurse_submodules and cwd != repository.path
         repository.checkouts.append(
-            checkout._replace(call_sites=walker.sink.call_sites, submodules_updated=recursing)
+            checkout._replace(call_sites=walker.sink.call_sites, submodules_updated=recursing or below_top)
         )
 
 
