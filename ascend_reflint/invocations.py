@@ -106,7 +106,12 @@ def _target(
         base = root if candidate.from_root else os.path.dirname(source.abspath)
         real = inside_root(root, os.path.join(base, *candidate.path.split("/")))
         target = by_path.get(real) if real is not None else None
-        if target is not None and target.kind is invocation.kind and target.abspath != source.abspath:
+        if (
+            target is not None
+            and target.kind is invocation.kind
+            and target.abspath != source.abspath
+            and target.error is None  # a file that does not parse is not checked (its error says so)
+        ):
             return real
     return None
 

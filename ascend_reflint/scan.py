@@ -267,7 +267,7 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
     side_notices += _config_notices(inventory, config)
     notices = [*inventory.notices, *side_notices]
     summary = ScanSummary(
-        files=len(inventory.files),
+        files=sum(1 for source in inventory.files if source.error is None),
         pins=len(inventory.pins),
         remotes=len(requests),
         lookups=stats.lookups,

@@ -42,7 +42,8 @@ def extract_file(
             workflow is then read as that call runs it: no input is empty for want of a trigger).
 
     Raises:
-        ExtractError: when the file cannot be extracted; pins found before the failure are kept.
+        ExtractError: when the file cannot be extracted; pins found before the failure are left in
+            ``source`` (the inventory drops them: a file that does not parse is not checked).
     """
     assert source.text is not None
     try:

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from ascend_reflint.extract.errors import ExtractError
 from ascend_reflint.extract.requirements import pip_vcs_pin
-from ascend_reflint.extract.tomlpos import KeyPath, TomlString, toml_strings
+from ascend_reflint.extract.tomlpos import KeyPath, TomlString, toml_error, toml_strings
 from ascend_reflint.model import Pin, RefType, Resolution, SourceFile, Span, Via
 from ascend_reflint.remote import normalise_remote
 from ascend_reflint.sourcemap import LineIndex
@@ -82,7 +82,8 @@ def extract_pyproject(source: SourceFile) -> None:
     try:
         tomllib.loads(source.text)
     except tomllib.TOMLDecodeError as error:
-        raise ExtractError(f"invalid TOML: {error}") from None
+        message, line, column = toml_error(error, source.text)
+        raise ExtractError(f"invalid TOML: {message}", line, column) from None
     if "git" not in source.text:  # no git source, no git+ URL: nothing to locate
         return
     strings = toml_strings(source.text)

@@ -57,8 +57,19 @@ def _span(path: str, span: Span) -> dict[str, Any]:
     }
 
 
-def _messages(messages: list[FileMessage]) -> list[dict[str, str]]:
-    return [{"path": m.path, "message": m.message} for m in messages]
+def _messages(messages: list[FileMessage]) -> list[dict[str, str | int]]:
+    """Each message as ``{"path", "line", "column", "message"}``, the line and column only when known."""
+    return [_message(m) for m in messages]
+
+
+def _message(message: FileMessage) -> dict[str, str | int]:
+    form: dict[str, str | int] = {"path": message.path}
+    if message.line is not None:
+        form["line"] = message.line
+    if message.column is not None:
+        form["column"] = message.column
+    form["message"] = message.message
+    return form
 
 
 def refs_document(inventory: Inventory, describes: Mapping[Pin, str] | None = None) -> dict[str, Any]:

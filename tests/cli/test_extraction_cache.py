@@ -370,8 +370,8 @@ def test_an_entry_that_cannot_be_written_is_a_notice(
     code, out, err = run(capsys, cache, *SCAN)
     assert (code, out) == (expected_code, expected_out)
     assert err.splitlines() == [
-        ".github/workflows/broken.yml: error: line 6, column 1: malformed YAML: did not find expected node "
-        "content",
+        ".github/workflows/broken.yml:5:14: error: malformed YAML: '[' is never closed: at line 6, column 1, "
+        "did not find expected node content",
         f"(cache): notice: cannot write the extraction cache in {cache}: Not a directory",
         "reflint: no remote could be checked: 10 pins unchecked",
     ]
