@@ -1,7 +1,7 @@
 """The ``reflint`` command line: parse arguments, run the pipeline, format, exit.
 
 Exit codes: see :data:`SCAN_EXIT_CODES` (``reflint scan --help`` prints it, README.md has it). Heavy
-modules (rich, GitPython, tree-sitter, ruamel.yaml) are imported only by the commands that need them, so
+modules (rich, tree-sitter, ruamel.yaml) are imported only by the commands that need them, so
 that ``reflint --version`` and the pre-commit hook start fast.
 """
 
@@ -81,7 +81,7 @@ def _main(argv: Sequence[str] | None) -> int:
             command_parser.error(unrecognized_message(command_parser, unrecognized))
     except SystemExit as exc:  # argparse exits 2 on usage errors and 0 for --help
         return int(exc.code or 0)
-    configure_logging(sys.stderr, args.debug)  # every logger, GitPython's included, masks credentials
+    configure_logging(sys.stderr, args.debug)  # every logger masks credentials
     if args.command is None:
         parser.print_help(sys.stderr)
         return EXIT_ERROR

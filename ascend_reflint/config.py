@@ -25,10 +25,11 @@ import os
 import re
 import sys
 from collections.abc import Iterator, Mapping, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from ascend_reflint.check.located import Loc, Locator
     from ascend_reflint.check.pack_schema import UserConfig
 
@@ -133,6 +134,8 @@ class Config(NamedTuple):
         :func:`load_config` has checked that each is inside that folder."""
         if self.settings is None:
             return []
+        from pathlib import Path
+
         return [Path(self.folder or self.root) / entry for entry in self.settings.rule_packs]
 
     def relpath(self, abspath: str) -> str:
@@ -330,7 +333,10 @@ def reflint_table(text: str, source: str) -> dict[str, Any] | None:
     """The ``[tool.reflint]`` table of the TOML ``text``, or None when it has none.
 
     A text that does not name reflint (not even through a ``\\u`` escape in a quoted key) has no such table,
-    and is not parsed: most projects' ``pyproject.toml`` is another tool's business.
+    and is not parsed: most projects' ``pyproject.toml`` is another tool's business. Nor does a text that
+    the TOML reader cannot take (nested deeper than its recursion goes, or a dotted key of so many parts
+    that it would take minutes, :func:`~ascend_reflint.extract.tomlpos.long_dotted_key`): no config is, and
+    as a recipe the file is reported with the scanned files.
 
     Raises:
         ConfigError: the text is not TOML, or ``tool.reflint`` is not a table.
@@ -342,6 +348,10 @@ def reflint_table(text: str, source: str) -> dict[str, Any] | None:
     else:  # pragma: no cover - Python 3.10
         import tomli as tomllib
 
+    from ascend_reflint.extract.tomlpos import long_dotted_key
+
+    if long_dotted_key(text) is not None:
+        return None
     try:
         table: Any = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
@@ -350,6 +360,8 @@ def reflint_table(text: str, source: str) -> dict[str, Any] | None:
         message, line, column = toml_error(error, text)
         where = source if line is None else f"{source}:{line}:{column}"
         raise ConfigError(f"{where}: not valid TOML: {message}") from None
+    except RecursionError:
+        return None
     for part in _TOOL_TABLE:
         table = table.get(part) if isinstance(table, dict) else None
     if table is not None and not isinstance(table, dict):

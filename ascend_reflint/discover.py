@@ -13,7 +13,6 @@ import re
 import stat
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from pathlib import PurePosixPath
 
 from ascend_reflint.model import FileKind, FileMessage, SourceFile
 from ascend_reflint.textfile import FileReadError, read_head
@@ -328,6 +327,8 @@ def _is_makefile(lower: str) -> bool:
 
 
 def _yaml_kind(path: str, lower: str) -> FileKind | None:
+    from pathlib import PurePosixPath  # not at the top: a scan that finds no file never needs pathlib
+
     parts = PurePosixPath(path.replace(os.sep, "/")).parts
     if lower in ("action.yml", "action.yaml") or parts[-3:-1] == (".github", "workflows"):
         return FileKind.WORKFLOW

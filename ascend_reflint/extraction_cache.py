@@ -38,7 +38,6 @@ import os
 import re
 import stat
 from collections.abc import Mapping
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ascend_reflint.model import FileKind, SourceFile
@@ -46,6 +45,8 @@ from ascend_reflint.model import FileKind, SourceFile
 # hashlib and json are imported by the functions that use them: a scan that finds no file needs neither.
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from ascend_reflint.config import Config
 
 #: The entry format; an entry of another format is ignored (and replaced).
@@ -57,6 +58,10 @@ ENTRY_MAX_BYTES = 32 * 1024 * 1024
 #: Kinds whose extraction reads more than the file: ``.gitmodules`` pins the commits that the index
 #: records (:mod:`ascend_reflint.extract.submodule`).
 UNCACHED_KINDS = frozenset({FileKind.SUBMODULE})
+#: Kinds that another file can run with values it gives (:class:`~ascend_reflint.model.Invocation`): the
+#: keys of their entries are kept for :meth:`ExtractionCache.invoked_entry` (not every file's: a scan of
+#: 20,000 files would hold them all).
+INVOKED_KINDS = frozenset({FileKind.DOCKERFILE, FileKind.WORKFLOW})
 #: The field that an entry never holds: the text is read from the file (it is the key).
 _TEXT_FIELD = "text"
 
@@ -74,23 +79,32 @@ class ExtractionCache:
         notices: why entries could not be written (each distinct one once).
     """
 
-    def __init__(self, directory: Path | None, root: str, settings: Mapping[str, Any] | None = None) -> None:
-        self._directory = directory
+    def __init__(
+        self, directory: str | os.PathLike[str] | None, root: str, settings: Mapping[str, Any] | None = None
+    ) -> None:
+        self._given = directory
+        self._directory: Path | None = None
         self.root = root
         self._folder: Path | None = None
         self._settings = dict(settings or {})
         self._base: str | None = None
         self._folder_made = False
-        self._entries: dict[str, CacheEntry] = {}
+        self._keys: dict[str, tuple[str, str]] = {}
         self.notices: list[str] = []
 
     @property
     def directory(self) -> Path:
         """reflint's cache directory (the user cache dir, found when first needed, when none was given)."""
         if self._directory is None:
-            from ascend_reflint.lookup.cache import default_cache_dir
+            # pathlib is imported here, not by the module: a scan that finds no file never needs it.
+            from pathlib import Path
 
-            self._directory = default_cache_dir()
+            if self._given is not None:
+                self._directory = Path(self._given)
+            else:
+                from ascend_reflint.lookup.cache import default_cache_dir
+
+                self._directory = default_cache_dir()
         return self._directory
 
     @property
@@ -103,7 +117,7 @@ class ExtractionCache:
     def with_settings(self, **settings: Any) -> ExtractionCache:
         """A cache of the same project whose keys also hold ``settings`` (JSON-ready values that change
         extraction: ``build_args={…}``, ``max_bytes=N``)."""
-        return ExtractionCache(self._directory, self.root, {**self._settings, **settings})
+        return ExtractionCache(self._given, self.root, {**self._settings, **settings})
 
     def entry(self, source: SourceFile, data: bytes) -> CacheEntry | None:
         """The entry of ``source`` as discovery handed it over (before extraction) with the bytes
@@ -119,8 +133,9 @@ class ExtractionCache:
                 "utf-8", "surrogatepass"
             )
         ).hexdigest()
-        entry = self._entries[source.abspath] = CacheEntry(self, self.folder / f"{name}.json", key)
-        return entry
+        if source.kind in INVOKED_KINDS:
+            self._keys[source.abspath] = (name, key)
+        return CacheEntry(self, os.path.join(self.folder, f"{name}.json"), key)
 
     def invoked_entry(self, target: SourceFile, slot: str, given: Mapping[str, Any]) -> CacheEntry | None:
         """The entry of ``target`` extracted again with the values that an invocation gives it
@@ -137,12 +152,12 @@ class ExtractionCache:
         """
         import hashlib
 
-        base = self._entries.get(target.abspath)
+        base = self._keys.get(target.abspath)
         if base is None:
             return None
-        name = hashlib.sha256(f"{base.path.stem}\0invoked\0{slot}".encode("utf-8", "surrogatepass"))
-        key = hashlib.sha256(f"{base.key}\0{_canonical(given)}".encode("utf-8", "surrogatepass"))
-        return CacheEntry(self, self.folder / f"{name.hexdigest()}.json", key.hexdigest())
+        name = hashlib.sha256(f"{base[0]}\0invoked\0{slot}".encode("utf-8", "surrogatepass"))
+        key = hashlib.sha256(f"{base[1]}\0{_canonical(given)}".encode("utf-8", "surrogatepass"))
+        return CacheEntry(self, os.path.join(self.folder, f"{name.hexdigest()}.json"), key.hexdigest())
 
     def _key_base(self) -> str:
         """The part of every key that does not depend on the file: format, code and settings."""
@@ -170,7 +185,7 @@ class CacheEntry(NamedTuple):
     """
 
     cache: ExtractionCache
-    path: Path
+    path: str
     key: str
 
     def load(self, source: SourceFile) -> bool:
@@ -211,7 +226,7 @@ class CacheEntry(NamedTuple):
         try:
             self.cache._make_folder()
             _remove_special_file(self.path)
-            write_file(str(self.path), json_text(document, indent=None))
+            write_file(self.path, json_text(document, indent=None))
         except OSError as error:
             self.cache._notice(
                 f"cannot write the extraction cache in {self.cache.directory}: {error.strerror}"
@@ -229,9 +244,8 @@ def for_project(cache_dir: str | os.PathLike[str] | None, config: Config) -> Ext
         config: the config in force; its root names the project, and its settings are in every key (a
             config setting may change what extraction gives).
     """
-    directory = None if cache_dir is None else Path(cache_dir)
     settings = None if config.settings is None else config.settings.model_dump(mode="json")
-    return ExtractionCache(directory, config.root, {"config": settings})
+    return ExtractionCache(cache_dir, config.root, {"config": settings})
 
 
 def code_digest() -> str:
@@ -268,7 +282,7 @@ def package_digest(package: str, version: str) -> str:
 _CODE_DIGEST: str | None = None
 
 
-def _remove_special_file(path: Path) -> None:
+def _remove_special_file(path: str) -> None:
     """Remove a FIFO, socket or device at ``path``, which someone else put where only reflint writes
     (:func:`~ascend_reflint.output.write_file` refuses to replace what is not a file or a link)."""
     try:

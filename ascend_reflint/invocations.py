@@ -59,7 +59,8 @@ def apply_invocations(
             in it too (:meth:`~ascend_reflint.extraction_cache.ExtractionCache.invoked_entry`), so that a
             warm scan parses nothing (None: extract each time).
     """
-    by_path = {os.path.realpath(source.abspath): source for source in targets}
+    real_path = _RealPaths()
+    by_path = {real_path(source.abspath): source for source in targets}
     pending = deque(
         (source, invocation, 1, f"{source.path}#{number}")
         for source in invokers
@@ -95,6 +96,26 @@ def apply_invocations(
         target.pins = sorted(
             merge_call_sites([*target.pins, *pins]), key=lambda pin: (pin.span.line, pin.span.column)
         )
+
+
+class _RealPaths:
+    """:func:`os.path.realpath` of files, each folder's real path found once: realpath costs a system call
+    per component of the path, and a scan's files share a few folders (395 files of volcengine/verl: 5 ms
+    of a warm scan)."""
+
+    def __init__(self) -> None:
+        self._folders: dict[str, str] = {}
+
+    def __call__(self, path: str) -> str:
+        """The real path of the absolute path ``path``, as :func:`os.path.realpath` gives it."""
+        folder, name = os.path.split(path)
+        if name in ("", os.curdir, os.pardir):
+            return os.path.realpath(path)
+        real_folder = self._folders.get(folder)
+        if real_folder is None:
+            real_folder = self._folders[folder] = os.path.realpath(folder)
+        joined = os.path.join(real_folder, name)
+        return os.path.realpath(joined) if os.path.islink(joined) else joined
 
 
 def _target(

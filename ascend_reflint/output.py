@@ -415,7 +415,7 @@ _HANDLER_NAME = "reflint-output"
 
 
 def configure_logging(stream: TextIO, debug: bool) -> None:
-    """Send every logger's records (reflint's, GitPython's) to ``stream`` as ``reflint: MESSAGE`` lines
+    """Send every logger's records (reflint's and any library's) to ``stream`` as ``reflint: MESSAGE`` lines
     through a formatter that masks and escapes as :func:`shown` does: WARNING and up, or everything with
     ``debug``. Replaces the handler that an earlier call installed."""
     import logging

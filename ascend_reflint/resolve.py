@@ -344,6 +344,7 @@ def expansion_end(raw: str, index: int) -> int:
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _REFERENCE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
 _MAX_NESTED_DEFAULTS = 64
+_TOO_LONG = f"the value would be longer than {MAX_VALUE_LENGTH:,} characters"
 _BRACED = re.compile(
     r"\{(?P<name>[A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#])(?:(?P<op>:?[-=+?])(?P<word>.*))?\}", re.DOTALL
 )
@@ -453,6 +454,7 @@ class _Expander:
         #: Why each expansion that gave the value is empty for good (Binding.empty_because), in order.
         self.empties: list[str | None] = []
         self.mixed = False
+        self.length = 0  # of the expansions' values so far: literal text is the word's own, no longer
 
     def run(self) -> Expansion:
         if self.shell_quotes:
@@ -480,6 +482,10 @@ class _Expander:
     ) -> None:
         """Append the value of one expansion, which ``provenance`` says where it is written, and
         ``empty_because`` why it is empty for good (:attr:`Binding.empty_because`)."""
+        self.length += len(value or "")
+        if self.length > MAX_VALUE_LENGTH:  # A=$A$A forty times over would be a terabyte
+            self._unresolved(_TOO_LONG)
+            return
         self.out.append(value or "")
         self.sources.append(provenance)
         self.empties.append(empty_because)

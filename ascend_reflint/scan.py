@@ -24,7 +24,6 @@ import os
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from ascend_reflint.config import Config
@@ -32,6 +31,8 @@ from ascend_reflint.inventory import Inventory, build_inventory
 from ascend_reflint.model import FileKind, FileMessage, Finding, ScanResult, ScanSummary, Severity, SourceFile
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from ascend_reflint.check.policy import Policy
     from ascend_reflint.lookup import LookupOptions, LookupStats
     from ascend_reflint.model import CommitVerdict, LookupResult
@@ -206,12 +207,14 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
         PolicyError: a rule pack (default, ``rule-packs`` or ``--rule-pack``) cannot be read or is not valid.
         BaselineError: the baseline cannot be read or written.
     """
-    config = options.config or Config(root=str(Path.cwd()))
+    config = options.config or Config(root=os.getcwd())
     selection = RuleSelection.of(options, config)
     timings = dict(inventory.timings)
     if not inventory.files and not options.rule_packs and not config.rule_pack_paths():
         # Nothing to check: no rule and no lookup runs, and none of their modules is loaded.
         return _unchecked_run(inventory, options, config, timings)
+    from pathlib import Path
+
     from ascend_reflint.check import all_rules, drift_lookups, remotes_to_look_up
     from ascend_reflint.lookup import answered
 
@@ -363,6 +366,8 @@ class _Checks:
 
 def _cache_dir(options: ScanOptions) -> Path:
     """The cache directory: ``--cache-dir``, else the user cache dir."""
+    from pathlib import Path
+
     if options.cache_dir:
         return Path(options.cache_dir)
     from ascend_reflint.lookup.cache import default_cache_dir
@@ -427,6 +432,8 @@ def _default_branches(
 
 
 def _lookup_options(options: ScanOptions) -> LookupOptions:
+    from pathlib import Path
+
     from ascend_reflint.lookup import LookupOptions
 
     return LookupOptions(
@@ -475,6 +482,8 @@ def _verify_commits(
     :mod:`ascend_reflint.lookup.history`), unless no rule that reports a verdict runs; a history fetch may
     take three times ``--timeout``, and the stage what is left of ``--lookup-deadline`` (``time_left``
     seconds). Verdicts in ``options.answers`` are reused. Returns the verdicts and the stage's notices."""
+    from pathlib import Path
+
     from ascend_reflint.check import pinned_commits
     from ascend_reflint.model import RemoteRefs
 
@@ -542,7 +551,7 @@ def _context_files(
     from ascend_reflint.textfile import DEFAULT_MAX_BYTES
 
     tree = build_inventory(
-        [display_path(config.root, str(Path.cwd()))],
+        [display_path(config.root, os.getcwd())],
         excludes=options.excludes,
         root=config.root,
         root_excludes=config.exclude,

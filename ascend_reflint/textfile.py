@@ -137,21 +137,50 @@ def read_bytes(path: str, max_bytes: int, advice: str = "", follow_links: bool =
         FileReadError: as :func:`read_text`, the binary case aside; ``"a symbolic link"`` when
             ``follow_links`` is False.
     """
-    with _open_regular(path, follow_links) as handle:
-        try:
-            size = os.fstat(handle.fileno()).st_size
-            if size > max_bytes:
-                raise FileReadError(f"file is {size:,} bytes, over the limit of {max_bytes:,}{advice}")
-            data = handle.read(max_bytes + 1)
-        except OSError as exc:
-            raise FileReadError(_describe_os_error(exc)) from None
+    descriptor, size = _open_regular_descriptor(path, follow_links)
+    try:
+        if size > max_bytes:
+            raise FileReadError(f"file is {size:,} bytes, over the limit of {max_bytes:,}{advice}")
+        data = _read_to_end(descriptor, size, max_bytes + 1)
+    except OSError as exc:
+        raise FileReadError(_describe_os_error(exc)) from None
+    finally:
+        os.close(descriptor)
     if len(data) > max_bytes:
         raise FileReadError(f"file is over the limit of {max_bytes:,} bytes{advice}")
     return data
 
 
+def _read_to_end(descriptor: int, size: int, limit: int) -> bytes:
+    """The bytes of the open file ``descriptor`` up to its end or ``limit`` bytes, whichever comes first;
+    ``size`` (its size when opened) sizes the first read, so that a file read whole costs one read and the
+    one that sees its end (a read as large as ``limit`` would allocate that much for a file of any size)."""
+    chunks: list[bytes] = []
+    total = 0
+    want = size + 1  # one more byte than the file had: a file that grew while it was read is noticed
+    while total < limit:
+        chunk = os.read(descriptor, min(want, limit - total))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        total += len(chunk)
+        want = 64 * 1024
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+
+
 def _open_regular(path: str, follow_links: bool = True) -> BinaryIO:
-    """Open ``path`` for reading, refusing anything but a regular file before a byte is read.
+    """Open ``path`` for reading, refusing anything but a regular file before a byte is read (see
+    :func:`_open_regular_descriptor`).
+
+    Raises:
+        FileReadError: the file cannot be opened, or is a directory, FIFO, device or socket.
+    """
+    return os.fdopen(_open_regular_descriptor(path, follow_links)[0], "rb")
+
+
+def _open_regular_descriptor(path: str, follow_links: bool = True) -> tuple[int, int]:
+    """Open ``path`` for reading, refusing anything but a regular file before a byte is read; the file
+    descriptor and the file's size.
 
     ``O_NONBLOCK``: opening a FIFO that has no writer would otherwise wait forever (open(2)); the flag
     changes nothing for a regular file. ``O_NOFOLLOW`` when ``follow_links`` is False: open(2) fails with
@@ -170,16 +199,16 @@ def _open_regular(path: str, follow_links: bool = True) -> BinaryIO:
             raise FileReadError("a symbolic link") from None
         raise FileReadError(_describe_os_error(exc)) from None
     try:
-        mode = os.fstat(descriptor).st_mode
+        status = os.fstat(descriptor)
     except OSError as exc:
         os.close(descriptor)
         raise FileReadError(_describe_os_error(exc)) from None
-    if not stat.S_ISREG(mode):
+    if not stat.S_ISREG(status.st_mode):
         os.close(descriptor)
-        if stat.S_ISDIR(mode):
+        if stat.S_ISDIR(status.st_mode):
             raise FileReadError("is a directory")
-        raise FileReadError(f"not a regular file ({_file_type(mode)})")
-    return os.fdopen(descriptor, "rb")
+        raise FileReadError(f"not a regular file ({_file_type(status.st_mode)})")
+    return descriptor, status.st_size
 
 
 def _describe_os_error(exc: OSError) -> str:

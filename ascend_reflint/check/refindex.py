@@ -35,6 +35,11 @@ from ascend_reflint.model import RemoteRefs
 WINDOW = 1000
 #: How many ref lists keep their index (a scan looks up a few dozen remotes; more just start afresh).
 _INDEXED_LISTS = 256
+#: Branches that hold a proposed change, made by a tool, not a release however they are numbered: GitHub's
+#: web editor's ``USER-patch-N``, Dependabot's ``dependabot/…`` and Renovate's ``renovate/…`` (which carry
+#: the version they bump to: ``dependabot/transformerengine-release_v2.14``), pull request refs
+#: ``pull/N/head``, and the merge queue's ``gh-readonly-queue/BRANCH/pr-N-COMMIT``.
+PROPOSAL_REF = re.compile(r"(?:^|-)patch-\d+$|^(?:dependabot|renovate|pull|gh-readonly-queue)/")
 
 _T = TypeVar("_T")
 _DIGIT = re.compile(r"\d")
@@ -146,9 +151,16 @@ class RefIndex:
         return self._spellings
 
 
+def is_proposal(name: str) -> bool:
+    """True when ``name`` is a branch of a proposed change (:data:`PROPOSAL_REF`): the index leaves it out,
+    so that no question about versions or spellings ever answers with it."""
+    return PROPOSAL_REF.search(name) is not None
+
+
 class _Versions:
-    """The names that spell a version, grouped by version, release and numbers, and sorted by numbers per
-    count of parts. Built in one pass: one :func:`~ascend_reflint.check.versions.parse_version` per name."""
+    """The names that spell a version (but :func:`is_proposal` names), grouped by version, release and
+    numbers, and sorted by numbers per count of parts. Built in one pass: one
+    :func:`~ascend_reflint.check.versions.parse_version` per name."""
 
     def __init__(self, refs: RemoteRefs) -> None:
         parse = parse_version.__wrapped__  # a bulk pass would only churn the shared cache
@@ -158,7 +170,7 @@ class _Versions:
         self.by_numbers: dict[tuple[tuple[int, ...], ...], list[Candidate]] = {}
         shapes: dict[int, list[tuple[tuple[tuple[int, ...], ...], Candidate]]] = {}
         for name in sorted(set(refs.branches) | set(refs.tags)):
-            version = parse(name) if _DIGIT.search(name) else None
+            version = parse(name) if _DIGIT.search(name) and not is_proposal(name) else None
             if version is None:
                 continue
             candidate = Candidate(name, name in refs.tags, version)
@@ -177,10 +189,12 @@ class _Versions:
 
 
 class _Spellings:
-    """Every name, and the names without digits, sorted by length (then name)."""
+    """Every name (but :func:`is_proposal` names), and the names without digits, sorted by length (then
+    name)."""
 
     def __init__(self, refs: RemoteRefs) -> None:
-        named = sorted((len(name), name) for name in set(refs.branches) | set(refs.tags))
+        names = set(refs.branches) | set(refs.tags)
+        named = sorted((len(name), name) for name in names if not is_proposal(name))
         self.lengths = [length for length, _ in named]
         self.by_length = [Candidate(name, name in refs.tags, None) for _, name in named]
         self.plain = [candidate for candidate in self.by_length if not _DIGIT.search(candidate.name)]

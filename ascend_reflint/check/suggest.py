@@ -18,12 +18,18 @@ The rules (documented for users in RL001 and RL002):
    zero-padded counter is not the version 1 either). Tags come before branches, and a branch counts only
    when its letters are close too (a difflib ratio of the skeletons of at least 0.5, or one skeleton ending
    with the other: ``releases/v#`` and ``v#``), so that bot branches such as ``ci/bump-0.20.0`` are not
-   offered for ``core_r0.20.0``. Among equals: the closest letters (``core_v`` is closer to ``core_r``
-   than ``v`` is), then the shorter name, then the name.
+   offered for ``core_r0.20.0``. Among equals: the exact analogue of the name asked for, which writes as
+   many numbers (:attr:`~ascend_reflint.check.versions.RefVersion.components`: ``core_v0.11`` for
+   ``core_r0.11``, ``core_v0.11.0`` for ``core_r0.11.0``, ``releases/v4`` for ``v4`` rather than
+   ``releases/v4.0.0``); then the closest letters (``core_v`` is closer to ``core_r`` than ``v`` is), then
+   the shorter name, then the name.
 2. **A name without digits** is matched by spelling against the remote's names that hold no digits
    either: difflib's ratio at least :data:`NAME_CUTOFF`, or a few edits away (:func:`within_edits`:
    one letter added, dropped, changed or two swapped, two for long names).
-3. **A name that means "the default branch"** (:data:`DEFAULT_BRANCH_NAMES`: ``main``, ``master``, …)
+3. **A branch of a proposed change** (:data:`~ascend_reflint.check.refindex.PROPOSAL_REF`:
+   ``jww3-patch-1``, ``dependabot/…``, ``pull/…``, ``gh-readonly-queue/…``) is never an answer, however it
+   is numbered, and a name of that form asked for is matched by spelling only, not as a version.
+4. **A name that means "the default branch"** (:data:`DEFAULT_BRANCH_NAMES`: ``main``, ``master``, …)
    with no close spelling gets the remote's default branch, when it was asked for
    (:attr:`RemoteRefs.default_branch <ascend_reflint.model.RemoteRefs.default_branch>`, see
    :mod:`ascend_reflint.lookup.head`): ``--branch main`` on a remote whose default branch is ``master``.
@@ -36,7 +42,7 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from ascend_reflint.check.refindex import Candidate, index_of
+from ascend_reflint.check.refindex import Candidate, index_of, is_proposal
 from ascend_reflint.check.versions import RefVersion, parse_version
 from ascend_reflint.model import RemoteRefs
 
@@ -74,7 +80,7 @@ def same_version_tags(name: str, refs: RemoteRefs) -> list[str]:
 
 
 def _same_version_tags(name: str, refs: RemoteRefs) -> list[str]:
-    wanted = parse_version(name)
+    wanted = _version_of(name)
     if wanted is None:
         return []
     matches = [
@@ -100,7 +106,7 @@ def suggest_ref(name: str, refs: RemoteRefs) -> str | None:
 
 def _suggest_ref(name: str, refs: RemoteRefs) -> str | None:
     index = index_of(refs)
-    wanted = parse_version(name)
+    wanted = _version_of(name)
     if wanted is None:
         close = _closest_spelling(name, _other(index.plain_near_in_length(name), name), NAME_CUTOFF)
         if close is None and name.lower() in DEFAULT_BRANCH_NAMES and refs.default_branch not in ("", None):
@@ -133,7 +139,7 @@ def _sole_suggestion(name: str, refs: RemoteRefs) -> str | None:
     if suggestion is None:
         return None
     index = index_of(refs)
-    wanted = parse_version(name)
+    wanted = _version_of(name)
     if wanted is None:
         close = _by_spelling(name, _other(index.plain_near_in_length(name), name), NAME_CUTOFF)
         return suggestion if len(close) <= 1 else None
@@ -152,7 +158,7 @@ def _sole_suggestion(name: str, refs: RemoteRefs) -> str | None:
         if c is not chosen
         and c.version is not None
         and c.version.parts[-1].qualifier_key == chosen.version.parts[-1].qualifier_key
-        and _tie_break(wanted, c)[:2] == _tie_break(wanted, chosen)[:2]
+        and _tie_break(wanted, c)[:3] == _tie_break(wanted, chosen)[:3]
     ]
     return None if rivals else suggestion
 
@@ -210,7 +216,7 @@ def nearest_names(name: str, refs: RemoteRefs, limit: int = 3) -> list[str]:
 
 def _nearest_names(name: str, refs: RemoteRefs, limit: int) -> list[str]:
     index = index_of(refs)
-    wanted = parse_version(name)
+    wanted = _version_of(name)
     if wanted is None:
         close = _by_spelling(name, _other(index.near_in_length(name), name), NEAREST_CUTOFF)
         return [candidate.name for candidate in close[:limit]]
@@ -263,6 +269,12 @@ def _remembered(refs: RemoteRefs, key: tuple[Any, ...], compute: Callable[[], _T
     return index_of(refs).remembered(key, compute)
 
 
+def _version_of(name: str) -> RefVersion | None:
+    """The version ``name`` spells, None for a branch of a proposed change (``jww3-patch-1``,
+    ``dependabot/…``: :func:`~ascend_reflint.check.refindex.is_proposal`), whose number is no release's."""
+    return None if is_proposal(name) else parse_version(name)
+
+
 def _other(candidates: Sequence[Candidate], name: str) -> list[Candidate]:
     """``candidates`` but ``name`` itself."""
     return [candidate for candidate in candidates if candidate.name != name]
@@ -295,10 +307,14 @@ def _letters_close(wanted: RefVersion, candidate: Candidate) -> bool:
     return any(ch.isalpha() for ch in shorter) and longer.endswith(shorter)
 
 
-def _tie_break(wanted: RefVersion, candidate: Candidate) -> tuple[bool, float, int, str]:
+def _tie_break(wanted: RefVersion, candidate: Candidate) -> tuple[bool, bool, float, int, str]:
+    """Among names of one version or release (smaller is better): tags, then the names that write as many
+    numbers as the one asked for (rule 1, "exact analogues"), then the closest letters, the shorter name,
+    the name."""
     assert candidate.version is not None
     letters = _skeleton_ratio(wanted.skeleton, candidate.version.skeleton)
-    return (not candidate.is_tag, -letters, len(candidate.name), candidate.name)
+    analogue = candidate.version.components == wanted.components
+    return (not candidate.is_tag, not analogue, -letters, len(candidate.name), candidate.name)
 
 
 @functools.lru_cache(maxsize=4096)

@@ -32,7 +32,7 @@ A name is read left to right:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 #: PEP 440 ordering of qualifiers; a final release (no qualifier) ranks between ``rc`` and ``post``.
@@ -78,11 +78,14 @@ class VersionPart:
         qualifier: ``(rank, number)`` per qualifier word, empty for none (``rc3`` → ``((3, 3),)``).
         padding: per number, its width when it is written with leading zeros in more than two digits (a
             counter: ``00000001`` → ``(8,)``), else 0; empty when no number is (see the module docstring).
+        written: how many numbers are written, trailing zeros included (``0.11.0`` → 3, ``0.11`` → 2):
+            not part of the version (``0.11`` is ``0.11.0``), only of how it is spelt.
     """
 
     numbers: tuple[int, ...]
     qualifier: Qualifier
     padding: tuple[int, ...] = ()
+    written: int = field(default=1, compare=False)
 
     @property
     def qualifier_key(self) -> Qualifier:
@@ -117,6 +120,12 @@ class RefVersion:
     def same_version(self, other: RefVersion) -> bool:
         """True when both names spell one version: equal parts (numbers and qualifiers) and tail."""
         return self.parts == other.parts and self.tail == other.tail
+
+    @property
+    def components(self) -> tuple[int, ...]:
+        """How many numbers each part writes, trailing zeros included (``core_v0.11.0`` → ``(3,)``,
+        ``v4`` → ``(1,)``): two spellings of one version that also agree on this are exact analogues."""
+        return tuple(part.written for part in self.parts)
 
     @property
     def markers(self) -> tuple[str, ...]:
@@ -180,6 +189,7 @@ def parse_version(name: str) -> RefVersion | None:
 def _part(dotted: str, qualifier: Qualifier) -> VersionPart:
     """A part from its dotted numbers, trailing zeros removed, counters' widths kept."""
     pieces = dotted.split(".")
+    written = len(pieces)
     numbers = [int(piece) for piece in pieces]
     padding = [
         len(piece) if len(piece) > _PADDED_VERSION_DIGITS and piece[0] == "0" else 0 for piece in pieces
@@ -187,4 +197,4 @@ def _part(dotted: str, qualifier: Qualifier) -> VersionPart:
     while len(numbers) > 1 and numbers[-1] == 0:
         numbers.pop()
         padding.pop()
-    return VersionPart(tuple(numbers), qualifier, tuple(padding) if any(padding) else ())
+    return VersionPart(tuple(numbers), qualifier, tuple(padding) if any(padding) else (), written)

@@ -15,6 +15,7 @@ import dataclasses
 import importlib
 from collections.abc import Mapping
 
+from ascend_reflint.extract.budget import file_budget
 from ascend_reflint.extract.comments import mark_version_comments
 from ascend_reflint.extract.errors import ExtractError
 from ascend_reflint.model import FileKind, Resolution, SourceFile
@@ -42,15 +43,17 @@ def extract_file(
             workflow is then read as that call runs it: no input is empty for want of a trigger).
 
     Raises:
-        ExtractError: when the file cannot be extracted; pins found before the failure are left in
+        ExtractError: when the file cannot be extracted (also when its shell parses pass the file's CPU-time
+            budget, :mod:`ascend_reflint.extract.budget`); pins found before the failure are left in
             ``source`` (the inventory drops them: a file that does not parse is not checked).
     """
     assert source.text is not None
     try:
-        if source.template:
-            _extract_template(source, build_args, inputs)
-        else:
-            _extract(source, build_args, inputs)
+        with file_budget(len(source.text)):
+            if source.template:
+                _extract_template(source, build_args, inputs)
+            else:
+                _extract(source, build_args, inputs)
     finally:
         mark_placeholders(source)
         mark_version_comments(source)

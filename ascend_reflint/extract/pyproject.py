@@ -30,7 +30,14 @@ from dataclasses import dataclass
 
 from ascend_reflint.extract.errors import ExtractError
 from ascend_reflint.extract.requirements import pip_vcs_pin
-from ascend_reflint.extract.tomlpos import KeyPath, TomlString, toml_error, toml_strings
+from ascend_reflint.extract.tomlpos import (
+    MAX_KEY_DOTS,
+    KeyPath,
+    TomlString,
+    long_dotted_key,
+    toml_error,
+    toml_strings,
+)
 from ascend_reflint.model import Pin, RefType, Resolution, SourceFile, Span, Via
 from ascend_reflint.remote import normalise_remote
 from ascend_reflint.sourcemap import LineIndex
@@ -79,6 +86,12 @@ def extract_pyproject(source: SourceFile) -> None:
         ExtractError: when the text is not valid TOML.
     """
     assert source.text is not None
+    long_key = long_dotted_key(source.text)
+    if long_key is not None:
+        raise ExtractError(
+            f"line {long_key}: a dotted key of more than {MAX_KEY_DOTS + 1} parts, which reflint's TOML "
+            "reader takes quadratic time over; not read"
+        )
     try:
         tomllib.loads(source.text)
     except tomllib.TOMLDecodeError as error:

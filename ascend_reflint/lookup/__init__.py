@@ -7,9 +7,9 @@ The stage takes the distinct lookup keys that the pins need (one per URL as writ
 the URL: unreachable, no such repository, ref list too large, …). Network lookups are bounded one by one
 and all together (:mod:`ascend_reflint.lookup.network`), and run with the user's credentials only for
 the hosts the user allowed (:mod:`ascend_reflint.lookup.environment`). Answers are cached on disk with a
-time to live, failures briefly (:mod:`ascend_reflint.lookup.cache`). GitPython, and git, are only loaded
-when a URL has to be asked over the network (a cached failure is checked against the user's git config:
-one ``git config --list``). All the URLs asked go in one wave: ``jobs`` defaults to one per URL, up to
+time to live, failures briefly (:mod:`ascend_reflint.lookup.cache`). git only runs when a URL has to be
+asked over the network (a cached failure is checked against the user's git config: one
+``git config --list``). All the URLs asked go in one wave: ``jobs`` defaults to one per URL, up to
 :data:`MAX_JOBS`, within the one memory budget of all lookups.
 """
 
@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from ascend_reflint.lookup.cache import CachedFailure, FailureCache, RefCache, cache_key, default_cache_dir
-from ascend_reflint.lookup.classify import clean_detail
 from ascend_reflint.lookup.credentials import CredentialPolicy
 from ascend_reflint.model import FailureKind, LookupFailure, LookupResult, RemoteRefs
 from ascend_reflint.remote import is_local_path, normalise_remote, unsafe_reason
@@ -230,7 +229,7 @@ def _answer_locally(
         "it is a local path, which is never looked up" if is_local_path(url) else None
     )
     if reason is not None:
-        return LookupFailure(remote=remote, kind=FailureKind.UNSAFE, detail=clean_detail(reason))
+        return LookupFailure(remote=remote, kind=FailureKind.UNSAFE, detail=_clean_detail(reason))
     if options.refresh and not options.offline:
         return None
     entry = cache_key(key, policy.allows(url))
@@ -312,11 +311,19 @@ def _look_up_over_network(
             start, fetched_as = started
             run_lookups(requests, start, limits, finish)
     except OSError as error:  # no temporary directory
-        detail = clean_detail(f"git cannot be run: {error}")
+        detail = _clean_detail(f"git cannot be run: {error}")
         return {
             r.key: results.get(r.key) or LookupFailure(r.remote, FailureKind.OTHER, detail) for r in requests
         }
     return results
+
+
+def _clean_detail(text: str) -> str:
+    """:func:`ascend_reflint.lookup.classify.clean_detail`, whose module (patterns to compile) is imported
+    only when a lookup fails or is refused, never by a scan answered from the cache."""
+    from ascend_reflint.lookup.classify import clean_detail
+
+    return clean_detail(text)
 
 
 def _notice(stats: LookupStats, notice: str | None) -> None:
@@ -324,10 +331,10 @@ def _notice(stats: LookupStats, notice: str | None) -> None:
         stats.notice(notice)
 
 
-@dataclass(frozen=True)
-class GitRunners:
+class GitRunners(NamedTuple):
     """Runners for the git commands of one stage, one per environment (see
-    :mod:`ascend_reflint.lookup.environment`): :meth:`for_url` picks the one a URL may use.
+    :mod:`ascend_reflint.lookup.environment`): :meth:`for_url` picks the one a URL may use (a NamedTuple:
+    this module is on the path of every scan that looks anything up, even from the cache).
 
     Attributes:
         git: the git program.
@@ -369,20 +376,19 @@ def start_runners(
         cannot be run at all.
     """
     from ascend_reflint.lookup.environment import make_environments
-    from ascend_reflint.lookup.git import GitRunner, base_env, git_executable
+    from ascend_reflint.lookup.git import GitRunner, base_env, git_program
     from ascend_reflint.lookup.gitconfig import read_user_config
 
     policy = CredentialPolicy(credentials_for)
     try:
-        git = git_executable()
+        git = git_program()
         base = base_env(os.environ, directory)
         config, problem = read_user_config(git, base, directory, timeout)
         home = os.path.join(directory, "home")
         os.mkdir(home, 0o700)
         environments = make_environments(base, config, home, policy)
-    except (ImportError, OSError) as error:
-        # GitPython raises ImportError when it cannot run ``git version`` (git missing or broken).
-        return clean_detail(f"git cannot be run: {error}".splitlines()[0])
+    except OSError as error:  # no git, or one that cannot be started
+        return _clean_detail(f"git cannot be run: {error}".splitlines()[0])
     log.debug(
         "lookups carry %d of your %d git config entries; credentials only for: %s",
         int(environments.isolated.get("GIT_CONFIG_COUNT", "0")),
@@ -418,7 +424,7 @@ def _through_mirror(url: str, fetched: str, result: LookupResult) -> LookupResul
     }
     if fetched == url or not isinstance(result, LookupFailure) or result.kind not in in_mirror:
         return result
-    return LookupFailure(result.remote, in_mirror[result.kind], clean_detail(fetched))
+    return LookupFailure(result.remote, in_mirror[result.kind], _clean_detail(fetched))
 
 
 def _starter(

@@ -2,7 +2,7 @@
 
 A failed lookup is a fact about the remote ("no such repository", "unreachable", …), never "ref not found".
 The patterns below are the messages that git, curl (through git-remote-http) and OpenSSH print with
-``LC_ALL=C`` (GitPython sets it for every git it runs); they were checked against git 2.39:
+``LC_ALL=C`` (set for every git that lookups run); they were checked against git 2.39:
 
 - git, local or ssh transport: ``fatal: '<path>' does not appear to be a git repository``;
   git-remote-http: ``fatal: repository '<url>' not found`` (HTTP 404), ``fatal: Authentication failed for

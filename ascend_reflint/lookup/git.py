@@ -1,11 +1,10 @@
 """Start git for lookups, never interactively and never in a repository; read its ref list line by line.
 
-GitPython finds git (``GIT_PYTHON_GIT_EXECUTABLE``, else ``git`` on ``PATH``) and checks that it runs
-(importing it runs ``git version``, 25 to 120 ms by machine, which a scan answered from the cache must not
-pay: it is imported only here, when a remote has to be asked). git itself is started with
-:class:`subprocess.Popen` and an environment built whole (:mod:`ascend_reflint.lookup.environment`):
-GitPython's ``execute`` lays its ``env`` over the caller's, which cannot take a variable away, and the
-isolated environment must.
+git is the program that ``GIT_PYTHON_GIT_EXECUTABLE`` names, else ``git`` on ``PATH``
+(:func:`git_program`: the choice GitPython made, without importing it, whose import runs ``git version``
+and cost a cold scan 60 to 270 ms before its first lookup). git is started with :class:`subprocess.Popen`
+and an environment built whole (:mod:`ascend_reflint.lookup.environment`): a library that lays its ``env``
+over the caller's cannot take a variable away, and the isolated environment must.
 
 Every git runs:
 
@@ -65,21 +64,9 @@ _TAGS = b"refs/tags/"
 _PEELED = b"^{}"
 
 
-def git_executable() -> str:
-    """The git program GitPython chose.
-
-    Raises:
-        ImportError: GitPython could not run ``git version`` (git missing or broken).
-    """
-    import git
-
-    return str(git.Git.GIT_PYTHON_GIT_EXECUTABLE or "git")
-
-
 def git_program() -> str:
-    """The git program that GitPython would choose (``GIT_PYTHON_GIT_EXECUTABLE``, else ``git`` on
-    ``PATH``), found without importing GitPython, for a local git command (``git config --list``) of a run
-    that asks no remote."""
+    """The git program: ``GIT_PYTHON_GIT_EXECUTABLE`` (the variable GitPython reads, still honoured), else
+    ``git`` found on ``PATH``, else ``git`` (starting it then fails with :class:`FileNotFoundError`)."""
     return os.environ.get("GIT_PYTHON_GIT_EXECUTABLE") or shutil.which("git") or "git"
 
 
@@ -208,7 +195,7 @@ class GitRunner:
         env: git's whole environment (see :func:`base_env` and :mod:`ascend_reflint.lookup.environment`).
         timeout: seconds each git may run before its process group is killed.
         directory: where git runs (see :func:`git_directory`).
-        git: the git program (default: :func:`git_executable`).
+        git: the git program (default: :func:`git_program`).
     """
 
     def __init__(
@@ -254,10 +241,9 @@ class GitRunner:
             What git did; ``timed_out`` is True when the timeout killed it.
 
         Raises:
-            ImportError: GitPython could not run ``git version`` when it was first imported.
             OSError: git cannot be started.
         """
-        git = self._git or git_executable()
+        git = self._git or git_program()
         deadline = time.monotonic() + (self._timeout if timeout is None else timeout)
         with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
             proc = start_git(git, list(args), self._env, self._directory, stdin is not None, (out, err))

@@ -100,6 +100,7 @@ def test_a_recipe_that_cannot_be_read_or_parsed_fails_the_scan_in_every_format(
         "::warning file=Dockerfile.main,line=2,col=15,endLine=2,endColumn=41,title=RL015 unpinned-clone::"
         + RL015,
     ]
+    assert github[1].splitlines()[4:] == [text[1].splitlines()[-1]]
     notifications = json.loads(sarif[1])["runs"][0]["invocations"][0]["toolExecutionNotifications"]
     assert [
         (n["level"], n["message"]["text"], n["locations"][0]["physicalLocation"].get("region"))

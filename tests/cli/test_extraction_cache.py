@@ -123,6 +123,8 @@ def test_a_warm_run_gives_what_a_cold_run_and_a_run_without_the_cache_give(
     fresh = [run(capsys, cache, *REFS, "--no-cache"), run(capsys, cache, *SCAN, "--no-cache")]
     assert extracted == dict.fromkeys(EVERY_FILE, 2)
     assert cold == warm == fresh
+    # refs lists the pins (0); the offline scan checked nothing and could not parse broken.yml (1).
+    assert [code for code, _, _ in cold] == [0, 1]
     refs, scan = json.loads(warm[0][1]), json.loads(warm[1][1])
     # What the entries had to carry: pins of every kind, env settings, the lenient-decoding notice, the
     # broken workflow's error, the file that requirements.txt names, a template placeholder.
@@ -151,7 +153,7 @@ def test_no_cache_neither_reads_nor_writes_it(
     tree: Path, tmp_path: Path, extracted: Counter[str], capsys: pytest.CaptureFixture[str]
 ) -> None:
     cache = tmp_path / "cache"
-    run(capsys, cache, *SCAN, "--no-cache")
+    assert run(capsys, cache, *SCAN, "--no-cache")[0] == 1
     assert not (cache / "extract").exists()
 
 
@@ -177,6 +179,7 @@ def test_a_warm_scan_imports_no_extractor(tree: Path, tmp_path: Path) -> None:
         sorted(name for name in names if name.startswith("ascend_reflint.extract.")) for names in imported
     ]
     assert runs[0].stdout == runs[1].stdout
+    assert [run.returncode for run in runs] == [1, 1]
     assert (
         "tree_sitter" in parsers[0] and "ascend_reflint.extract.workflow" in extractors[0]
     )  # the test can fail
@@ -193,8 +196,8 @@ def test_an_edited_file_alone_is_extracted_again(
     script.write_text(
         script.read_text(encoding="utf-8").replace("TAG=v1.2.0", "TAG=v1.3.0"), encoding="utf-8"
     )
-    _, out, _ = run(capsys, cache, *REFS)
-    assert extracted == {"scripts/install.sh": 1}
+    code, out, _ = run(capsys, cache, *REFS)
+    assert (code, extracted) == (0, {"scripts/install.sh": 1})
     assert [pin["ref"] for pin in json.loads(out)["pins"] if pin["path"] == "scripts/install.sh"] == [
         "v1.3.0",
         "{version}",
@@ -208,8 +211,8 @@ def test_a_changed_build_argument_extracts_again(
     cache = tmp_path / "cache"
     run(capsys, cache, *REFS)
     extracted.clear()
-    _, out, _ = run(capsys, cache, *REFS, "--build-arg", "MEGATRON_TAG=core_v0.13.0")
-    assert extracted == dict.fromkeys(EVERY_FILE, 1)
+    code, out, _ = run(capsys, cache, *REFS, "--build-arg", "MEGATRON_TAG=core_v0.13.0")
+    assert (code, extracted) == (0, dict.fromkeys(EVERY_FILE, 1))
     assert [pin["ref"] for pin in json.loads(out)["pins"] if pin["path"] == "docker/Dockerfile.npu"] == [
         "core_v0.13.0"
     ]
@@ -333,6 +336,7 @@ def test_a_spoilt_entry_is_ignored_and_replaced(
 ) -> None:
     cache = tmp_path / "cache"
     expected = run(capsys, cache, *SCAN)
+    assert expected[0] == 1
     _corrupt_entries(cache, how)
     extracted.clear()
     assert run(capsys, cache, *SCAN) == expected
@@ -351,6 +355,7 @@ def test_an_oversized_entry_is_ignored(
 ) -> None:
     cache = tmp_path / "cache"
     expected = run(capsys, cache, *SCAN)
+    assert expected[0] == 1
     sizes = {path.stat().st_size for path in entries(cache)}
     # Entries that read as too large: each is over the limit, which is lowered rather than each made
     # 32 MiB larger.
@@ -369,6 +374,7 @@ def test_an_entry_that_cannot_be_written_is_a_notice(
     (cache / "extract").write_text("a file where the cache's folder goes", encoding="utf-8")
     code, out, err = run(capsys, cache, *SCAN)
     assert (code, out) == (expected_code, expected_out)
+    assert code == 1
     assert err.splitlines() == [
         ".github/workflows/broken.yml:5:14: error: malformed YAML: '[' is never closed: at line 6, column 1, "
         "did not find expected node content",
@@ -389,6 +395,7 @@ def test_two_processes_on_one_cache_agree(tree: Path, tmp_path: Path) -> None:
     third = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
     alone = subprocess.run([*command, "--no-cache"], capture_output=True, text=True, env=env, check=False)
     assert outputs[0][0] == outputs[1][0] == third.stdout == alone.stdout
+    assert [process.returncode for process in (*running, third, alone)] == [1] * 4
     assert [len(entries(cache)), list(cache.rglob("*.tmp"))] == [len(EVERY_FILE), []]
     # The third run read every file from the entries that the two wrote: it imported no extractor.
     assert "ascend_reflint.extract.dockerfile" in alone.stderr
@@ -449,6 +456,7 @@ def test_a_warm_pre_commit_run_still_compares_the_whole_tree(
     warm = run(capsys, cache, *staged)
     assert extracted == {}
     assert warm == cold
+    assert warm[0] == 1
     assert [finding["code"] for finding in json.loads(warm[1])["findings"]].count("RL004") == 1
 
 

@@ -36,6 +36,7 @@ def test_local_paths_are_reported_once_and_never_looked_up(tmp_path: Path, remot
     with_repository = run_reflint(scan, project, env)
 
     assert without.stdout == with_repository.stdout
+    assert [(run.returncode, run.stderr) for run in (without, with_repository)] == [(1, "")] * 2
     local = [(f["code"], f["line"], f["column"], f["message"]) for f in json_output(without)["findings"]]
     assert local == [
         *(
@@ -140,7 +141,16 @@ def test_a_cache_inside_the_scanned_tree_is_warned_about(tmp_path: Path, remotes
         f"reflint: warning: answers came from the cache directory {cache}, which is inside the scanned "
         "tree: a cache committed there can vouch for refs that do not exist; keep it outside (--cache-dir)\n"
     )
-    assert "(1 cached)" in inside.stdout and "(1 cached)" in outside.stdout
+    finding = (
+        'Dockerfile:2:24: RL024 [info] a newer release of "core_v0.18.0" exists on '
+        'github.com/nvidia/megatron-lm: "core_v0.18.2"'
+    )
+    summary = (
+        "0 errors, 0 warnings, 1 info in 1 of 1 file (1 pin, 1 remote: 1 checked ({} cached), 0 not checked)"
+    )
+    assert [run.stdout.splitlines() for run in (first, inside, outside)] == [
+        [finding, "", summary.format(cached), "1 fixable with --fix --unsafe-fixes"] for cached in (0, 1, 1)
+    ]
     assert [(run.returncode, run.stderr) for run in (first, outside)] == [(0, "")] * 2
     assert inside.returncode == 0
 

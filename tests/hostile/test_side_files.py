@@ -199,3 +199,39 @@ def test_a_pyproject_that_cannot_be_a_config_is_a_recipe_not_a_usage_error(tmp_p
             ],
         ),
     ]
+
+
+def test_a_pyproject_that_the_toml_reader_cannot_take_is_a_recipe_not_a_crash(tmp_path: Path) -> None:
+    # A pyproject.toml that names reflint (here in a comment) is parsed for [tool.reflint]: nested 100,000
+    # deep it stopped the scan with "internal error: RecursionError" (exit 2); a dotted key of 30,000 parts
+    # took tomllib 8 s (quadratic: a 10 MB file, days), as a config and again as a recipe.
+    pyprojects = {
+        "deep": "# reflint\na = " + "[" * 100_000 + "]" * 100_000 + "\n",
+        "dotted": "# reflint\n" + "x." * 30_000 + "a = 1\n",
+    }
+    for folder, pyproject in pyprojects.items():
+        write_tree(
+            tmp_path / folder, {"Dockerfile": DOCKERFILE, "pyproject.toml": pyproject, ".git/HEAD": ""}
+        )
+
+    runs = [
+        run_reflint(["refs", "--format", "json", "--no-cache"], tmp_path / folder, preexec_fn=bounded)
+        for folder in pyprojects
+    ]
+
+    assert [(run.returncode, run.stderr) for run in runs] == [(0, ""), (0, "")]
+    documents = [json_output(run) for run in runs]
+    assert [[(pin["path"], pin["ref"]) for pin in document["pins"]] for document in documents] == [
+        [("Dockerfile", "v1")],
+        [("Dockerfile", "v1")],
+    ]
+    assert [document["errors"] for document in documents] == [
+        [{"path": "pyproject.toml", "message": "too deeply nested or too large to extract (RecursionError)"}],
+        [
+            {
+                "path": "pyproject.toml",
+                "message": "line 2: a dotted key of more than 101 parts, which reflint's TOML reader takes "
+                "quadratic time over; not read",
+            }
+        ],
+    ]

@@ -11,7 +11,6 @@ import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-import git
 import pytest
 from gitfixtures import FakeRemotes, build_remotes, set_env
 from loopback import CLIENT_TIMEOUT, ServerThread, serve_http
@@ -59,14 +58,15 @@ os.execv({git!r}, [{git!r}, *sys.argv[1:]])
 
 @pytest.fixture
 def git_calls(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[[], list[GitCall]]:
-    """Make GitPython run a wrapper that records each git call; returns a function listing the calls."""
+    """Make reflint run a wrapper that records each git call (``GIT_PYTHON_GIT_EXECUTABLE``); returns a
+    function listing the calls."""
     log = tmp_path / "git-calls.jsonl"
     wrapper = tmp_path / "git-wrapper"
-    real_git = shutil.which(str(git.Git.GIT_PYTHON_GIT_EXECUTABLE))
+    real_git = shutil.which("git")
     assert real_git is not None
     wrapper.write_text(_WRAPPER.format(python=sys.executable, names=RECORDED_ENV, log=str(log), git=real_git))
     wrapper.chmod(0o755)
-    monkeypatch.setattr(git.Git, "GIT_PYTHON_GIT_EXECUTABLE", str(wrapper))
+    monkeypatch.setenv("GIT_PYTHON_GIT_EXECUTABLE", str(wrapper))
 
     def calls() -> list[GitCall]:
         if not log.exists():

@@ -164,8 +164,6 @@ def test_every_url_is_asked_in_one_wave_by_default(
 ) -> None:
     import shutil
 
-    import git
-
     count = 40  # more than the 32 that --jobs used to default to
     folder = tmp_path / "running"
     folder.mkdir()
@@ -177,7 +175,7 @@ def test_every_url_is_asked_in_one_wave_by_default(
         )
     )
     wrapper.chmod(0o755)
-    monkeypatch.setattr(git.Git, "GIT_PYTHON_GIT_EXECUTABLE", str(wrapper))
+    monkeypatch.setenv("GIT_PYTHON_GIT_EXECUTABLE", str(wrapper))
     requests = {
         f"https://example.invalid/o/r{n}": f"https://example.invalid/o/r{n}.git" for n in range(count)
     }

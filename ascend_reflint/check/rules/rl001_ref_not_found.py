@@ -21,14 +21,18 @@ The finding suggests the ref you most likely meant. Version numbers matter more 
 version spelt another way comes first (`core_v0.18.0` for `core_r0.18.0`); then another release
 candidate or the release of the same version (the oldest at or after the one asked for, else the newest
 before it: `v0.11.0` for `v0.11.0rc9` when 0.11.0 is out, else `v0.11.0rc3`); tags before branches;
-never another version (`core_v0.18.2` is not offered for `core_v0.18.1`), nor a number marked another way
-(`1.0` is offered for `v1.0`, since a `v` only marks a version, but the build tag `t00000001` is not
-offered for `v1`: another letter, and a zero-padded counter rather than the version 1; a two-digit `01`
-is a calendar month, so `2026.01.05` is offered for `v2026.1.5`). A name without digits gets the
+then the exact analogue, which writes as many numbers (`llmb-r0.4` for `llmb-v0.4`, `llmb-r0.4.0` for
+`llmb-v0.4.0`, `1.0.0` rather than the major tag `v1` for `v1.0.0`); never another version
+(`core_v0.18.2` is not offered for `core_v0.18.1`), nor a number marked another way (`1.0` is offered
+for `v1.0`, since a `v` only marks a version, but the build tag `t00000001` is not offered for `v1`:
+another letter, and a zero-padded counter rather than the version 1; a two-digit `01` is a calendar
+month, so `2026.01.05` is offered for `v2026.1.5`). A name without digits gets the
 closest spelling, or a name a letter or two away (`hybrid_ep` → `hybrid-ep`, `maser` → `master`); a name
 that means "the default branch" (`main`, `master`, `trunk`, `develop`, …) with none close gets the
 remote's actual default branch (`--branch main` where the default is `master`), asked for with
-`git ls-remote --symref -- URL HEAD` only then, once per remote, and cached. The message names the
+`git ls-remote --symref -- URL HEAD` only then, once per remote, and cached. A branch of a proposed
+change is never offered, however it is numbered: GitHub's web editor's `USER-patch-N`, `dependabot/…`,
+`renovate/…`, `pull/…`, the merge queue's `gh-readonly-queue/…`. The message names the
 suggestion, as a fact, or, when there is none, a few of the nearest refs; and how many branches and tags
 the remote has.
 

@@ -23,6 +23,7 @@ can pin (it mentions ``git``).
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 
 from ascend_reflint.extract.docs.blocks import READ_LANGUAGES, Block, language_of
 from ascend_reflint.extract.pinwords import may_name_pin
@@ -30,6 +31,7 @@ from ascend_reflint.sourcemap import SourceMap, SourceMapBuilder
 
 _FENCE_LINE = re.compile(r"(?P<prefix>[ \t>]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)")
 _COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
+_FENCE_MARK = re.compile(r"```|~~~")
 
 
 def markdown_blocks(text: str, source_map: SourceMap | None = None) -> list[Block]:
@@ -41,16 +43,17 @@ def markdown_blocks(text: str, source_map: SourceMap | None = None) -> list[Bloc
     """
     blocks: list[Block] = []
     comments = [(match.start(), match.end()) for match in _COMMENT.finditer(text)] if "<!--" in text else []
+    comment_starts = [start for start, _ in comments]
     position = 0
+    counted_to, line = 0, 1  # the line of offset counted_to: blocks come in order, so lines are counted once
     while True:
         opening, line_end = _next_fence(text, position)
         if opening is None:
             return blocks
         position = line_end + 1
         fence, info = opening.group("fence"), opening.group("info")
-        if (fence[0] == "`" and "`" in info) or any(
-            start <= opening.start() < end for start, end in comments
-        ):
+        commented = bisect_right(comment_starts, opening.start()) - 1
+        if (fence[0] == "`" and "`" in info) or (commented >= 0 and opening.start() < comments[commented][1]):
             continue
         closing = re.compile(
             r"^[ \t>]*" + re.escape(fence[0]) + "{" + str(len(fence)) + r",}[ \t]*\r?$", re.MULTILINE
@@ -59,17 +62,21 @@ def markdown_blocks(text: str, source_map: SourceMap | None = None) -> list[Bloc
         language = language_of(info)
         if language in READ_LANGUAGES and may_name_pin(text[position:body_end]):
             width = len(opening.group("prefix"))
-            blocks.append(_block(text, source_map, position, body_end, width, language))
+            line += text.count("\n", counted_to, position)
+            counted_to = position
+            blocks.append(_block(text, source_map, position, body_end, width, language, line))
         position = closing.end() + 1 if closing is not None else len(text)
 
 
 def _next_fence(text: str, position: int) -> tuple[re.Match[str] | None, int]:
     """The next line from ``position`` on that opens a fence (its match, and the offset of its end)."""
     while True:
-        found = [index for index in (text.find("```", position), text.find("~~~", position)) if index != -1]
-        if not found:
+        mark = _FENCE_MARK.search(
+            text, position
+        )  # not str.find of each: that of the absent one reads to the end
+        if mark is None:
             return None, len(text)
-        at = min(found)
+        at = mark.start()
         start = text.rfind("\n", 0, at) + 1
         end = text.find("\n", at)
         end = len(text) if end == -1 else end
@@ -79,10 +86,13 @@ def _next_fence(text: str, position: int) -> tuple[re.Match[str] | None, int]:
         position = end + 1
 
 
-def _block(text: str, source_map: SourceMap | None, start: int, end: int, width: int, language: str) -> Block:
-    """The block whose content lines are ``text[start:end]``, each less ``width`` leading blanks and ``>``."""
+def _block(
+    text: str, source_map: SourceMap | None, start: int, end: int, width: int, language: str, line: int
+) -> Block:
+    """The block whose content lines are ``text[start:end]`` (the first on line ``line`` of ``text``), each
+    less ``width`` leading blanks and ``>``."""
     out = SourceMapBuilder()
-    line = text.count("\n", 0, start) + 1
+    first_line = line
     offset = start
     while offset < end:
         line_end = text.find("\n", offset, end)
@@ -94,5 +104,6 @@ def _block(text: str, source_map: SourceMap | None, start: int, end: int, width:
         else:
             out.copy_mapped(text, source_map, offset + strip, line_end)
         offset, line = line_end, line + 1
-    first_line = source_map.position(start)[0] if source_map is not None else text.count("\n", 0, start) + 1
+    if source_map is not None:
+        first_line = source_map.position(start)[0]
     return Block(language, out.text, out.source_map, first_line)

@@ -13,7 +13,6 @@ of most repositories, and reading a block needs only its indentation).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 from ascend_reflint.extract.docs.blocks import READ_LANGUAGES, Block, language_of
 from ascend_reflint.extract.pinwords import may_name_pin
@@ -36,7 +35,11 @@ def rst_blocks(text: str, source_map: SourceMap | None = None) -> list[Block]:
     """
     blocks: list[Block] = []
     default = ""
-    for line_start, line_end in _lines_with(text, "::"):
+    counted_to, line = 0, 1  # the line of offset counted_to: blocks come in order, so lines are counted once
+    position = text.find("::")
+    while position != -1:
+        line_start, line_end = _line_around(text, position)
+        position = text.find("::", line_end)
         candidate = _LINE.fullmatch(text, line_start, line_end)
         if candidate is None:
             continue
@@ -50,24 +53,31 @@ def rst_blocks(text: str, source_map: SourceMap | None = None) -> list[Block]:
         if language not in READ_LANGUAGES:
             continue
         body_end = _body_end(text, line_end, len(candidate.group("indent")))
+        # The body is literal text: a directive inside it is no block of its own (and reading each such
+        # one with the rest of the body made nested blocks quadratic).
+        position = text.find("::", body_end)
         if may_name_pin(text[line_end:body_end]):
+            line += text.count("\n", counted_to, line_end + 1)
+            counted_to = line_end + 1
             block = _block(
-                text, source_map, line_end + 1, body_end, skip_options=bool(name), language=language
+                text,
+                source_map,
+                line_end + 1,
+                body_end,
+                skip_options=bool(name),
+                language=language,
+                at_line=line,
             )
             if block is not None:
                 blocks.append(block)
     return blocks
 
 
-def _lines_with(text: str, needle: str) -> Iterator[tuple[int, int]]:
-    """The ``(start, end)`` offsets of each line of ``text`` that holds ``needle`` (line break excluded)."""
-    position = text.find(needle)
-    while position != -1:
-        start = text.rfind("\n", 0, position) + 1
-        end = text.find("\n", position)
-        end = len(text) if end == -1 else end
-        yield start, end
-        position = text.find(needle, end)
+def _line_around(text: str, position: int) -> tuple[int, int]:
+    """The ``(start, end)`` offsets of the line of ``text`` that holds ``position`` (line break excluded)."""
+    start = text.rfind("\n", 0, position) + 1
+    end = text.find("\n", position)
+    return start, len(text) if end == -1 else end
 
 
 def _body_end(text: str, line_end: int, indent: int) -> int:
@@ -78,24 +88,32 @@ def _body_end(text: str, line_end: int, indent: int) -> int:
 
 
 def _block(
-    text: str, source_map: SourceMap | None, start: int, end: int, skip_options: bool, language: str
+    text: str,
+    source_map: SourceMap | None,
+    start: int,
+    end: int,
+    skip_options: bool,
+    language: str,
+    at_line: int,
 ) -> Block | None:
-    """The block of the lines ``text[start:end]`` (option lines first when ``skip_options``, blank lines
-    at either end left out), less their common indentation; None when nothing is left."""
+    """The block of the lines ``text[start:end]`` (the first is line ``at_line`` of ``text``; option lines
+    first when ``skip_options``, blank lines at either end left out), less their common indentation; None
+    when nothing is left."""
     lines = text[start:end].splitlines(keepends=True)
-    first = text.count("\n", 0, start) + 1
+    first = at_line
     offsets = [start]
     for line in lines:
         offsets.append(offsets[-1] + len(line))
-    numbers = list(range(len(lines)))
-    while skip_options and numbers and _OPTION.match(lines[numbers[0]]):
-        numbers.pop(0)
-    while numbers and not lines[numbers[0]].strip():
-        numbers.pop(0)
-    while numbers and not lines[numbers[-1]].strip():
-        numbers.pop()
-    if not numbers:
+    low, high = 0, len(lines)  # the lines kept: lines[low:high]
+    while skip_options and low < high and _OPTION.match(lines[low]):
+        low += 1
+    while low < high and not lines[low].strip():
+        low += 1
+    while low < high and not lines[high - 1].strip():
+        high -= 1
+    if low == high:
         return None
+    numbers = range(low, high)
     depth = min(_indent(lines[number]) for number in numbers if lines[number].strip())
     out = SourceMapBuilder()
     for number in numbers:

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import re
 import threading
+import time
 from collections.abc import Iterator
 
 import tree_sitter_bash
 from tree_sitter import Language, Node, Parser, Tree
 
+from ascend_reflint.extract.budget import ParseBudget, current_budget
+from ascend_reflint.extract.errors import ExtractError
 from ascend_reflint.extract.pinwords import may_name_pin
 from ascend_reflint.resolve import Scope, referenced_names
 from ascend_reflint.sourcemap import SourceMap
@@ -170,8 +173,13 @@ class Text:
         return self._roots[start:end]
 
     def parse(self) -> Node:
-        """Parse the text (once per text: the tree is kept for :meth:`prescan`); returns the root node."""
-        tree = self.tree = _parser().parse(self.data)
+        """Parse the text (once per text: the tree is kept for :meth:`prescan`); returns the root node.
+
+        Raises:
+            ExtractError: the parse passed what is left of the file's CPU-time budget
+                (:mod:`ascend_reflint.extract.budget`); nothing of the text is read.
+        """
+        tree = self.tree = _parse_within(self.data, current_budget(len(self.data)))
         return tree.root_node
 
     def node_text(self, node: Node) -> str:
@@ -194,6 +202,38 @@ class Text:
                     assigned[name] = offset
             self._prescan = (assigned, _commented_assignments(self.text, root))
         return self._prescan
+
+
+def _parse_within(data: bytes, budget: ParseBudget) -> Tree:
+    """``data`` parsed, given up on when the parse passes what is left of ``budget`` (thread CPU time,
+    checked by tree-sitter's progress callback, which it calls every hundred or so parse steps).
+
+    The parse that uses the budget up raises :class:`ExtractError`; the file's later texts are read as
+    empty, without a word more (that error said that no more is read).
+    """
+    parser = _parser()
+    if budget.left <= 0:
+        return parser.parse(b"")
+    view = memoryview(data)
+    started = time.thread_time()
+    ends = started + budget.left
+    try:
+        return parser.parse(
+            lambda offset, _point: view[offset:],
+            progress_callback=lambda _offset, _error: time.thread_time() > ends,
+        )
+    except ValueError:  # the progress callback stopped it
+        parser.reset()  # else the next parse would go on with this one
+        raise ExtractError(_over_budget(budget)) from None
+    finally:
+        budget.left -= time.thread_time() - started
+
+
+def _over_budget(budget: ParseBudget) -> str:
+    return (
+        f"the shell parser took more than the file's {budget.seconds:.1f} s of CPU time (tree-sitter-bash "
+        "recovers slowly from some broken text); reflint reads no more of the file's shell"
+    )
 
 
 def _assigned_names(data: bytes, root: Node) -> Iterator[Node]:

@@ -23,7 +23,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from ascend_reflint.extract.shell.dirs import Dir, contains, parent
+from ascend_reflint.extract.shell.dirs import Dir, parent
 from ascend_reflint.extract.shell.state import Sink
 from ascend_reflint.extract.shell.values import Value, combined
 from ascend_reflint.model import CallSite, CloneLayout, Fetch, Pin, Span, Via
@@ -137,24 +137,32 @@ def fetched_ref(fetched: Value | None) -> str | None:
 
 
 class Repositories:
-    """The repositories of one session, in the order made."""
+    """The repositories of one session, in the order made, indexed by directory: finding the one a command
+    runs in looks up the directory and each folder above it, whatever the number of repositories."""
 
-    __slots__ = ("_repositories",)
+    __slots__ = ("_by_path", "_clones_by_parent", "_repositories", "_unplaced_by_parent")
 
     def __init__(self) -> None:
         self._repositories: list[Repository] = []
+        self._by_path: dict[Dir, list[Repository]] = {}
+        self._unplaced_by_parent: dict[Dir, list[Repository]] = {}
+        self._clones_by_parent: dict[Dir, list[Repository]] = {}
 
     def add(self, repository: Repository) -> None:
         """Record a repository."""
         self._repositories.append(repository)
+        if repository.path is None:
+            self._unplaced_by_parent.setdefault(repository.parent, []).append(repository)
+        else:
+            self._by_path.setdefault(repository.path, []).append(repository)
+        if repository.made is Made.CLONE:
+            self._clones_by_parent.setdefault(repository.parent, []).append(repository)
 
     def at(self, directory: Dir) -> Repository | None:
         """The repository whose directory is exactly ``directory`` (``git init`` again there, or a fetch
         into it), or None."""
-        for repository in reversed(self._repositories):
-            if repository.path == directory:
-                return repository
-        return None
+        found = self._by_path.get(directory)
+        return found[-1] if found else None
 
     def find(self, directory: Dir) -> Repository | None:
         """The repository whose work tree holds ``directory`` (the deepest, then the latest).
@@ -164,36 +172,44 @@ class Repositories:
         the clone then takes ``directory`` as its own, so that later commands there find it and no other
         clone's commands do.
         """
-        best: Repository | None = None
-        best_depth = -1
-        for repository in reversed(self._repositories):
-            depth = None if repository.path is None else contains(repository.path, directory)
-            if depth is not None and depth > best_depth:
-                best, best_depth = repository, depth
-        if best is not None:
-            return best
-        holder = parent(directory)
-        for repository in reversed(self._repositories):
-            if repository.path is None and repository.parent == holder:
-                repository.path = directory
-                return repository
-        return None
+        for holder in _holders(directory):
+            found = self._by_path.get(holder)
+            if found:
+                return found[-1]
+        unplaced = self._unplaced_by_parent.get(parent(directory))
+        if not unplaced:
+            return None
+        repository = unplaced.pop()
+        repository.path = directory
+        self._by_path.setdefault(directory, []).append(repository)
+        return repository
 
     def cloned_into(self, directory: Dir) -> Repository | None:
         """The latest clone made from ``directory`` into a folder below it (for a checkout that runs in
         ``directory`` and so outside the clone: RL019), or None."""
-        for repository in reversed(self._repositories):
-            if (
-                repository.made is Made.CLONE
-                and repository.parent == directory
-                and repository.path != directory
-            ):
+        for repository in reversed(self._clones_by_parent.get(directory, ())):
+            if repository.path != directory:
                 return repository
         return None
 
     def pins(self, sink: Sink) -> list[Pin]:
         """The pins of every repository, in the order made (path, kind and stage from ``sink``)."""
         return [pin for repository in self._repositories for pin in _pins(repository, sink)]
+
+
+def _holders(directory: Dir) -> list[Dir]:
+    """The directories that hold ``directory`` (it included), the deepest first: those that
+    :func:`~.dirs.contains` finds it in."""
+    anchor, path = directory
+    holders = [directory]
+    cut = path.rfind("/")
+    while cut > 0:
+        path = path[:cut]
+        holders.append((anchor, path))
+        cut = path.rfind("/")
+    if not directory[1].startswith(".."):
+        holders.extend(((anchor, "."), (anchor, "/")))
+    return holders
 
 
 def _pins(repository: Repository, sink: Sink) -> list[Pin]:
