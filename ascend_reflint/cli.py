@@ -61,9 +61,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if (sys.argv[1:] if argv is None else list(argv)) == ["--version"]:
         # The floor of every command, answered before the parser is built (argparse's formatter alone
         # loads textwrap, shutil and locale); the text is reflint's own.
-        sys.stdout.write(f"reflint {__version__}\n")
+        if sys.stdout is not None:  # None: standard output was closed when Python started
+            sys.stdout.write(f"reflint {__version__}\n")
         return EXIT_CLEAN
-    from ascend_reflint.output import guarded_streams
+    from ascend_reflint.output import guarded_streams, open_closed_standard_descriptors
+
+    open_closed_standard_descriptors()
 
     with guarded_streams(), _signals_as_interrupts():
         return _main(argv)

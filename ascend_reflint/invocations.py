@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import operator
 import os
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
@@ -59,8 +60,7 @@ def apply_invocations(
             in it too (:meth:`~ascend_reflint.extraction_cache.ExtractionCache.invoked_entry`), so that a
             warm scan parses nothing (None: extract each time).
     """
-    real_path = _RealPaths()
-    by_path = {real_path(source.abspath): source for source in targets}
+    by_path = _Targets(targets)
     pending = deque(
         (source, invocation, 1, f"{source.path}#{number}")
         for source in invokers
@@ -68,21 +68,25 @@ def apply_invocations(
     )
     applied: dict[str, int] = {}
     added: dict[str, list[Pin]] = {}
+    own: dict[
+        str, set[tuple[object, ...]]
+    ] = {}  # each target's own pins, unsited: the pins an invocation does not change
     while pending:
         invoker, invocation, depth, slot = pending.popleft()
         real = _target(invoker, invocation, root, by_path)
         if real is None or applied.get(real, 0) >= MAX_INVOCATIONS_PER_FILE:
             continue
         applied[real] = applied.get(real, 0) + 1
-        target = by_path[real]
+        target = by_path.chosen[real]
         copy = _applied(target, invocation, build_args or {}, cache, slot)
         if copy is None:
             continue
-        own = {_unsited(pin) for pin in target.pins}
+        if real not in own:
+            own[real] = {_unsited(pin) for pin in target.pins}
         added.setdefault(real, []).extend(
             dataclasses.replace(pin, call_sites=(invocation.site,))
             for pin in copy.pins
-            if _unsited(pin) not in own and pin.resolution is not Resolution.UNRESOLVED
+            if pin.resolution is not Resolution.UNRESOLVED and _unsited(pin) not in own[real]
         )
         target.issues.extend(issue for issue in copy.issues if issue not in target.issues)
         if depth < MAX_DEPTH:  # a reusable workflow that builds a Dockerfile with the inputs it was given
@@ -92,7 +96,7 @@ def apply_invocations(
                 if nested not in invoker.invocations
             )
     for real, pins in added.items():
-        target = by_path[real]
+        target = by_path.chosen[real]
         target.pins = sorted(
             merge_call_sites([*target.pins, *pins]), key=lambda pin: (pin.span.line, pin.span.column)
         )
@@ -118,21 +122,47 @@ class _RealPaths:
         return os.path.realpath(joined) if os.path.islink(joined) else joined
 
 
-def _target(
-    source: SourceFile, invocation: Invocation, root: str, by_path: Mapping[str, SourceFile]
-) -> str | None:
+class _Targets:
+    """The files that invocations may run, by real path, found kind by kind when an invocation first names
+    the kind (a scan's shell scripts and requirements are never run with values: their real paths are not
+    looked for).
+
+    Attributes:
+        chosen: real path → the file that an invocation ran there.
+    """
+
+    def __init__(self, targets: Sequence[SourceFile]) -> None:
+        self._targets = targets
+        self._real_path = _RealPaths()
+        self._by_kind: dict[FileKind, dict[str, SourceFile]] = {}
+        self.chosen: dict[str, SourceFile] = {}
+
+    def of_kind(self, kind: FileKind) -> Mapping[str, SourceFile]:
+        """Real path → the file of ``kind`` there."""
+        found = self._by_kind.get(kind)
+        if found is None:
+            found = self._by_kind[kind] = {
+                self._real_path(source.abspath): source for source in self._targets if source.kind is kind
+            }
+        return found
+
+
+def _target(source: SourceFile, invocation: Invocation, root: str, targets: _Targets) -> str | None:
     """The real path of the file ``invocation`` (of ``source``) runs: the first of its paths that is a file
     of the right kind inside the root, or None."""
+    of_kind = targets.of_kind(invocation.kind)
     for candidate in invocation.paths:
         base = root if candidate.from_root else os.path.dirname(source.abspath)
         real = inside_root(root, os.path.join(base, *candidate.path.split("/")))
-        target = by_path.get(real) if real is not None else None
+        target = of_kind.get(real) if real is not None else None
+        # A file that does not parse is not checked (its error says so): no invocation reads it either.
         if (
-            target is not None
-            and target.kind is invocation.kind
+            real is not None
+            and target is not None
             and target.abspath != source.abspath
-            and target.error is None  # a file that does not parse is not checked (its error says so)
+            and target.error is None
         ):
+            targets.chosen[real] = target
             return real
     return None
 
@@ -190,9 +220,21 @@ def _applied(
     return copy
 
 
-def _unsited(pin: Pin) -> Pin:
-    """``pin`` without what says where its values come from: two pins alike so are one pin."""
-    return dataclasses.replace(pin, call_sites=(), ref_origin=None, url_origin=None)
+#: The fields of a pin that say where its values come from.
+_SITED_FIELDS = frozenset({"call_sites", "ref_origin", "url_origin"})
+#: The other fields that pins are compared by.
+_UNSITED_KEY = operator.attrgetter(
+    *(field.name for field in dataclasses.fields(Pin) if field.compare and field.name not in _SITED_FIELDS)
+)
+
+
+def _unsited(pin: Pin) -> tuple[object, ...]:
+    """``pin`` without what says where its values come from (:data:`_SITED_FIELDS`): two pins alike so are
+    one pin. The other compared fields as a tuple, which compares as the pins would with those fields
+    cleared, for a fraction of what a copy (``dataclasses.replace``) of every pin of every invoked copy
+    costs."""
+    result: tuple[object, ...] = _UNSITED_KEY(pin)
+    return result
 
 
 def _binding(value: GivenValue) -> Binding:

@@ -44,7 +44,7 @@ import stat
 import sys
 import threading
 import unicodedata
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
@@ -152,6 +152,12 @@ class Channel(io.TextIOBase, TextIO):
     at most one ``:``, and a trailing ``#`` or ``##`` until the next character is known; a line end, the
     next write or :meth:`close` decides. :meth:`flush` flushes what is decided.
 
+    A reader that goes away (``reflint scan | head -1``: the pipe's read end closed, EPIPE) ends the output,
+    not the run: what comes after is dropped, the stream's descriptor is pointed at ``/dev/null`` (so that
+    flushing at exit does not fail again), and the command goes on to the exit code that its results give,
+    whenever the reader left. (Python ignores SIGPIPE: the write fails with ``BrokenPipeError``; see the
+    Python docs, library/signal.html, "Note on SIGPIPE".)
+
     Args:
         raw: the stream written to (standard output, standard error, a ``StringIO`` for a file).
         environ: the environment; ``GITHUB_ACTIONS`` decides whether :meth:`write_exact` stops commands.
@@ -163,6 +169,7 @@ class Channel(io.TextIOBase, TextIO):
         self._environ = os.environ if environ is None else environ
         self._held = ""
         self._mid_line = False
+        self._reader_gone = False
         # Log records from lookup threads and the main thread's output may be written at once.
         self._lock = threading.RLock()
 
@@ -185,7 +192,7 @@ class Channel(io.TextIOBase, TextIO):
         return getattr(self.raw, "errors", None)
 
     def flush(self) -> None:
-        self.raw.flush()
+        self._unless_reader_gone(self.raw.flush)
 
     def close(self) -> None:
         """Write what is held back and flush; the underlying stream stays open. Safe to call again, and
@@ -194,7 +201,7 @@ class Channel(io.TextIOBase, TextIO):
             if self.raw.closed:
                 return
             if self._held:
-                self.raw.write(_guard_line(self._held, not self._mid_line))
+                self._put(_guard_line(self._held, not self._mid_line))
                 self._held = ""
                 self._mid_line = True
             with contextlib.suppress(OSError, ValueError):
@@ -221,7 +228,7 @@ class Channel(io.TextIOBase, TextIO):
                 if decided:
                     out.append(_guard_line(decided, not self._mid_line))
                     self._mid_line = True
-            self.raw.write("".join(out))
+            self._put("".join(out))
         return len(text)
 
     def _split_tail(self, tail: str) -> tuple[str, str]:
@@ -253,7 +260,7 @@ class Channel(io.TextIOBase, TextIO):
             raise ValueError(f"not one of reflint's annotations: {line[:40]!r}")
         with self._lock:
             self._end_line()
-            self.raw.write(line.replace(_LEGACY, _LEGACY_TEXT) + "\n")
+            self._put(line.replace(_LEGACY, _LEGACY_TEXT) + "\n")
 
     def write_exact(self, text: str) -> None:
         """Write ``text`` byte for byte (a diff), on lines of its own.
@@ -286,11 +293,33 @@ class Channel(io.TextIOBase, TextIO):
         for; to the raw stream as text when it has no buffer (a ``StringIO``)."""
         buffer = getattr(self.raw, "buffer", None)
         if buffer is None:
-            self.raw.write(text)
+            self._put(text)
             return
-        self.raw.flush()
-        buffer.write(text.encode("utf-8", "surrogateescape"))
-        buffer.flush()
+        data = text.encode("utf-8", "surrogateescape")
+
+        def write() -> None:
+            self.raw.flush()
+            buffer.write(data)
+            buffer.flush()
+
+        self._unless_reader_gone(write)
+
+    def _put(self, text: str) -> None:
+        """Write ``text`` to the raw stream, unless its reader has gone (see the class docstring)."""
+        self._unless_reader_gone(lambda: self.raw.write(text))
+
+    def _unless_reader_gone(self, action: Callable[[], object]) -> None:
+        """Call ``action`` (a write or a flush) unless the reader has gone; when it goes during the call
+        (``BrokenPipeError``), drop the output from then on and point the stream's descriptor at
+        ``/dev/null``."""
+        if self._reader_gone:
+            return
+        try:
+            action()
+        except BrokenPipeError:
+            self._reader_gone = True
+            with contextlib.suppress(OSError, ValueError, io.UnsupportedOperation):
+                _to_devnull(self.raw.fileno())
 
 
 def escape_data(text: str) -> str:
@@ -373,25 +402,58 @@ def _redacted(value: Any) -> Any:
 
 
 # -- standard streams and logs ----------------------------------------------------------------------------
+def _to_devnull(descriptor: int) -> None:
+    """Point ``descriptor`` at ``/dev/null`` (opened for reading and writing).
+
+    Raises:
+        OSError: ``/dev/null`` cannot be opened, or ``dup2`` fails.
+    """
+    null = os.open(os.devnull, os.O_RDWR)
+    if null != descriptor:
+        os.dup2(null, descriptor)
+        os.close(null)
+
+
+def open_closed_standard_descriptors() -> None:
+    """Point each of the descriptors 0, 1 and 2 that is closed (``reflint scan >&-``) at ``/dev/null``.
+
+    Called first thing: a file or pipe that reflint opens later would otherwise get the free number, and a
+    git it runs, which inherits it as its standard stream, would write into that file. POSIX allocates the
+    lowest free descriptor (open(2)), which is why a closed standard one is taken first.
+    """
+    for descriptor in (0, 1, 2):
+        try:
+            os.fstat(descriptor)
+        except OSError:
+            with contextlib.suppress(OSError):
+                _to_devnull(descriptor)
+
+
 @contextlib.contextmanager
 def guarded_streams(environ: Mapping[str, str] | None = None) -> Iterator[tuple[Channel, Channel]]:
     """Replace ``sys.stdout`` and ``sys.stderr`` with :class:`Channel` s over them for the duration, so that
-    every write (reflint's, argparse's, rich's, a library's) follows the line rules.
+    every write (reflint's, argparse's, rich's, a library's) follows the line rules. A stream that Python
+    left as None (its descriptor was closed when the process started) is ``/dev/null``.
 
     Yields:
         ``(stdout, stderr)``, the two channels. Both are closed (held text written) and the original
         streams put back on exit.
     """
     saved = sys.stdout, sys.stderr
-    out, err = Channel(sys.stdout, environ), Channel(sys.stderr, environ)
-    sys.stdout, sys.stderr = out, err  # type: ignore[assignment]
-    try:
-        yield out, err
-    finally:
-        sys.stdout, sys.stderr = saved
-        for channel in (out, err):
-            with contextlib.suppress(OSError, ValueError):
-                channel.close()
+    with contextlib.ExitStack() as stack:
+        raw_out, raw_err = (
+            stream if stream is not None else stack.enter_context(open(os.devnull, "w", encoding="utf-8"))
+            for stream in saved
+        )
+        out, err = Channel(raw_out, environ), Channel(raw_err, environ)
+        sys.stdout, sys.stderr = out, err  # type: ignore[assignment]
+        try:
+            yield out, err
+        finally:
+            sys.stdout, sys.stderr = saved
+            for channel in (out, err):
+                with contextlib.suppress(OSError, ValueError):
+                    channel.close()
 
 
 @functools.cache

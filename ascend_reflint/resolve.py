@@ -112,6 +112,17 @@ class Element(NamedTuple):
     at: Origin
 
 
+def element_note(label: str, element: Element) -> str:
+    """Why the array element that a script names ``label`` (``REFS[1]``) has no static value, as a note:
+    what it is written as, and why that is not known (``REFS[1] is $X: $X is not set in this file``); an
+    element copied from another array says which (``a[1], from REFS[1], is $X: …``)."""
+    why = element.binding.note or "its value is not known statically"
+    copied = re.match(rf"(\w+\[-?\d+\]) is {re.escape(element.written)}: ", why)
+    if copied is not None:
+        return f"{label}, from {copied.group(1)}, is {element.written}: {why[copied.end() :]}"
+    return f"{label} is {element.written}: {why}"
+
+
 @dataclass(frozen=True, slots=True)
 class Expansion:
     """The result of expanding a word: its value when resolved, else None and why.
@@ -593,22 +604,26 @@ class _Expander:
             elif all(value is not None for value in values):
                 self._value(" ".join(value or "" for value in values), None)
             else:
-                self._unresolved(f"an element of array {name} is not known statically")
+                first = values.index(None)
+                self._unresolved(element_note(f"{name}[{first}]", elements[first]))
         else:
             position = self._index(index)
+            if position is not None and position < 0:  # bash(1) "Arrays": counted back from the end
+                position += len(elements)
             if count or position is None or not 0 <= position < len(elements):
                 self._unresolved(f"${{{name}[{index}]}} is computed at run time")
             else:
                 element = elements[position].binding
                 if element.value is None:
-                    self._mark(element.resolution, element.note)
+                    self._mark(element.resolution, element_note(f"{name}[{index}]", elements[position]))
                 else:
                     self._value(element.value, element.provenance, element.empty_because)
 
     def _index(self, index: str) -> int | None:
-        """An array index that is a number, or a variable (``$i``, ``i``) whose value is one."""
+        """An array index that is a number (``-1``: the last element), or a variable (``$i``, ``i``) whose
+        value is a number from 0 up."""
         index = index.strip().lstrip("$")
-        if index.isdigit():
+        if index.isdigit() or (index[:1] == "-" and index[1:].isdigit()):
             return int(index)
         binding = self.scope.get(index) if _NAME.fullmatch(index) else None
         value = binding.value if binding is not None else None

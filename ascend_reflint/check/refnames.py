@@ -29,6 +29,7 @@ Facts used here:
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from ascend_reflint.check.refindex import index_of
@@ -36,6 +37,9 @@ from ascend_reflint.model import Pin, RefType, RemoteRefs, Span, Via
 
 _FULL_COMMIT_ID = re.compile(r"[0-9a-fA-F]{40}|[0-9a-fA-F]{64}")
 _ABBREVIATED_COMMIT_ID = re.compile(r"[0-9a-fA-F]{7,39}")
+#: 4 to 6 hex digits, a digit and a letter among them: shorter than reflint looks up, but git resolves it
+#: (gitrevisions(7): "a leading substring that is unique within the repository"; git's minimum is 4).
+_SHORT_COMMIT_ID = re.compile(r"(?=[0-9a-fA-F]*[0-9])(?=[0-9a-fA-F]*[a-fA-F])[0-9a-fA-F]{4,6}")
 _LOCAL_NAMES = frozenset({"HEAD", "FETCH_HEAD", "ORIG_HEAD", "MERGE_HEAD"})
 _EXPRESSION_MARKS = ("~", "^", ":", "@{")
 _FULL_PREFIXES = {"refs/heads/": RefType.BRANCH, "refs/tags/": RefType.TAG}
@@ -176,6 +180,18 @@ def is_abbreviated_commit_id(name: str) -> bool:
     return _ABBREVIATED_COMMIT_ID.fullmatch(name) is not None
 
 
+def is_short_commit_id(name: str) -> bool:
+    """True for 4 to 6 hex digits with both a digit and a letter (``75f5``): too short for reflint to look up
+    as a commit id, yet one that git takes while no other object of the repository starts with it."""
+    return _SHORT_COMMIT_ID.fullmatch(name) is not None
+
+
+def takes_abbreviated_commit_ids(ref: NamedRef) -> bool:
+    """True when the way ``ref`` is pinned takes an abbreviated commit id (``git checkout``, pip …; not
+    ``git clone --branch``, not ``uses:``, which takes full ids only) and it names no branch or tag."""
+    return ref.kind is None and ref.via in _TAKES_COMMITS and ref.via is not Via.ACTION
+
+
 #: Ways of pinning that take a commit id (GitHub Actions only a full one; a submodule is its commit).
 _TAKES_COMMITS = (
     Via.CHECKOUT,
@@ -283,3 +299,20 @@ def same_ref(first: str | None, second: str | None) -> bool:
     commit_ids = all(is_full_commit_id(ref) or is_abbreviated_commit_id(ref) for ref in (first, second))
     shorter, longer = sorted((first.lower(), second.lower()), key=len)
     return commit_ids and longer.startswith(shorter)
+
+
+def canonical_refs(refs: Sequence[str | None]) -> Callable[[str | None], str | None]:
+    """A function that maps a ref to the form it is compared in: a commit id to the longest id of
+    ``refs`` that it abbreviates (or is), lower-cased; any other ref to itself."""
+    commits = sorted(
+        {ref.lower() for ref in refs if ref and (is_full_commit_id(ref) or is_abbreviated_commit_id(ref))},
+        key=lambda commit: (-len(commit), commit),
+    )
+
+    def canonical(ref: str | None) -> str | None:
+        if ref is None or not (is_full_commit_id(ref) or is_abbreviated_commit_id(ref)):
+            return ref
+        lower = ref.lower()
+        return next(commit for commit in commits if commit.startswith(lower))
+
+    return canonical

@@ -190,7 +190,7 @@ def test_an_edited_file_alone_is_extracted_again(
     tree: Path, tmp_path: Path, extracted: Counter[str], capsys: pytest.CaptureFixture[str]
 ) -> None:
     cache = tmp_path / "cache"
-    run(capsys, cache, *REFS)
+    assert run(capsys, cache, *REFS)[0] == 0
     extracted.clear()
     script = tree / "scripts/install.sh"
     script.write_text(
@@ -209,7 +209,7 @@ def test_a_changed_build_argument_extracts_again(
     tree: Path, tmp_path: Path, extracted: Counter[str], capsys: pytest.CaptureFixture[str]
 ) -> None:
     cache = tmp_path / "cache"
-    run(capsys, cache, *REFS)
+    assert run(capsys, cache, *REFS)[0] == 0
     extracted.clear()
     code, out, _ = run(capsys, cache, *REFS, "--build-arg", "MEGATRON_TAG=core_v0.13.0")
     assert (code, extracted) == (0, dict.fromkeys(EVERY_FILE, 1))
@@ -217,7 +217,7 @@ def test_a_changed_build_argument_extracts_again(
         "core_v0.13.0"
     ]
     extracted.clear()
-    run(capsys, cache, *REFS, "--build-arg", "MEGATRON_TAG=core_v0.13.0")
+    assert run(capsys, cache, *REFS, "--build-arg", "MEGATRON_TAG=core_v0.13.0")[0] == 0
     assert extracted == {}
 
 
@@ -225,9 +225,9 @@ def test_a_changed_max_file_size_extracts_again(
     tree: Path, tmp_path: Path, extracted: Counter[str], capsys: pytest.CaptureFixture[str]
 ) -> None:
     cache = tmp_path / "cache"
-    run(capsys, cache, *REFS)
+    assert run(capsys, cache, *REFS)[0] == 0
     extracted.clear()
-    run(capsys, cache, *REFS, "--max-file-size", "5000")
+    assert run(capsys, cache, *REFS, "--max-file-size", "5000")[0] == 0
     assert extracted == dict.fromkeys(EVERY_FILE, 1)
 
 
@@ -235,16 +235,16 @@ def test_a_changed_config_extracts_again(
     tree: Path, tmp_path: Path, extracted: Counter[str], capsys: pytest.CaptureFixture[str]
 ) -> None:
     cache = tmp_path / "cache"
-    run(capsys, cache, *SCAN)
+    assert run(capsys, cache, *SCAN)[0] == 1
     extracted.clear()
     (tree / ".reflint.yaml").write_text("ignore: [RL015]\n", encoding="utf-8")
-    run(capsys, cache, *SCAN)
+    assert run(capsys, cache, *SCAN)[0] == 1
     assert extracted == dict.fromkeys(EVERY_FILE, 1)
     extracted.clear()
-    run(capsys, cache, *SCAN)
+    assert run(capsys, cache, *SCAN)[0] == 1
     assert extracted == {}
     (tree / ".reflint.yaml").write_text("ignore: [RL015, RL002]\n", encoding="utf-8")
-    run(capsys, cache, *SCAN)
+    assert run(capsys, cache, *SCAN)[0] == 1
     assert extracted == dict.fromkeys(EVERY_FILE, 1)
 
 
@@ -256,10 +256,10 @@ def test_another_build_of_reflint_extracts_again(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     cache = tmp_path / "cache"
-    run(capsys, cache, *REFS)
+    assert run(capsys, cache, *REFS)[0] == 0
     extracted.clear()
     monkeypatch.setattr(ascend_reflint.extraction_cache, "_CODE_DIGEST", "another build of reflint")
-    run(capsys, cache, *REFS)
+    assert run(capsys, cache, *REFS)[0] == 0
     assert extracted == dict.fromkeys(EVERY_FILE, 1)
 
 
@@ -411,7 +411,7 @@ def test_an_extraction_that_holds_a_credential_is_not_written(
         f"#!/bin/sh\ngit clone --branch v1 https://x-access-token:{token}@github.com/o/private.git\n",
         encoding="utf-8",
     )
-    run(capsys, cache, *REFS)
+    assert run(capsys, cache, *REFS)[0] == 0
     assert len(entries(cache)) == len(EVERY_FILE)  # every file but the one with the token
     assert [path for path in entries(cache) if token in path.read_text(encoding="utf-8")] == []
 
@@ -420,7 +420,7 @@ def test_cache_clean_removes_every_cache_and_says_what_went(
     tree: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     cache = tmp_path / "cache"
-    run(capsys, cache, *SCAN)
+    assert run(capsys, cache, *SCAN)[0] == 1
     (cache / "remotes").mkdir()
     (cache / "remotes" / "entry.json").write_text("{}", encoding="utf-8")
     (cache / "mine.txt").write_text("not reflint's", encoding="utf-8")
@@ -530,12 +530,13 @@ def test_a_changed_value_given_extracts_the_invoked_file_again_and_replaces_its_
     invoking: Path, tmp_path: Path, extracted: Counter[str], capsys: pytest.CaptureFixture[str]
 ) -> None:
     cache = tmp_path / "cache"
-    run(capsys, cache, *REFS)
+    assert run(capsys, cache, *REFS)[0] == 0
     stored = len(entries(cache))
     extracted.clear()
     script = invoking / "scripts/build.sh"
     script.write_text(script.read_text(encoding="utf-8").replace("v0.9.1", "v0.9.2"), encoding="utf-8")
-    _, out, _ = run(capsys, cache, *REFS)
+    code, out, _ = run(capsys, cache, *REFS)
+    assert code == 0
     assert extracted == {"scripts/build.sh": 1, "docker/Dockerfile": 1}
     assert [pin["ref"] for pin in json.loads(out)["pins"] if pin["path"] == "docker/Dockerfile"] == [
         "v0.9.0",

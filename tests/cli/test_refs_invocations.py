@@ -124,9 +124,12 @@ def test_each_build_gives_the_dockerfile_its_build_arguments(
         ("docker/Dockerfile", 5, 70, "v2.5", None, [("compose.yaml", 5)]),  # the default of ${TE_REF:-v2.5}
         ("docker/Dockerfile", 6, 18, "v1", None, []),  # no build argument changes it: not repeated
     ]
-    # a git URL build context is a pin of its own, at its ref
-    assert ("scripts/build.sh", 6, 50, "v3", None, []) in found
-    assert ("compose.yaml", 12, 42, "v7", None, []) in found
+    # the other pins: the action that builds, and each git URL build context, a pin of its own at its ref
+    assert [pin for pin in found if pin[0] != "docker/Dockerfile"] == [
+        (workflow, 7, 40, "v6", None, []),
+        ("compose.yaml", 12, 42, "v7", None, []),
+        (script, 6, 50, "v3", None, []),
+    ]
 
 
 def test_reflints_own_build_arg_overrides_what_every_build_gives(

@@ -41,7 +41,7 @@ SHARED_NAME = (
 NO_VERSION = (
     'Dockerfile:3:34: RL001 [error] ref "mainline" is neither a branch nor a tag of '
     "github.com/nvidia/megatron-lm, so `git clone --branch` fails; the most similar of its 4 branches and 6 "
-    'tags are "main"'
+    'tags is "main"'
 )
 UNPINNED = (
     "Dockerfile:4:15: RL015 [warning] `git clone` of github.com/sgl-project/sgl-kernel-npu pins no ref, so "

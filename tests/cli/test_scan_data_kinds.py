@@ -96,6 +96,7 @@ def test_each_rule_names_what_the_tool_does(
     assert found == EXPECTED
 
 
+FOLDER = "the files of folder '.' should pin one ref (or list the remote under drift-allowed-remotes)"
 EXPECTED = [
     (
         "RL005",
@@ -104,9 +105,8 @@ EXPECTED = [
         3,
         8,
         49,
-        'github.com/nvidia/megatron-lm is pinned at "bb4b093c07d6e30246cc5618b01df07586e661eb" here '
-        "but at \"core_r0.18.0\" in the project file pyproject.toml; the files of folder '.' should "
-        "pin one ref (or list the remote under drift-allowed-remotes)",
+        'github.com/nvidia/megatron-lm is pinned at "bb4b093c07d6e30246cc5618b01df07586e661eb" here, '
+        'but at "core_r0.18.0" in pyproject.toml; ' + FOLDER,
     ),
     (
         "RL001",
@@ -179,9 +179,8 @@ EXPECTED = [
         3,
         73,
         83,
-        'github.com/vllm-project/vllm-ascend is pinned at "v0.11.0rc9" here but at "main" in the '
-        "project file pyproject.toml (and 1 more); the files of folder '.' should pin one ref (or "
-        "list the remote under drift-allowed-remotes)",
+        'github.com/vllm-project/vllm-ascend is pinned at "v0.11.0rc9" here, but at "main" in '
+        'pyproject.toml and at "v0.11.0rc3" in pyproject.toml; ' + FOLDER,
     ),
     (
         "RL001",
@@ -200,9 +199,8 @@ EXPECTED = [
         2,
         77,
         89,
-        'github.com/nvidia/megatron-lm is pinned at "core_r0.18.0" here but at '
-        '"bb4b093c07d6e30246cc5618b01df07586e661eb" in the submodule file .gitmodules; the files of '
-        "folder '.' should pin one ref (or list the remote under drift-allowed-remotes)",
+        'github.com/nvidia/megatron-lm is pinned at "core_r0.18.0" here, but at '
+        '"bb4b093c07d6e30246cc5618b01df07586e661eb" in .gitmodules; ' + FOLDER,
     ),
     (
         "RL002",
@@ -222,9 +220,8 @@ EXPECTED = [
         3,
         81,
         85,
-        'github.com/vllm-project/vllm-ascend is pinned at "main" here but at "v0.11.0rc9" in the '
-        "conda environment environment.yml; the files of folder '.' should pin one ref (or list the "
-        "remote under drift-allowed-remotes)",
+        'github.com/vllm-project/vllm-ascend is pinned at "main" here, but at "v0.11.0rc9" in '
+        "environment.yml; " + FOLDER,
     ),
     (
         "RL015",
@@ -244,8 +241,7 @@ EXPECTED = [
         7,
         84,
         94,
-        'github.com/vllm-project/vllm-ascend is pinned at "v0.11.0rc3" here but at "v0.11.0rc9" in '
-        "the conda environment environment.yml; the files of folder '.' should pin one ref (or list "
-        "the remote under drift-allowed-remotes)",
+        'github.com/vllm-project/vllm-ascend is pinned at "v0.11.0rc3" here, but at "v0.11.0rc9" in '
+        "environment.yml; " + FOLDER,
     ),
 ]

@@ -69,12 +69,12 @@ def _drift_both_ways(commit: str, ref: str, summary: str) -> list[str]:
     remote = "github.com/nvidia/megatron-lm"
     family = "the files of folder '.' should pin one ref (or list the remote under drift-allowed-remotes)"
     return [
-        f'.gitmodules:3:8: RL005 [warning] {remote} is pinned at "{commit}" here but at "{ref}" in the '
-        f"Dockerfile Dockerfile; {family}",
+        f'.gitmodules:3:8: RL005 [warning] {remote} is pinned at "{commit}" here, but at "{ref}" in '
+        f"Dockerfile; {family}",
         f'Dockerfile:2:34: note: {remote} is pinned at "{ref}" here',
         "",
-        f'Dockerfile:2:34: RL005 [warning] {remote} is pinned at "{ref}" here but at "{commit}" in the '
-        f"submodule file .gitmodules; {family}",
+        f'Dockerfile:2:34: RL005 [warning] {remote} is pinned at "{ref}" here, but at "{commit}" in '
+        f".gitmodules; {family}",
         f'.gitmodules:3:8: note: {remote} is pinned at "{commit}" here',
         "",
         summary,

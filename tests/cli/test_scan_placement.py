@@ -172,12 +172,13 @@ def test_an_ignore_comment_at_the_definition_or_at_the_use_suppresses(
         lines.insert(line - 1, comment)
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
-    _, out, _ = scan("--select", "RL002", "docker/Dockerfile.a3")
+    code, out, err = scan("--select", "RL002", "docker/Dockerfile.a3")
 
     summary = (
         "{} error{}, 0 warnings, 0 info in {} of 1 file (2 pins, 2 remotes: 2 checked ({} cached), 0 not "
         "checked)"
     )
+    assert (code, err) == (0 if suppressed else 1, [])
     if suppressed:
         assert out == [summary.format(0, "s", 0, 0)]
     else:

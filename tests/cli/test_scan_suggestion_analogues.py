@@ -91,7 +91,7 @@ def test_the_exact_analogue_is_the_answer_and_proposed_changes_are_none(project:
                 4,
                 "release_v2.14",
                 bridge,
-                f'no ref names that version; the most similar of {of_bridge} are "v0.1.0a0"',
+                f'no ref names that version; the most similar of {of_bridge} is "v0.1.0a0"',
             ),
             _missing(5, "patch-2", bridge, "it has 5 branches and 1 tag"),
             _missing(6, "v4", checkout, f'the closest of {of_checkout} is branch "releases/v4"'),
@@ -100,7 +100,7 @@ def test_the_exact_analogue_is_the_answer_and_proposed_changes_are_none(project:
                 8,
                 "pr-6728",
                 megatron,
-                'no ref names that version; the most similar of its 3 branches and 1 tag are "core_v0.14.0"',
+                'no ref names that version; the most similar of its 3 branches and 1 tag is "core_v0.14.0"',
             ),
             "",
             "7 errors, 0 warnings, 0 info in 1 of 1 file (7 pins, 3 remotes: 3 checked (0 cached), 0 not "

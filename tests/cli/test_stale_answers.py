@@ -44,14 +44,18 @@ def mirror(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return remote.path
 
 
-def scan(capsys: pytest.CaptureFixture[str], cache: Path, *args: str) -> tuple[list[str], dict[str, int]]:
-    """The codes found and the summary's lookup counts."""
-    main(["scan", "--format", "json", "--select", "RL001", "--cache-dir", str(cache), *args])
+def scan(
+    capsys: pytest.CaptureFixture[str], cache: Path, *args: str
+) -> tuple[int, list[str], dict[str, int]]:
+    """The exit code, the codes found and the summary's lookup counts."""
+    code = main(["scan", "--format", "json", "--select", "RL001", "--cache-dir", str(cache), *args])
     document = json.loads(capsys.readouterr().out)
     summary = document["summary"]
-    return [finding["code"] for finding in document["findings"]], {
-        name: summary[name] for name in ("lookups", "cached")
-    }
+    return (
+        code,
+        [finding["code"] for finding in document["findings"]],
+        {name: summary[name] for name in ("lookups", "cached")},
+    )
 
 
 def _age(cache: Path, seconds: float) -> None:
@@ -66,17 +70,20 @@ def test_a_tag_released_after_the_list_was_cached_is_found(
     mirror: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     cache = tmp_path / "cache"
-    assert scan(capsys, cache) == (["RL001"], {"lookups": 1, "cached": 0})
+    assert scan(capsys, cache) == (1, ["RL001"], {"lookups": 1, "cached": 0})
     subprocess.run(["git", "-C", str(mirror), "tag", "v2", "main"], check=True)
     # A list cached a moment ago is trusted: the answer of a minute ago stands.
-    assert scan(capsys, cache) == (["RL001"], {"lookups": 0, "cached": 1})
+    assert scan(capsys, cache) == (1, ["RL001"], {"lookups": 0, "cached": 1})
     # Offline, an old list is all there is.
     _age(cache, STALE_AFTER + 60)
-    assert scan(capsys, cache, "--offline") == (["RL001"], {"lookups": 0, "cached": 1})
+    assert scan(capsys, cache, "--offline") == (1, ["RL001"], {"lookups": 0, "cached": 1})
     # Otherwise an old list that would say "not found" is asked for again, and the tag is there.
-    assert scan(capsys, cache) == ([], {"lookups": 1, "cached": 0})
+    assert scan(capsys, cache) == (0, [], {"lookups": 1, "cached": 0})
     refreshed = RefCache(cache).load(cache_key(KEY, False), max_age=None)
-    assert refreshed is not None and "v2" in refreshed.tags
+    assert refreshed is not None and (sorted(refreshed.branches), sorted(refreshed.tags)) == (
+        ["main"],
+        ["v1", "v2"],
+    )
     assert time.time() - refreshed.fetched_at < STALE_AFTER
 
 
@@ -85,9 +92,9 @@ def test_an_old_list_that_finds_every_ref_is_not_asked_for_again(
 ) -> None:
     cache = tmp_path / "cache"
     subprocess.run(["git", "-C", str(mirror), "tag", "v2", "main"], check=True)
-    scan(capsys, cache)
+    assert scan(capsys, cache) == (0, [], {"lookups": 1, "cached": 0})
     _age(cache, STALE_AFTER + 60)
-    assert scan(capsys, cache) == ([], {"lookups": 0, "cached": 1})
+    assert scan(capsys, cache) == (0, [], {"lookups": 0, "cached": 1})
 
 
 def _finding(code: str, remote: str) -> Finding:

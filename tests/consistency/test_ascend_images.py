@@ -173,8 +173,7 @@ def expected_findings(commit: str) -> list[dict[str, Any]]:
             "warning",
             A2,
             (5, 34, 46),
-            f'{MEGATRON} is pinned at "core_v0.12.1" here but at "core_v0.11.0" in the script {SCRIPT}; '
-            f"{family}",
+            f'{MEGATRON} is pinned at "core_v0.12.1" here, but at "core_v0.11.0" in {SCRIPT}; {family}',
             remote=MEGATRON,
             ref="core_v0.12.1",
             related=[megatron_script],
@@ -204,8 +203,7 @@ def expected_findings(commit: str) -> list[dict[str, Any]]:
             "warning",
             A3,
             (5, 34, 46),
-            f'{MEGATRON} is pinned at "core_v0.15.0" here but at "core_v0.11.0" in the script {SCRIPT}; '
-            f"{family}",
+            f'{MEGATRON} is pinned at "core_v0.15.0" here, but at "core_v0.11.0" in {SCRIPT}; {family}',
             remote=MEGATRON,
             ref="core_v0.15.0",
             related=[megatron_script],
@@ -215,8 +213,8 @@ def expected_findings(commit: str) -> list[dict[str, Any]]:
             "warning",
             SCRIPT,
             (2, 59, 71),
-            f'{MEGATRON} is pinned at "core_v0.11.0" here but at "core_v0.12.1" in the Dockerfile {A2} '
-            f"(and 1 more); {family}",
+            f'{MEGATRON} is pinned at "core_v0.11.0" here, but at "core_v0.12.1" in {A2} and at '
+            f'"core_v0.15.0" in {A3}; {family}',
             remote=MEGATRON,
             ref="core_v0.11.0",
             related=[megatron_a2, megatron_a3],

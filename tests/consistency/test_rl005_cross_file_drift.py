@@ -31,22 +31,34 @@ def drift(
     there: list[tuple[str, str, int, int, str]],
     scope: str,
     remote: str = MEGATRON,
+    *,
+    mates: tuple[tuple[str, int, int], ...] = (),
+    majority: bool = False,
 ) -> tuple[str, str, int, int, int, str, tuple[Related, ...]]:
-    """The RL005 record (see ``helpers.record``) of the pin ``here`` (path, line, column, ref) that differs
-    from the pins ``there`` (kind of file, path, line, column, ref), in a family or folder ``scope``."""
+    """The RL005 record (see ``helpers.record``) of the pin ``here`` (path, line, column, ref), whose side
+    also holds the pins ``mates`` (path, line, column), and that differs from the pins ``there`` (kind of
+    file, path, line, column, ref): the ``majority`` side, or every other side; in a family or folder
+    ``scope``."""
     path, line, column, ref = here
-    kind, other_path, _, _, other_ref = there[0]
-    more = f" (and {len(there) - 1} more)" if len(there) > 1 else ""
-    return (
-        "RL005",
-        path,
-        line,
-        column,
-        column + len(ref),
-        f'{remote} is pinned at "{ref}" here but at "{other_ref}" in the {kind} {other_path}{more}; the '
-        f"files of {scope} should pin one ref (or list the remote under drift-allowed-remotes)",
-        tuple(Related(p, n, c, f'{remote} is pinned at "{r}" here') for _, p, n, c, r in there),
+    mate_files = list(dict.fromkeys(mate[0] for mate in mates if mate[0] != path))
+    at = f"here and in {', '.join(mate_files)}" if mate_files else "here"
+    if majority:
+        first = there[0][4]
+        files = ", ".join(dict.fromkeys(p for _, p, _, _, _ in there))
+        count = f"{len(there)} other pins of {scope} are" if len(there) > 1 else f"1 other pin of {scope} is"
+        where = f'{count} at "{first}": {files}; pin "{first}" as they do'
+    else:
+        by_ref: dict[str, list[str]] = {}
+        for _, other_path, _, _, other_ref in there:
+            by_ref.setdefault(other_ref, []).append(other_path)
+        sides = " and ".join(f'at "{r}" in {", ".join(dict.fromkeys(ps))}' for r, ps in by_ref.items())
+        where = f"{sides}; the files of {scope} should pin one ref"
+    related = tuple(Related(p, n, c, f'{remote} is pinned at "{ref}" here too') for p, n, c in mates)
+    related += tuple(Related(p, n, c, f'{remote} is pinned at "{r}" here') for _, p, n, c, r in there)
+    message = (
+        f'{remote} is pinned at "{ref}" {at}, but {where} (or list the remote under drift-allowed-remotes)'
     )
+    return ("RL005", path, line, column, column + len(ref), message, related)
 
 
 def test_a_script_and_a_dockerfile_of_the_ascend_family_that_differ_are_both_reported(tmp_path: Path) -> None:
@@ -55,27 +67,10 @@ def test_a_script_and_a_dockerfile_of_the_ascend_family_that_differ_are_both_rep
         SCRIPT: "#!/bin/bash\n" + pip("core_v0.12.0"),
     }
     found = findings_in(tmp_path, files, "RL005")
+    # one pin against one: no side is the majority, so each is reported
     assert [record(f) for f in found] == [
-        (
-            "RL005",
-            DOCKERFILE,
-            2,
-            63,
-            75,
-            f'{MEGATRON} is pinned at "core_v0.12.1" here but at "core_v0.12.0" in the script {SCRIPT}; '
-            f"{FAMILY}",
-            (Related(SCRIPT, 2, 59, f'{MEGATRON} is pinned at "core_v0.12.0" here'),),
-        ),
-        (
-            "RL005",
-            SCRIPT,
-            2,
-            59,
-            71,
-            f'{MEGATRON} is pinned at "core_v0.12.0" here but at "core_v0.12.1" in the Dockerfile '
-            f"{DOCKERFILE}; {FAMILY}",
-            (Related(DOCKERFILE, 2, 63, f'{MEGATRON} is pinned at "core_v0.12.1" here'),),
-        ),
+        drift((DOCKERFILE, 2, 63, "core_v0.12.1"), [("script", SCRIPT, 2, 59, "core_v0.12.0")], ASCEND),
+        drift((SCRIPT, 2, 59, "core_v0.12.0"), [("Dockerfile", DOCKERFILE, 2, 63, "core_v0.12.1")], ASCEND),
     ]
     assert [f.severity.label for f in found] == ["warning", "warning"]
 
@@ -156,14 +151,16 @@ def test_unresolved_and_unpinned_refs_and_variants_are_left_to_other_rules(tmp_p
         "scripts/npu.sh",
         "drift family 'ascend'",
     )
+    # three refs, one pin each: no majority, each side once, naming the sides it is compared with
+    pin_a2, pin_a3, pin_script = (
+        ("Dockerfile", a2, 4, 63, "core_v0.12.1"),
+        ("Dockerfile", a3, 2, 63, "core_v0.13.0"),
+        ("script", script, 1, 59, "v1"),
+    )
     assert [record(f) for f in found] == [
-        drift((a2, 4, 63, "core_v0.12.1"), [("script", script, 1, 59, "v1")], ascend),
-        drift((a3, 2, 63, "core_v0.13.0"), [("script", script, 1, 59, "v1")], ascend),
-        drift(
-            (script, 1, 59, "v1"),
-            [("Dockerfile", a2, 4, 63, "core_v0.12.1"), ("Dockerfile", a3, 2, 63, "core_v0.13.0")],
-            ascend,
-        ),
+        drift((a2, 4, 63, "core_v0.12.1"), [pin_script], ascend),
+        drift((a3, 2, 63, "core_v0.13.0"), [pin_script], ascend),
+        drift((script, 1, 59, "v1"), [pin_a2, pin_a3], ascend),
     ]
 
 

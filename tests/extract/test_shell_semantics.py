@@ -122,9 +122,9 @@ def test_an_element_quoted_in_part_spans_its_value_inside_the_quotes() -> None:
     text = 'A=(--branch="$X")\ngit clone "${A[@]}" https://github.com/o/r.git\n'
     (pin,) = extract(text).pins
     assert (pin.span, pin.ref, pin.resolution_note) == (
-        Span(1, 4, 1, 17),  # the element, all of it: its quotes balanced
+        Span(1, 14, 1, 16),  # the $X between the quotes: --branch= is written, the option git reads
         None,
-        '--branch="$X" is an element of an array whose value is not known statically',
+        'A[0] is --branch="$X": $X is not set in this file',
     )
 
 

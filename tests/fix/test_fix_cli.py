@@ -58,7 +58,8 @@ def test_text_marks_what_fix_fixes_and_says_how_many_more_unsafe_fixes_would(
         "[*] 1 fixable with --fix (1 more with --unsafe-fixes)",
     ]
     assert scan(capsys) == (1, "\n".join(findings) + "\n", "")
-    _, out, _ = scan(capsys, "--unsafe-fixes")
+    code, out, err = scan(capsys, "--unsafe-fixes")
+    assert (code, err) == (1, "")
     assert out.splitlines()[3:] == [
         "build.sh:3:30: " + MCORE_BRANCH.format("[*] "),
         "",
@@ -95,7 +96,8 @@ def test_fix_reports_what_remains_and_a_second_fix_changes_nothing(
 def test_json_gives_each_fix_and_counts_what_is_fixable_and_fixed(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _, out, _ = scan(capsys, "--format", "json")
+    code, out, err = scan(capsys, "--format", "json")
+    assert (code, err) == (1, "")
     document = json.loads(out)
     assert [finding["fix"] for finding in document["findings"]] == [
         {
@@ -133,7 +135,8 @@ def test_json_gives_each_fix_and_counts_what_is_fixable_and_fixed(
         {"now": 1, "with_unsafe_fixes": 1},
         None,
     )
-    _, out, _ = scan(capsys, "--fix", "--format", "json")
+    code, out, err = scan(capsys, "--fix", "--format", "json")
+    assert (code, err) == (1, "")
     summary = json.loads(out)["summary"]
     assert (summary["fixable"], summary["fixed"]) == (
         {"now": 0, "with_unsafe_fixes": 1},
@@ -167,7 +170,8 @@ def test_diff_in_github_actions_is_wrapped_so_that_the_runner_obeys_no_command_i
         encoding="utf-8",
     )
     monkeypatch.setenv("GITHUB_ACTIONS", "true")
-    _, out, _ = scan(capsys, "--diff", "Dockerfile")
+    code, out, err = scan(capsys, "--diff", "Dockerfile")
+    assert (code, err) == (1, "reflint: would fix 1 finding in 1 file\n")
     lines = out.splitlines()
     token = lines[0].removeprefix("::stop-commands::")
     assert (len(token), lines[-1]) == (32, f"::{token}::")
@@ -251,12 +255,14 @@ def test_a_definition_that_feeds_pins_needing_different_values_is_not_fixed_and_
         "RUN git clone --branch ${REF} https://github.com/NVIDIA/Megatron-LM.git\n",
         encoding="utf-8",
     )
-    _, out, _ = scan(capsys, "--format", "json", "--select", "RL001,RL002", "Dockerfile")
+    code, out, err = scan(capsys, "--format", "json", "--select", "RL001,RL002", "Dockerfile")
+    assert (code, err) == (1, "")
     (megatron, te) = json.loads(out)["findings"]
     assert (megatron["code"], te["code"], te["line"], te["fix"]) == ("RL001", "RL002", 2, None)
-    assert te["message"].endswith(
-        "; no automatic fix: the value set at Dockerfile:2 also feeds another pin (Dockerfile:4) that needs "
-        "another value"
+    assert te["message"] == (
+        'ref "release_v2.10" is a branch of github.com/nvidia/transformerengine, which moves whenever a '
+        'commit lands on it: pin its release tag "v2.10"; no automatic fix: the value set at Dockerfile:2 '
+        "also feeds another pin (Dockerfile:4) that needs another value"
     )
 
 

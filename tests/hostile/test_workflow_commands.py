@@ -112,8 +112,9 @@ def test_file_names_refs_and_server_errors_never_become_workflow_commands(
     assert sorted(error["path"] for error in json_output(refs_json)["errors"]) == sorted(NAMES)
     findings = json_output(as_json)["findings"]
     assert [(f["code"], f["ref"]) for f in findings] == [("RL001", REF), ("RL010", "v1")]
-    assert findings[1]["message"].endswith(
-        "(fatal: remote error: no ##[stop-commands]tok1 here), so this pin went unchecked"
+    assert findings[1]["message"] == (
+        f"{remote} could not be looked up: git failed (fatal: remote error: no ##[stop-commands]tok1 here), "
+        "so this pin went unchecked"
     )
     assert "##[" not in as_json.stdout
     # In the log the only commands are reflint's annotations: both findings and each unreadable file.

@@ -15,7 +15,10 @@ not hand out by id either. (A commit the server does hand out by id, outside eve
 RL025; an abbreviated id that several commits start with is RL026.) `git clone --branch` never takes a
 commit id (RL007). A name of 7 to 39 hex digits counts as an abbreviated commit id unless the remote has
 a ref of that name (date tags such as `20251214` are refs). GitHub Actions takes only full 40-character
-commit ids, so a short one in `uses:` is reported here.
+commit ids, so a short one in `uses:` is reported here. A name of 4 to 6 hex digits, a digit and a letter
+among them (`@75f5`), that is no ref is reported as a warning: git takes it as an abbreviated commit id
+while exactly one object of the repository starts with it, but it is too short for reflint to verify (and
+the more the repository grows, the likelier another object starts with it).
 
 The finding suggests the ref you most likely meant. Version numbers matter more than letters: the same
 version spelt another way comes first (`core_v0.18.0` for `core_r0.18.0`); then another release
@@ -69,13 +72,16 @@ from collections.abc import Iterator
 
 from ascend_reflint.check.context import PinContext
 from ascend_reflint.check.refnames import (
+    COMMAND,
     NamedRef,
     describe_counts,
     exists,
     first_tip,
     is_abbreviated_commit_id,
     is_full_commit_id,
+    is_short_commit_id,
     named_refs,
+    takes_abbreviated_commit_ids,
 )
 from ascend_reflint.check.suggest import (
     DEFAULT_BRANCH_NAMES,
@@ -136,6 +142,11 @@ def check(context: PinContext) -> Iterator[Finding]:
                 yield _short_action_id(context, ref, refs)
             elif ref.via is not Via.CLONE_BRANCH:
                 yield from _absent_commit(context, ref)
+            continue
+        if is_short_commit_id(ref.name) and takes_abbreviated_commit_ids(ref):
+            yield context.finding(
+                _short_id(ref, refs), severity=Severity.WARNING, span=ref.span, ref=ref.written
+            )
             continue
         if _other_kind_has(ref, refs):
             message = f'{_head(ref, refs)}: "{ref.name}" is a {_other_kind(ref)} there'
@@ -206,7 +217,19 @@ def _message(ref: NamedRef, refs: RemoteRefs, suggestion: str | None) -> str:
     listed = ", ".join(f'"{near}"' for near in nearest)
     # Only a name with a version in it can miss "that version"; `hybrid_ep2` near `hybrid-ep` just differs.
     missing = "no ref names that version; " if parse_version(name) is not None else ""
-    return f"{head}; {missing}the most similar of its {counts} are {listed}"
+    verb = "is" if len(nearest) == 1 else "are"
+    return f"{head}; {missing}the most similar of its {counts} {verb} {listed}"
+
+
+def _short_id(ref: NamedRef, refs: RemoteRefs) -> str:
+    """A short hex name (``75f5``) that no branch or tag has: git takes it as an abbreviated commit id,
+    which reflint does not verify below 7 hex digits (see :func:`is_short_commit_id`)."""
+    return (
+        f'ref "{ref.written}" is neither a branch nor a tag of {refs.remote}, nor a commit id reflint can '
+        f"verify ({len(ref.name)} hex digits; it looks commit ids up from 7): {COMMAND[ref.via]} finds the "
+        f'commit only while exactly one object of the repository starts with "{ref.name}"; pin the '
+        "commit's full id"
+    )
 
 
 def _absent_commit(context: PinContext, ref: NamedRef) -> Iterator[Finding]:

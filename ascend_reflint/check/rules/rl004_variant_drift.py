@@ -70,7 +70,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterator, Mapping, Sequence
 
 from ascend_reflint.check.context import ProjectContext
-from ascend_reflint.check.refnames import is_abbreviated_commit_id, is_full_commit_id
+from ascend_reflint.check.refnames import canonical_refs
 from ascend_reflint.check.variants import shown_ref
 from ascend_reflint.model import Applicability, Finding, Fix, Pin, Related, Severity, SourceFile, Span, Via
 
@@ -153,7 +153,7 @@ def _ref_drift(
     # A pin is compared by the commit it builds when that cannot move (a commit id, a tag's commit), else
     # by its ref.
     built = {id(pin): context.fixed_commit(pin) or pin.ref for listed in pins.values() for pin in listed}
-    canonical = _canonical_refs(list(built.values()))
+    canonical = canonical_refs(list(built.values()))
     value: dict[str, Hashable] = {
         source.path: frozenset(canonical(built[id(pin)]) for pin in pins[source.path]) or _ABSENT
         for source in files
@@ -184,24 +184,6 @@ def _depth_drift(
         theirs = [pin for other in others for pin in clones[other.path]]
         mates = [pin for mate in side if mate is not source for pin in clones[mate.path]]
         yield _different_depth(context, clones[source.path][0], theirs, mates, majority)
-
-
-def _canonical_refs(refs: Sequence[str | None]):  # type: ignore[no-untyped-def]
-    """A function that maps a ref to the form it is compared in: a commit id to the longest id of
-    ``refs`` that it abbreviates (or is), lower-cased; any other ref to itself."""
-    commits = sorted(
-        {ref.lower() for ref in refs if ref and (is_full_commit_id(ref) or is_abbreviated_commit_id(ref))},
-        key=len,
-        reverse=True,
-    )
-
-    def canonical(ref: str | None) -> str | None:
-        if ref is None or not (is_full_commit_id(ref) or is_abbreviated_commit_id(ref)):
-            return ref
-        lower = ref.lower()
-        return next(commit for commit in commits if commit.startswith(lower))
-
-    return canonical
 
 
 def _is_clone(pin: Pin) -> bool:

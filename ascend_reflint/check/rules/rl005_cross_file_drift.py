@@ -9,8 +9,15 @@ Within a family, a Dockerfile, a shell script, a workflow and a requirements fil
 remote must pin the same commit: the same ref, two commit ids one of which abbreviates the other, or a
 commit id and a tag that points at it (a submodule's recorded commit and `--branch v1.2` of its release
 tag elsewhere), as the remote's ref list says. A branch is never the same as a commit id, even its tip
-today: the branch moves on. Each pin that differs is reported, with the other places as related
-locations.
+today: the branch moves on.
+
+Each drift is reported once, on the side that is out of step: the pins of the family are grouped by
+what they build, and when one ref is pinned more often than every other (the majority), each other ref
+is one finding, at its first pin, which names its other pins and the files of the majority ("3 other
+pins of drift family 'ascend' are at "v0.11.0": …"); all these pins are related locations. Once two
+files of different kinds disagree, the majority counts every pin of the family, also those of the same
+kind that are not compared with each other (an image folder's Dockerfiles that agree with the docs).
+When no ref is pinned more often than every other, each side is reported once, at its first pin.
 
 Not compared, to keep the noise down:
 
@@ -63,36 +70,21 @@ from collections.abc import Iterator, Sequence
 
 from ascend_reflint.check.context import ProjectContext
 from ascend_reflint.check.globs import matches
-from ascend_reflint.check.refnames import same_commit, same_ref
+from ascend_reflint.check.refnames import canonical_refs
 from ascend_reflint.model import FileKind, Finding, Pin, Severity, SourceFile
-
-#: How pins are bucketed for comparison: ref, kind of file, and the commit that cannot move (or None).
-_Bucket = tuple[str | None, FileKind, str | None]
 
 CODE = "RL005"
 NAME = "cross-file-drift"
 SEVERITY = Severity.WARNING
 NEEDS_LOOKUP = False
 
-_KIND_NAMES = {
-    FileKind.DOCKERFILE: "the Dockerfile",
-    FileKind.SHELL: "the script",
-    FileKind.WORKFLOW: "the workflow",
-    FileKind.REQUIREMENTS: "the requirements file",
-    FileKind.PYPROJECT: "the project file",
-    FileKind.CONDA: "the conda environment",
-    FileKind.SUBMODULE: "the submodule file",
-    FileKind.PRE_COMMIT: "the pre-commit config",
-    FileKind.CMAKE: "the CMake file",
-    FileKind.MAKEFILE: "the Makefile",
-    FileKind.GITLAB_CI: "the GitLab CI file",
-    FileKind.APPTAINER: "the Apptainer definition",
-    FileKind.DOCS: "the documentation",
-}
+#: How many files a message names before it says "and N more" (the related places list them all).
+_NAMED = 3
 
 
 def check_project(context: ProjectContext) -> Iterator[Finding]:
-    """Report each pin whose remote another file of its family pins at another ref."""
+    """Report, for each remote that the files of a family pin at different refs, each side that is not the
+    majority once (each side once when no side is; see the module docstring)."""
     compared: dict[tuple[str, str], list[Pin]] = {}
     for source in context.files:
         family = family_of(context, source)
@@ -102,8 +94,24 @@ def check_project(context: ProjectContext) -> Iterator[Finding]:
             if not context.policy.may_drift_across_files(pin.remote):
                 compared.setdefault((family, pin.remote), []).append(pin)
     for (family, _), pins in compared.items():
-        for pin, others in _drifting(context, pins):
-            yield _drift(context, pin, others, family)
+        sides = _sides(context, pins)
+        if len(sides) < 2:
+            continue
+        largest = max(len(side) for side in sides)
+        tops = [side for side in sides if len(side) == largest]
+        majority = tops[0] if len(tops) == 1 else None
+        for side in sides:
+            if side is majority:
+                continue
+            others = [other for other in sides if other is not side]
+            host = _host(context, side, others)
+            if host is None:
+                continue
+            if majority is not None:
+                yield _drift(context, host, side, [majority], family, True)
+            else:  # each side that the host is compared with (not its variants, nor its kind)
+                differing = [other for other in others if any(_compared(context, host, pin) for pin in other)]
+                yield _drift(context, host, side, differing, family, False)
 
 
 def family_of(context: ProjectContext, source: SourceFile) -> str:
@@ -115,51 +123,92 @@ def family_of(context: ProjectContext, source: SourceFile) -> str:
     return f"folder '{posixpath.dirname(relpath) or '.'}'"
 
 
-def _drifting(context: ProjectContext, pins: Sequence[Pin]) -> Iterator[tuple[Pin, list[Pin]]]:
-    """Each pin of one family and remote that others differ from, with those others in ``pins`` order.
+def _sides(context: ProjectContext, pins: Sequence[Pin]) -> list[list[Pin]]:
+    """The pins of one family and remote grouped by what they build, in the order of each group's first pin:
+    the commit that cannot move (a commit id, as its longest spelling among the pins; a tag's commit, when
+    the remote was looked up), else the ref."""
+    built = [context.fixed_commit(pin) or pin.ref for pin in pins]
+    canonical = canonical_refs(built)
+    sides: dict[str | None, list[Pin]] = {}
+    for pin, value in zip(pins, built, strict=True):
+        sides.setdefault(canonical(value), []).append(pin)
+    return list(sides.values())
 
-    The others of a pin are the pins in another file, not a variant of its file, of another kind (unless
-    ``drift-same-kind``), that build another commit: neither the same ref (:func:`same_ref`) nor the same
-    commit that cannot move (:meth:`ProjectContext.fixed_commit`: a commit id, a tag's commit). Comparing
-    every pin with every other is quadratic in the pins of a family (a folder of 20,000 scripts), so pins
-    are bucketed by ``(ref, kind, commit)``: the comparison and the kind test run once per pair of
-    buckets, and a pin looks only at the pins of the buckets that differ from its own, which are the
-    others it reports, bar its own file and its variants.
+
+def _host(context: ProjectContext, side: Sequence[Pin], others: Sequence[Sequence[Pin]]) -> Pin | None:
+    """The pin of ``side`` that a finding about it is reported at: the first, of those in files the scan
+    reports on, that another side differs from as RL005 compares (another file, not a variant of its own,
+    of another kind unless ``drift-same-kind``); None when no pin of the side is so compared.
+
+    Whether a pin is compared depends on its file only, so each file is asked once, and the other sides'
+    pins are looked at by kind: a family of 20,000 scripts against one Dockerfile stays linear.
     """
-    buckets: dict[_Bucket, list[int]] = {}
-    for index, pin in enumerate(pins):
-        buckets.setdefault((pin.ref, pin.kind, context.fixed_commit(pin)), []).append(index)
-    same_kind = context.policy.drift_same_kind
-    differing: dict[_Bucket, list[int]] = {}
-    for key in buckets:
-        ref, kind, commit = key
-        differing[key] = sorted(
-            index
-            for (other_ref, other_kind, other_commit), indexes in buckets.items()
-            if (same_kind or other_kind is not kind)
-            and not same_ref(ref, other_ref)
-            and not same_commit(commit, other_commit)
-            for index in indexes
+    by_kind: dict[FileKind, list[Pin]] = {}
+    for other_side in others:
+        for other in other_side:
+            by_kind.setdefault(other.kind, []).append(other)
+    asked: dict[str, bool] = {}
+    shown = [pin for pin in side if pin.path in context.reported] or list(side)
+    for pin in shown:
+        if pin.path not in asked:
+            asked[pin.path] = any(
+                _compared(context, pin, other)
+                for kind, pins in by_kind.items()
+                if kind is not pin.kind or context.policy.drift_same_kind
+                for other in pins
+            )
+        if asked[pin.path]:
+            return pin
+    return None
+
+
+def _compared(context: ProjectContext, pin: Pin, other: Pin) -> bool:
+    """Whether RL005 compares two pins: in different files that are not variants of each other (RL004
+    compares those), of different kinds unless ``drift-same-kind``."""
+    if other.path == pin.path or (other.kind is pin.kind and not context.policy.drift_same_kind):
+        return False
+    return not context.variants.are_variants(pin.path, other.path)
+
+
+def _drift(
+    context: ProjectContext,
+    pin: Pin,
+    side: Sequence[Pin],
+    others: Sequence[Sequence[Pin]],
+    family: str,
+    majority: bool,
+) -> Finding:
+    """The finding about one side, at ``pin``: where the side's other pins are, and the ref that the majority
+    (``others``, one side) or each other side pins, with their files."""
+    mates = [mate for mate in side if mate is not pin]
+    mate_files = list(dict.fromkeys(mate.path for mate in mates if mate.path != pin.path))
+    here = f"here and in {_files(mate_files)}" if mate_files else "here"
+    if majority:
+        (theirs,) = others
+        many = len(theirs) > 1
+        count = f"{len(theirs)} other pin{'s' if many else ''} of {family} {'are' if many else 'is'}"
+        where = f'{count} at "{theirs[0].ref}": {_files(list(dict.fromkeys(o.path for o in theirs)))}'
+        advice = f'pin "{theirs[0].ref}" as they do'
+    else:
+        where = " and ".join(
+            f'at "{other[0].ref}" in {_files(list(dict.fromkeys(o.path for o in other)))}' for other in others
         )
-    for pin in pins:
-        others = [
-            other
-            for other in (pins[index] for index in differing[(pin.ref, pin.kind, context.fixed_commit(pin))])
-            if other.path != pin.path and not context.variants.are_variants(pin.path, other.path)
-        ]
-        if others:
-            yield pin, others
-
-
-def _drift(context: ProjectContext, pin: Pin, others: Sequence[Pin], family: str) -> Finding:
-    first = others[0]
-    more = f" (and {len(others) - 1} more)" if len(others) > 1 else ""
+        advice = f"the files of {family} should pin one ref"
+    message = f'{pin.remote} is pinned at "{pin.ref}" {here}, but {where}; {advice}'
+    related = [
+        context.related_pin(mate, f'{mate.remote} is pinned at "{mate.ref}" here too') for mate in mates
+    ]
+    related += [
+        context.related_pin(other, f'{other.remote} is pinned at "{other.ref}" here')
+        for other_side in others
+        for other in other_side
+    ]
     return context.pin_finding(
-        pin,
-        f'{pin.remote} is pinned at "{pin.ref}" here but at "{first.ref}" in {_KIND_NAMES[first.kind]} '
-        f"{first.path}{more}; the files of {family} should pin one ref (or list the remote under "
-        "drift-allowed-remotes)",
-        related=[
-            context.related_pin(other, f'{other.remote} is pinned at "{other.ref}" here') for other in others
-        ],
+        pin, f"{message} (or list the remote under drift-allowed-remotes)", related=related
     )
+
+
+def _files(paths: Sequence[str]) -> str:
+    """``a, b, c and 4 more`` (at most :data:`_NAMED` paths named)."""
+    named = ", ".join(paths[:_NAMED])
+    return f"{named} and {len(paths) - _NAMED} more" if len(paths) > _NAMED else named

@@ -111,7 +111,10 @@ class Expander:
         """The value of ``word`` of ``text`` with the variables of ``scope``, as written and where."""
         if word.at is not None:  # an array element: it is where it is written
             if not word.is_literal:
-                note = f"{word.display} is an element of an array whose value is not known statically"
+                note = (
+                    word.unknown_because
+                    or f"{word.display} is an element whose value is not known statically"
+                )
                 return Value(None, word.written(), word.at.origin.span, Resolution.UNRESOLVED, note)
             provenance = word.provenance
             if provenance is not None and provenance.origin == word.at.origin:
@@ -146,11 +149,14 @@ class Expander:
         for word in words:
             found = _all_elements(word, scope)
             if found is not None:
-                elements, here = found
+                elements, name = found
                 quoted = word.raw.startswith('"')
-                for element in elements:
+                for index, element in enumerate(elements):
                     # $@: the arguments of a call, read where the function uses them; ${A[@]}: where written
-                    whole = Word.field(word, element) if here else Word.element(element)
+                    if name is None:
+                        whole = Word.field(word, element)
+                    else:
+                        whole = Word.element(element, f"{name}[{index}]")
                     parts = [(0, len(whole.display))] if quoted else _fields_of(whole.display)
                     result.extend(whole.sub(start, end) for start, end in parts)
                 continue
@@ -205,9 +211,9 @@ _ALL_ELEMENTS = re.compile(r"\$(?:\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)\[@\]\}|(?P<
 _FIELD = re.compile(r"\S+")
 
 
-def _all_elements(word: Word, scope: Scope) -> tuple[tuple[Element, ...], bool] | None:
+def _all_elements(word: Word, scope: Scope) -> tuple[tuple[Element, ...], str | None] | None:
     """The elements that ``word`` expands to when it is exactly ``${A[@]}`` or ``$@`` of a known array, and
-    whether they are positional parameters (``$@``), or None."""
+    the array's name (None for the positional parameters, ``$@``), or None."""
     if not word.display.startswith("$") or word.literal[:1] != [False]:
         return None
     match = _ALL_ELEMENTS.fullmatch(word.display)
@@ -216,7 +222,7 @@ def _all_elements(word: Word, scope: Scope) -> tuple[tuple[Element, ...], bool] 
     name = match.group("name")
     binding = scope.get(name or "@")
     elements = binding.elements if binding is not None else None
-    return None if elements is None else (elements, name is None)
+    return None if elements is None else (elements, name)
 
 
 def _fields_of(value: str) -> list[tuple[int, int]]:

@@ -12,7 +12,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ascend_reflint.model import Origin, Span
-from ascend_reflint.resolve import Element, Provenance, unquote
+from ascend_reflint.resolve import Element, Provenance, element_note, unquote
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -43,10 +43,12 @@ class Word:
     ``offsets[i]`` is its offset in ``raw``; ``start`` is ``raw``'s offset in the text it belongs to.
     ``provenance`` is set for a field of an expansion's value (see :meth:`fields`): where its text is
     written, which is not where the word is. ``at`` is set for a word that an array element stands for
-    (:meth:`element`): the word *is* there, in the array's assignment, and its spans are there.
+    (:meth:`element`): the word *is* there, in the array's assignment, and its spans are there; and
+    ``unknown_because`` for such a word whose value is not known: why, naming the element as the script
+    reads it (``REFS[1] is $X: $X is not set in this file``).
     """
 
-    __slots__ = ("at", "display", "literal", "offsets", "provenance", "raw", "start")
+    __slots__ = ("at", "display", "literal", "offsets", "provenance", "raw", "start", "unknown_because")
 
     def __init__(
         self,
@@ -57,6 +59,7 @@ class Word:
         offsets: list[int],
         provenance: Provenance | None = None,
         at: Provenance | None = None,
+        unknown_because: str | None = None,
     ) -> None:
         self.raw = raw
         self.start = start
@@ -65,6 +68,7 @@ class Word:
         self.offsets = offsets
         self.provenance = provenance
         self.at = at
+        self.unknown_because = unknown_because
 
     @classmethod
     def field(cls, word: Word, element: Element) -> Word:
@@ -76,16 +80,18 @@ class Word:
         return cls(word.raw, word.start, value, [True] * len(value), offsets, element.binding.provenance)
 
     @classmethod
-    def element(cls, element: Element) -> Word:
+    def element(cls, element: Element, label: str) -> Word:
         """The word that an array element gives ``"${A[@]}"``: its value, written where the element is (an
-        element whose value is not known is its text as written, all of it an expansion)."""
+        element whose value is not known is its text as written, its expansions kept, and says why with
+        ``label``, the element as the script names it: ``REFS[1]``)."""
         value = element.binding.value
         if value is None:
-            written = element.written
-            offsets = list(range(len(written)))
-            return cls(
-                written, 0, written, [False] * len(written), offsets, None, Provenance(element.at, False)
-            )
+            written, at, why = element.written, Provenance(element.at, False), element_note(label, element)
+            parsed = cls.parse(written, 0)
+            if not parsed.is_literal:  # what is written literally stays so: the --branch= of --branch="$X"
+                return cls(written, 0, parsed.display, parsed.literal, parsed.offsets, None, at, why)
+            offsets = list(range(len(written)))  # no expansion, yet no value: all of it unknown
+            return cls(written, 0, written, [False] * len(written), offsets, None, at, why)
         if element.written == value:
             offsets = list(range(len(value)))
             at = Provenance.written(element.at.path, element.at.span, value) or Provenance(element.at, False)
@@ -166,7 +172,7 @@ class Word:
         if at is not None:  # an element whose characters are not known to map: all of it
             at = at.part(first, stop, size) or self._mapped(at, first, stop) or at
         display, literal = self.display[start:end], self.literal[start:end]
-        return Word(self.raw, self.start, display, literal, offsets, provenance, at)
+        return Word(self.raw, self.start, display, literal, offsets, provenance, at, self.unknown_because)
 
     def _mapped(self, at: Provenance, first: int, stop: int) -> Provenance | None:
         """Where the characters ``[first, stop)`` of an array element written with quotes inside
