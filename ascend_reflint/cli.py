@@ -740,7 +740,7 @@ def _run_refs(args: argparse.Namespace) -> int:
             from ascend_reflint.report.text import write_refs
 
             write_refs(inventory, stream, rich_output=wants_colour(stream, args.colour), describes=describes)
-            cache_notices = [FileMessage("(cache)", notice) for notice in inventory.cache_notices]
+            cache_notices = [FileMessage("", notice) for notice in inventory.cache_notices]
             write_file_messages(inventory.errors, [*inventory.notices, *cache_notices], sys.stderr)
 
     _emit(args.output, render)

@@ -266,7 +266,7 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
         findings, history_notices = checks.run(lookups)
 
     cache_notices = (*inventory.cache_notices, *stats.notices, *history_notices)
-    side_notices = [FileMessage("(cache)", notice) for notice in cache_notices]
+    side_notices = [FileMessage("", notice) for notice in cache_notices]
     side_notices += _config_notices(inventory, config)
     notices = [*inventory.notices, *side_notices]
     summary = ScanSummary(
@@ -379,7 +379,7 @@ def _unchecked_run(
     inventory: Inventory, options: ScanOptions, config: Config, timings: dict[str, float]
 ) -> ScanRun:
     """The run of a scan that found no file to read: no finding, the inventory's errors and notices."""
-    side_notices = [FileMessage("(cache)", notice) for notice in inventory.cache_notices]
+    side_notices = [FileMessage("", notice) for notice in inventory.cache_notices]
     side_notices += _config_notices(inventory, config)
     summary = ScanSummary(files=0, pins=0, remotes=0, lookups=0, cached=0)
     run = ScanRun(

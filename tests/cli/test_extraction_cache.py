@@ -373,12 +373,16 @@ def test_an_entry_that_cannot_be_written_is_a_notice(
     cache.mkdir()
     (cache / "extract").write_text("a file where the cache's folder goes", encoding="utf-8")
     code, out, err = run(capsys, cache, *SCAN)
-    assert (code, out) == (expected_code, expected_out)
+    notice = f"cannot write the extraction cache in {cache}: Not a directory"
+    # The same scan, and the notice (about no file) in the JSON too.
+    expected = json.loads(expected_out)
+    expected["notices"].append({"path": None, "message": notice})
+    assert (code, json.loads(out)) == (expected_code, expected)
     assert code == 1
     assert err.splitlines() == [
         ".github/workflows/broken.yml:5:14: error: malformed YAML: '[' is never closed: at line 6, column 1, "
         "did not find expected node content",
-        f"(cache): notice: cannot write the extraction cache in {cache}: Not a directory",
+        f"reflint: notice: cannot write the extraction cache in {cache}: Not a directory",
         "reflint: no remote could be checked: 10 pins unchecked",
     ]
 

@@ -224,7 +224,7 @@ def test_a_server_that_refuses_filters_sends_the_whole_history_within_the_cap(  
     assert main(["scan", "--cache-dir", str(tmp_path / "cache2")]) == 1
     err = capsys.readouterr().err
     assert re.fullmatch(
-        r"\(cache\): notice: github\.com/acme/plain does not allow partial clones, so its whole history "
+        r"reflint: notice: github\.com/acme/plain does not allow partial clones, so its whole history "
         r"\(trees and files too, \d KiB\) was fetched to verify its pinned commits\n",
         err,
     )
