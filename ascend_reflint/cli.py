@@ -1056,20 +1056,24 @@ def _run_cache_dir(args: argparse.Namespace) -> int:
 
 def _run_clean(args: argparse.Namespace) -> int:
     """``reflint cache clean``: remove the caches and say what went, e.g. "removed 272 extraction entries,
-    41 ref lists, 0 failed lookups and 5 commit histories (1.4 MiB) from DIR"."""
+    41 ref lists, 0 failed lookups and 5 commit histories (1.4 MiB) from DIR"; exit 2, naming each, when
+    something could not be removed (the rest is removed all the same)."""
     from pathlib import Path
 
     from ascend_reflint.cachedir import clean
     from ascend_reflint.output import shown
 
     directory = _cache_directory(args)
-    try:
-        cleaned = clean(Path(directory))
-    except OSError as error:
-        raise UsageError(f"cannot clean the cache {directory}: {error.strerror or error}") from None
-    parts = [f"{entry.entries} {entry.label}" for entry in cleaned]
+    cleaned = clean(Path(directory))
+    parts = [entry.label for entry in cleaned]
     size = sum(entry.size for entry in cleaned) / (1024 * 1024)
     listed = f"{', '.join(parts[:-1])} and {parts[-1]}"
+    left = [problem for entry in cleaned for problem in entry.left]
+    if left:
+        sys.stdout.write(f"removed what it could of {listed} ({size:.1f} MiB) from {shown(directory)}\n")
+        for problem in left:
+            sys.stderr.write(f"reflint: error: cannot remove {shown(problem)}\n")
+        return EXIT_ERROR
     sys.stdout.write(f"removed {listed} ({size:.1f} MiB) from {shown(directory)}\n")
     return EXIT_CLEAN
 

@@ -431,8 +431,8 @@ def test_cache_clean_removes_every_cache_and_says_what_went(
     size = sum(path.stat().st_size for path in cache.rglob("*.json"))
     assert main(["cache", "clean", "--cache-dir", str(cache)]) == 0
     assert capsys.readouterr().out == (
-        f"removed {len(EVERY_FILE)} extraction entries, 1 ref lists, 0 failed lookups, 0 commit histories "
-        f"and 1 read rule packs ({size / 1024 / 1024:.1f} MiB) from {cache}\n"
+        f"removed {len(EVERY_FILE)} extraction entries, 1 ref list, 0 failed lookups, 0 commit histories "
+        f"and 1 read rule pack ({size / 1024 / 1024:.1f} MiB) from {cache}\n"
     )
     assert [path.name for path in cache.iterdir()] == ["mine.txt"]
     assert main(["cache", "dir", "--cache-dir", str(cache)]) == 0
