@@ -71,6 +71,7 @@ def apply_invocations(
     own: dict[
         str, set[tuple[object, ...]]
     ] = {}  # each target's own pins, unsited: the pins an invocation does not change
+    explained: dict[str, dict[Pin, Pin]] = {}  # own unresolved pin → the same pin, with what gives its value
     while pending:
         invoker, invocation, depth, slot = pending.popleft()
         real = _target(invoker, invocation, root, by_path)
@@ -88,6 +89,7 @@ def apply_invocations(
             for pin in copy.pins
             if pin.resolution is not Resolution.UNRESOLVED and _unsited(pin) not in own[real]
         )
+        _explain(target, copy, invocation, explained.setdefault(real, {}))
         target.issues.extend(issue for issue in copy.issues if issue not in target.issues)
         if depth < MAX_DEPTH:  # a reusable workflow that builds a Dockerfile with the inputs it was given
             pending.extend(
@@ -97,9 +99,31 @@ def apply_invocations(
             )
     for real, pins in added.items():
         target = by_path.chosen[real]
+        own_pins = [explained[real].get(pin, pin) for pin in target.pins]
         target.pins = sorted(
-            merge_call_sites([*target.pins, *pins]), key=lambda pin: (pin.span.line, pin.span.column)
+            merge_call_sites([*own_pins, *pins]), key=lambda pin: (pin.span.line, pin.span.column)
         )
+
+
+def _explain(target: SourceFile, copy: SourceFile, invocation: Invocation, explained: dict[Pin, Pin]) -> None:
+    """Record, for each pin of ``target`` that its own values leave unresolved (an ``ARG`` without a
+    default), the same pin as ``copy`` (``target`` with the values ``invocation`` gives) has it when the
+    value given is not known statically either (``build-args: TE_REF=${{ inputs.te_ref }}``): its note then
+    says where the value comes from, not "no --build-arg", and the invocation is its call site. The first
+    invocation that explains a pin is kept."""
+    unresolved = {
+        (pin.span, pin.via): pin
+        for pin in target.pins
+        if pin.resolution is Resolution.UNRESOLVED and pin not in explained
+    }
+    for pin in copy.pins:
+        own = unresolved.get((pin.span, pin.via))
+        if (
+            own is not None
+            and pin.resolution is Resolution.UNRESOLVED
+            and pin.resolution_note != own.resolution_note
+        ):
+            explained[own] = dataclasses.replace(pin, call_sites=(invocation.site,))
 
 
 class _RealPaths:
@@ -204,7 +228,7 @@ def _applied(
     copy.text = target.text if target.text is not None else _reread(target)
     if copy.text is None:
         return None
-    given = {value.name: _binding(value) for value in invocation.values}
+    given = {value.name: _binding(value, invocation) for value in invocation.values}
     try:
         if invocation.kind is FileKind.WORKFLOW:
             extract_file(copy, inputs=given)
@@ -237,10 +261,18 @@ def _unsited(pin: Pin) -> tuple[object, ...]:
     return result
 
 
-def _binding(value: GivenValue) -> Binding:
-    """The binding of a value given by an invocation."""
+def _binding(value: GivenValue, invocation: Invocation) -> Binding:
+    """The binding of a value that ``invocation`` gives; one not known statically says where it is written
+    (its origin, else the invocation) and why it is not known."""
     if value.value is None:
         note = value.note or f"${value.name} is not known statically"
-        return Binding(None, Resolution.UNRESOLVED, f"the build argument {value.name} ({note})")
+        site = invocation.site
+        path, line = (
+            (value.origin.path, value.origin.span.line) if value.origin else (site.path, site.span.line)
+        )
+        what = "input" if invocation.kind is FileKind.WORKFLOW else "build argument"
+        return Binding(
+            None, Resolution.UNRESOLVED, f"the {what} {value.name} is given at {path}:{line}: {note}"
+        )
     provenance = Provenance(value.origin, value.verbatim) if value.origin is not None else None
     return Binding(value.value, provenance=provenance)

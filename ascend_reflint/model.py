@@ -206,7 +206,8 @@ class GivenValue(NamedTuple):
         name: the variable's name (``VLLM_TAG``).
         value: its value, or None when it is not known statically.
         origin: where the value is written in the invoking file (None when it is computed or comes from
-            several places).
+            several places); for a value not known statically, where the expression that gives it is, when
+            the invoking file says (a ``build-args:`` line).
         verbatim: the text at ``origin`` is the value character for character (see
             :class:`ascend_reflint.resolve.Provenance`).
         note: why the value is not known, for messages (None when it is).

@@ -70,6 +70,7 @@ from ascend_reflint.model import (
     GivenValue,
     Invocation,
     InvokedPath,
+    Origin,
     Pin,
     Resolution,
     SourceFile,
@@ -445,10 +446,12 @@ class _Walker:
             value_start = start + len(name) + 1
             evaluated = _with_expressions(value, scope)
             provenance = evaluated.provenance
+            span = source_map.span(value_start, value_start + max(1, len(value)))
             if provenance is None and evaluated.text == value and value:
-                span = source_map.span(value_start, value_start + len(value))
                 provenance = Provenance.written(self.source.path, span, value)
             origin = provenance.origin if provenance is not None else None
+            if evaluated.text is None:  # a run-time value: where it is written, for the message
+                origin = Origin(self.source.path, span)
             verbatim = provenance.verbatim if provenance is not None else False
             yield GivenValue(name, evaluated.text, origin, verbatim, evaluated.note)
 

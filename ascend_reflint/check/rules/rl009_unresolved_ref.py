@@ -13,6 +13,12 @@ A ref or URL that holds a template placeholder (`{version}`, `{{ version }}`, `<
 `%(ref)s`, `$VERSION$`) is reported as a placeholder, not a ref: the file is a template that a tool
 renders before anything fetches it, and no other rule judges it.
 
+A Dockerfile `ARG` without a default that another file of the project builds with a value known only
+when it runs (a workflow's `docker/build-push-action` with `build-args: TE_REF=${{ inputs.te_ref }}`, a
+script's `--build-arg TE_REF="$(cat te.txt)"`), and a reusable workflow's input that its caller gives so,
+are reported with where that value is given (`the build argument TE_REF is given at
+.github/workflows/image.yml:14: …`), and the build or the call as a related place.
+
 Where a default value would let reflint check the pin (a variable the file never sets, an `ARG`
 without a default), the message says so. For a loop variable, an expression, a command, or a variable
 that the file sets empty on purpose (`ARG VLLM_COMMIT=""`, or `VLLM_COMMIT=` in a script that tests
