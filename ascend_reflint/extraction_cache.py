@@ -226,7 +226,7 @@ class CacheEntry(NamedTuple):
         try:
             self.cache._make_folder()
             _remove_special_file(self.path)
-            write_file(self.path, json_text(document, indent=None))
+            write_file(self.path, json_text(document, indent=None), inside=str(self.cache.directory))
         except OSError as error:
             self.cache._notice(
                 f"cannot write the extraction cache in {self.cache.directory}: {error.strerror}"

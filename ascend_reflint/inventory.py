@@ -233,14 +233,16 @@ def _failed(source: SourceFile, message: str, line: int | None = None, column: i
 
 
 def _extract(source: SourceFile, build_args: Mapping[str, str]) -> bool:
-    """Extract ``source``; False when extraction failed on a bug of ours or ran out of stack or memory (the
-    file's error says so)."""
+    """Extract ``source``; False when extraction failed on a bug of ours or ran out of stack, memory or
+    time (the file's error or notice says so)."""
     from ascend_reflint.extract import ExtractError, extract_file
+    from ascend_reflint.extract.budget import ran_out
 
     try:
         extract_file(source, build_args)
     except ExtractError as exc:
         _failed(source, exc.message, exc.line, exc.column)
+        return not ran_out()
     except (RecursionError, MemoryError) as exc:
         _failed(source, f"too deeply nested or too large to extract ({type(exc).__name__})")
         return False
@@ -248,4 +250,4 @@ def _extract(source: SourceFile, build_args: Mapping[str, str]) -> bool:
         log.debug("extracting %s failed", source.path, exc_info=True)
         _failed(source, f"internal error while extracting ({type(exc).__name__}: {exc}); run with --debug")
         return False
-    return True
+    return not ran_out()

@@ -507,26 +507,35 @@ class OutputFileError(Exception):
         self.reason = reason
 
 
-def write_file(path: str, text: str | bytes) -> None:
+def write_file(path: str, text: str | bytes, inside: str | None = None) -> None:
     """Write ``text`` (UTF-8; bytes as they are, for a fixed recipe) to ``path`` without ever writing
     through a symbolic link.
 
     The text goes to a new temporary file in the target's folder (``O_EXCL``: never an existing file),
     which is then renamed over the target (:func:`os.replace`, atomic on POSIX and Windows). A symbolic
     link at ``path``, dangling or not, is replaced by the file; whatever it pointed to is untouched. A
-    regular file at ``path`` keeps its permission bits; a new one gets those that ``open()`` would give
-    (0666 less the umask).
+    folder on the way that is a symbolic link below ``inside`` (a work tree's: a pull request can commit
+    one that points anywhere; a cache's: a restored cache can hold one) is refused; the folders above
+    ``inside`` are the user's own. A regular file at ``path`` keeps its permission bits; a new one gets
+    those that ``open()`` would give (0666 less the umask).
 
     Args:
         path: the file to write.
         text: its new content: text (written as UTF-8) or bytes.
+        inside: the folder below which no folder of ``path`` may be a link (default: the current
+            directory, where a relative path starts); nothing is checked for a path outside it.
 
     Raises:
-        OutputFileError: ``path`` is a directory or a special file (FIFO, device, socket), or the folder
-            cannot be written.
+        OutputFileError: ``path`` is a directory or a special file (FIFO, device, socket), a folder on the
+            way is a symbolic link, or the folder cannot be written.
     """
     import tempfile
 
+    linked = _linked_folder(path, os.getcwd() if inside is None else inside)
+    if linked is not None:
+        raise OutputFileError(
+            path, f"the folder {linked} is a symbolic link, which reflint does not write through"
+        )
     mode = _mode_for(path)
     folder = os.path.dirname(os.path.abspath(path))
     temp: str | None = None
@@ -543,6 +552,21 @@ def write_file(path: str, text: str | bytes) -> None:
         if isinstance(error, OSError):
             raise OutputFileError(path, error.strerror or str(error)) from None
         raise
+
+
+def _linked_folder(path: str, inside: str) -> str | None:
+    """The first folder of ``path`` below ``inside`` that is a symbolic link (as ``path`` spells it), or
+    None; None too when ``path`` is not below ``inside``."""
+    inside = os.path.abspath(inside)
+    relative = os.path.relpath(os.path.dirname(os.path.abspath(path)), inside)
+    if relative == os.curdir or relative == os.pardir or relative.startswith(os.pardir + os.sep):
+        return None
+    folder = inside
+    for part in relative.split(os.sep):
+        folder = os.path.join(folder, part)
+        if os.path.islink(folder):
+            return os.path.relpath(folder) if not os.path.isabs(path) else folder
+    return None
 
 
 def _mode_for(path: str) -> int:

@@ -182,7 +182,7 @@ def cached_shipped_pack(text: str, source: str, cache_dir: Path) -> ShippedPack 
     document = {"format": _CACHE_FORMAT, "key": key, "pack": encode(pack), "globs": globs}
     try:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        write_file(str(path), json_text(document, indent=None))
+        write_file(str(path), json_text(document, indent=None), inside=str(cache_dir))
     except (OSError, OutputFileError):
         pass  # the pack was read all the same; the next scan reads it again
     return pack

@@ -5,7 +5,8 @@ tree-sitter-bash's error recovery is quadratic in the length of what it recovers
 command take it 18 s, a megabyte over an hour, and no other limit of the scan (file size, nesting) stops
 that. So each file gets a budget, shared by all its shell texts (every ``RUN``, ``run:`` block, recipe line
 and nested ``bash -c`` script), about ten times what real scripts take (some 0.3 µs a byte): a file written
-to be slow is given up on, and the scan goes on with the next one.
+to be slow is given up on, and the scan goes on with the next one. What such a file gives depends on the
+machine's speed and load, so it is never kept in the extraction cache (:func:`ran_out`).
 """
 
 from __future__ import annotations
@@ -49,6 +50,13 @@ def file_budget(size: int) -> Iterator[ParseBudget]:
         yield budget
     finally:
         _LOCAL.budget = previous
+        _LOCAL.ran_out = budget.left <= 0
+
+
+def ran_out() -> bool:
+    """Whether the file last extracted on this thread (:func:`file_budget`) used its budget up: what was
+    read of it then depends on the machine's speed and load, so it is not cached."""
+    return bool(getattr(_LOCAL, "ran_out", False))
 
 
 def current_budget(size: int) -> ParseBudget:

@@ -194,7 +194,7 @@ def _write_entry(directory: Path, path: Path, entry: dict[str, Any]) -> str | No
 
     try:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        write_file(str(path), json_text(entry, indent=None))
+        write_file(str(path), json_text(entry, indent=None), inside=str(directory))
     except OSError as error:
         return f"cannot write the ref cache in {directory}: {error.strerror or error}"
     except OutputFileError as error:

@@ -153,6 +153,7 @@ class CommitGraph:
     def __init__(self, cache_dir: Path, key: str, remote: str) -> None:
         digest = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
         self.remote = remote
+        self.cache_dir = cache_dir
         self.folder = cache_dir / HISTORY / digest
         self.repo = self.folder / "repo.git"
         self.state_path = self.folder / "state.json"
@@ -199,7 +200,11 @@ class CommitGraph:
         from ascend_reflint.output import OutputFileError, json_text, write_file
 
         try:
-            write_file(str(self.state_path), json_text(_entry_from_state(state), indent=None))
+            write_file(
+                str(self.state_path),
+                json_text(_entry_from_state(state), indent=None),
+                inside=str(self.cache_dir),
+            )
         except OutputFileError as error:
             return f"cannot write the history cache in {self.folder}: {error.reason}"
         return None

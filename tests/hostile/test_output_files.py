@@ -86,3 +86,42 @@ def test_a_folder_or_a_fifo_as_the_output_is_a_usage_error(tmp_path: Path) -> No
         "fifo",
         "reports",
     ]  # no temporary file left
+
+
+def test_a_committed_folder_link_on_the_way_to_a_report_or_a_cache_entry_is_not_written_through(
+    tmp_path: Path,
+) -> None:
+    # A pull request commits reports -> ~/anywhere, and the workflow writes --output reports/reflint.json;
+    # a restored cache holds extract/<project> -> ~/anywhere: each file was written into the link's target.
+    project = tmp_path / "project"
+    write_tree(project, {"Dockerfile": DOCKERFILE, ".git/HEAD": ""})
+    elsewhere = {name: tmp_path / name for name in ("reports-target", "extract-target", "packs-target")}
+    for folder in elsewhere.values():
+        folder.mkdir()
+    os.symlink(elsewhere["reports-target"], project / "reports")
+    cache = tmp_path / "cache"
+    scan = ["scan", "--offline", "--format", "json", "--cache-dir", str(cache)]
+    run_reflint(scan, project)  # makes the cache's folders, which are then replaced by links
+    (project_folder,) = (cache / "extract").iterdir()
+    for name, folder in (("extract", project_folder), ("packs", cache / "packs")):
+        for entry in folder.iterdir():
+            entry.unlink()
+        folder.rmdir()
+        os.symlink(elsewhere[f"{name}-target"], folder)
+
+    report = run_reflint([*scan, "--output", "reports/reflint.json"], project)
+    cached = run_reflint(scan, project)
+
+    refused = "is a symbolic link, which reflint does not write through"
+    assert (report.returncode, report.stdout, report.stderr) == (
+        2,
+        "",
+        f"(cache): notice: cannot write the extraction cache in {cache}: the folder {project_folder} "
+        f"{refused}\nreflint: error: cannot write reports/reflint.json: the folder reports {refused}\n",
+    )
+    assert (cached.returncode, json.loads(cached.stdout)["summary"]["pins"]) == (1, 1)
+    assert {name: list(folder.iterdir()) for name, folder in elsewhere.items()} == {
+        "reports-target": [],
+        "extract-target": [],
+        "packs-target": [],
+    }

@@ -31,7 +31,10 @@ from ascend_reflint.sourcemap import LineIndex, SourceMap, SourceMapBuilder
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\],:]|[^\s{}\[\],:"]+', re.DOTALL)
 _SHELL_CELL = re.compile(r"^%%(?:bash|sh|shell|script[ \t]+(?:bash|sh))[ \t]*$")
 _SHELL_LINE = re.compile(r"[ \t]*(?:!!?|%(?=(?:pip|conda|uv)\b))")
-_ASSIGNMENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)[ \t]*=(?!=)[ \t]*(.*?)[ \t]*(?:#.*)?$")
+#: ``NAME =`` at the start of a line; the value is the rest up to a ``#``, less trailing blanks (found with
+#: str methods: a lazy value before optional blanks and a comment made the pattern quadratic in a run of
+#: blanks, 40,000 of them took 15 s).
+_ASSIGNMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)[ \t]*=(?!=)[ \t]*")
 _STRING_LITERAL = re.compile(r"""^[rRuU]?(?:"([^"\\]*)"|'([^'\\]*)')$""")
 _BRACED_NAME = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 _SHELL_KERNELS = frozenset({"bash", "sh", "shell"})
@@ -244,12 +247,13 @@ def _python_assignments(source: str, python: Scope) -> None:
         match = _ASSIGNMENT.match(line)
         if match is None:
             continue
-        literal = _STRING_LITERAL.match(match.group(2))
+        value = line[match.end() :].split("#", 1)[0].rstrip(" \t")
+        literal = _STRING_LITERAL.match(value)
         if literal is not None:
             python.set(
                 match.group(1),
                 Binding(literal.group(1) if literal.group(1) is not None else literal.group(2)),
             )
         else:
-            note = f"${match.group(1)} is the Python value {match.group(2)[:40]!r}"
+            note = f"${match.group(1)} is the Python value {value[:40]!r}"
             python.set(match.group(1), Binding(None, Resolution.UNRESOLVED, note))
