@@ -27,12 +27,10 @@ if TYPE_CHECKING:
     from typing import TextIO
 
     from ascend_reflint.config import Config
-    from ascend_reflint.fix.rounds import FixOutcome
-    from ascend_reflint.inventory import Inventory
-    from ascend_reflint.model import FileMessage, Pin, ScanResult, Severity, SourceFile
+    from ascend_reflint.model import FileMessage, Pin, ScanResult, Severity
     from ascend_reflint.output import Channel
     from ascend_reflint.report.text import TextOptions
-    from ascend_reflint.scan import Answers, ScanOptions, ScanRun
+    from ascend_reflint.scan import ScanRun
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 #: What ``reflint scan`` exits with; 0 never stands for "nothing was checked". Also in README.md.
@@ -831,10 +829,23 @@ def _run_scan(args: argparse.Namespace) -> int:
         raise
     run.result.unsafe_fixes = args.unsafe_fixes or config.unsafe_fixes
     if args.fix or args.diff:
-        outcome = _fix_in_rounds(args, config, inventory, run, options)
+        from ascend_reflint.fix.command import fix_in_rounds, write_diff, write_fixes
+        from ascend_reflint.textfile import DEFAULT_MAX_BYTES
+
+        outcome = fix_in_rounds(
+            inventory,
+            run,
+            options,
+            lambda overlay: _inventory(args, config, overlay, keep_text=True),
+            pin_commits=args.pin_commits or config.pin_commits,
+            max_bytes=args.max_file_size or DEFAULT_MAX_BYTES,
+        )
         if args.diff:
-            return _write_diff(outcome, run)
-        run = _write_fixes(outcome, run)
+            # Exit 1 when there is something to fix (or a file could not be read, or nothing was checked).
+            changed = write_diff(outcome)
+            unfinished = outcome.run.result.errors or run.result.summary.nothing_checked
+            return EXIT_FINDINGS if changed or unfinished else EXIT_CLEAN
+        run = write_fixes(outcome, run)
     result, timings = run.result, run.timings
     started = time.perf_counter()
     from ascend_reflint.report.text import write_file_messages
@@ -871,73 +882,6 @@ def _run_scan(args: argparse.Namespace) -> int:
             f"reflint: no remote could be checked: {unchecked} pin{'s' * (unchecked != 1)} unchecked\n"
         )
     return scan_exit_code(result, Severity.parse(args.fail_on), args.exit_zero)
-
-
-def _fix_in_rounds(
-    args: argparse.Namespace, config: Config, inventory: Inventory, run: ScanRun, options: ScanOptions
-) -> FixOutcome:
-    """Apply the fixes in rounds, each followed by a rescan of the edited texts (nothing is written)."""
-    import dataclasses
-
-    from ascend_reflint.fix.rounds import FixOptions, fix_in_rounds
-    from ascend_reflint.scan import run_scan
-    from ascend_reflint.textfile import DEFAULT_MAX_BYTES
-
-    def rescan(overlay: Mapping[str, bytes], answers: Answers) -> tuple[list[SourceFile], ScanRun]:
-        again: Inventory = _inventory(args, config, overlay, keep_text=True)
-        rerun = run_scan(again, dataclasses.replace(options, answers=answers, progress=False))
-        rerun.result.unsafe_fixes = run.result.unsafe_fixes
-        return again.files, rerun
-
-    fix_options = FixOptions(
-        unsafe=run.result.unsafe_fixes,
-        pin_commits=args.pin_commits or config.pin_commits,
-        max_bytes=args.max_file_size or DEFAULT_MAX_BYTES,
-    )
-    return fix_in_rounds(inventory.files, run, rescan, fix_options)
-
-
-def _write_fixes(outcome: FixOutcome, first: ScanRun) -> ScanRun:
-    """Write the fixed files; the run that remains, with what was fixed (and what could not be written)
-    in its result."""
-    from ascend_reflint.fix.rounds import write_fixed
-    from ascend_reflint.model import FixReport
-
-    run = outcome.run
-    failures = write_fixed(outcome)
-    written = len(outcome.changed) - len(failures)
-    run.result.fixed = FixReport(outcome.fixed if written else 0, outcome.pinned if written else 0, written)
-    run.result.errors.extend(failures)
-    run.result.summary = run.result.summary._replace(
-        lookups=first.result.summary.lookups, cached=first.result.summary.cached
-    )
-    run.side_notices.extend(outcome.refused)
-    return run
-
-
-def _write_diff(outcome: FixOutcome, first: ScanRun) -> int:
-    """``--diff``: the diff on standard output, a line about it on standard error; exit 1 when there is
-    something to fix (or a file could not be read, or nothing could be checked), else 0."""
-    from ascend_reflint.fix.diff import unified_diff
-    from ascend_reflint.output import Channel
-    from ascend_reflint.report.text import write_file_messages
-
-    diff = unified_diff(outcome.changed)
-    if diff:
-        stdout = sys.stdout if isinstance(sys.stdout, Channel) else Channel(sys.stdout)
-        stdout.write_exact(diff)
-    write_file_messages(outcome.run.result.errors, list(outcome.refused), sys.stderr)
-    files = len(outcome.changed)
-    if files:
-        pinned = f" and pin {outcome.pinned} tag{'s' * (outcome.pinned != 1)}" if outcome.pinned else ""
-        sys.stderr.write(
-            f"reflint: would fix {outcome.fixed} finding{'s' * (outcome.fixed != 1)}{pinned} "
-            f"in {files} file{'s' * (files != 1)}\n"
-        )
-    else:
-        sys.stderr.write("reflint: nothing to fix\n")
-    result = outcome.run.result
-    return EXIT_FINDINGS if files or result.errors or first.result.summary.nothing_checked else EXIT_CLEAN
 
 
 def scan_exit_code(result: ScanResult, fail_on: Severity, exit_zero: bool = False) -> int:
