@@ -14,10 +14,10 @@ whatever field the model gains), in the generic form of :mod:`ascend_reflint.cod
 
 Values that other files give (build arguments that a script passes to ``docker build``, matrix values)
 are applied after extraction, in resolve, so they never enter a file's entry: an entry stays a function of
-one file. The file's extraction with the values one invocation gives
-(:mod:`ascend_reflint.invocations`) is an entry of its own (:meth:`ExtractionCache.invoked_entry`), keyed by
-the file's key and those values. The kinds whose extraction reads more than the file
-(:data:`UNCACHED_KINDS`) are never cached.
+one file. The file's extraction with the values one invocation gives (:mod:`ascend_reflint.invocations`:
+the pins that those values change, its command issues and invocations) is an entry of its own
+(:meth:`ExtractionCache.invoked_entry`), keyed by the file's key and those values. The kinds whose
+extraction reads more than the file (:data:`UNCACHED_KINDS`) are never cached.
 
 Layout: ``<cache dir>/extract/<project>/<file>.json``, one folder per project root and one entry per file
 (named by the digest of the file as discovery handed it over; the entry of an edited file is replaced), so

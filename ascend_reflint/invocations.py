@@ -24,7 +24,7 @@ import logging
 import operator
 import os
 from collections import deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ascend_reflint.model import FileKind, GivenValue, Invocation, Pin, Resolution, SourceFile
@@ -68,9 +68,8 @@ def apply_invocations(
     )
     applied: dict[str, int] = {}
     added: dict[str, list[Pin]] = {}
-    own: dict[
-        str, set[tuple[object, ...]]
-    ] = {}  # each target's own pins, unsited: the pins an invocation does not change
+    # Each target's own pins, unsited (:func:`_unsited`): the pins that an invocation does not change.
+    own: dict[str, set[tuple[object, ...]]] = {}
     explained: dict[str, dict[Pin, Pin]] = {}  # own unresolved pin → the same pin, with what gives its value
     while pending:
         invoker, invocation, depth, slot = pending.popleft()
@@ -79,15 +78,15 @@ def apply_invocations(
             continue
         applied[real] = applied.get(real, 0) + 1
         target = by_path.chosen[real]
-        copy = _applied(target, invocation, build_args or {}, cache, slot)
-        if copy is None:
-            continue
         if real not in own:
             own[real] = {_unsited(pin) for pin in target.pins}
+        copy = _applied(target, invocation, build_args or {}, own[real], cache, slot)
+        if copy is None:
+            continue
         added.setdefault(real, []).extend(
             dataclasses.replace(pin, call_sites=(invocation.site,))
             for pin in copy.pins
-            if pin.resolution is not Resolution.UNRESOLVED and _unsited(pin) not in own[real]
+            if pin.resolution is not Resolution.UNRESOLVED
         )
         _explain(target, copy, invocation, explained.setdefault(real, {}))
         target.issues.extend(issue for issue in copy.issues if issue not in target.issues)
@@ -206,11 +205,13 @@ def _applied(
     target: SourceFile,
     invocation: Invocation,
     build_args: Mapping[str, str],
+    own: Collection[tuple[object, ...]],
     cache: ExtractionCache | None = None,
     slot: str = "",
 ) -> SourceFile | None:
-    """``target`` extracted again with the values ``invocation`` gives (from ``cache`` when it holds that
-    extraction: ``slot`` names the invocation there), or None when that fails."""
+    """``target`` extracted again with the values ``invocation`` gives, keeping the pins that those values
+    change (``own``: the target's own pins, :func:`_unsited`, which stay as they are), or None when that
+    fails. From ``cache`` when it holds that extraction (``slot`` names the invocation there)."""
     copy = SourceFile(path=target.path, abspath=target.abspath, kind=target.kind, template=target.template)
     entry = None
     if cache is not None:
@@ -239,6 +240,7 @@ def _applied(
     except Exception:  # a bug of ours must not lose the file's own pins
         log.debug("applying %s to %s failed", invocation.site.call, target.path, exc_info=True)
         return None
+    copy.pins = [pin for pin in copy.pins if _unsited(pin) not in own]
     from ascend_reflint.extract.budget import ran_out
 
     if entry is not None and not ran_out():  # what a file out of time gives depends on the machine

@@ -558,7 +558,10 @@ def _linked_folder(path: str, inside: str) -> str | None:
     """The first folder of ``path`` below ``inside`` that is a symbolic link (as ``path`` spells it), or
     None; None too when ``path`` is not below ``inside``."""
     inside = os.path.abspath(inside)
-    relative = os.path.relpath(os.path.dirname(os.path.abspath(path)), inside)
+    try:
+        relative = os.path.relpath(os.path.dirname(os.path.abspath(path)), inside)
+    except ValueError:  # another drive (Windows): not below it
+        return None
     if relative == os.curdir or relative == os.pardir or relative.startswith(os.pardir + os.sep):
         return None
     folder = inside

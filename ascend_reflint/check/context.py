@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
@@ -14,6 +15,7 @@ from ascend_reflint.model import (
     CallSite,
     CommandIssue,
     CommitVerdict,
+    FileKind,
     Finding,
     Fix,
     IssueKind,
@@ -114,6 +116,8 @@ class PinContext:
             id was not verified (the lookup failed, or the remote was not looked up).
         reported: the display paths the scan reports on (where a finding may move to; see
             :mod:`ascend_reflint.check.placement`); empty means the pin's own file only.
+        root: the absolute project root, whose repository's ``origin`` is the scanned repository's own
+            remote (:func:`own_remote`), or None.
     """
 
     pin: Pin
@@ -123,6 +127,17 @@ class PinContext:
     rule: RuleInfo
     commit: CommitVerdict | None = None
     reported: frozenset[str] = frozenset()
+    root: str | None = None
+
+    @property
+    def tracks_head(self) -> bool:
+        """True when the pin is meant to build its remote's default branch head (no RL002, no RL015): the
+        remote is under ``head-tracking-remotes``, or the pin is documentation that clones the scanned
+        repository itself (install-from-source steps follow the repository's own development head)."""
+        remote = self.pin.remote
+        if self.policy.is_head_tracking(remote):
+            return True
+        return self.pin.kind is FileKind.DOCS and remote is not None and remote == own_remote(self.root)
 
     @property
     def refs(self) -> RemoteRefs | None:
@@ -246,6 +261,20 @@ class IssueContext:
             message=message,
             related=issue.related,
         )
+
+
+@functools.lru_cache(maxsize=8)
+def own_remote(root: str | None) -> str | None:
+    """The scanned repository's own remote: the ``origin`` URL of the work tree that holds ``root``, read
+    from its git config as data (:func:`ascend_reflint.worktree.enclosing_origin_url`), normalised; None
+    without a root, a repository or an origin. Read only when a rule asks (a warm scan reads no config)."""
+    if root is None:
+        return None
+    from ascend_reflint.remote import normalise_remote
+    from ascend_reflint.worktree import enclosing_origin_url
+
+    url = enclosing_origin_url(root)
+    return normalise_remote(url) if url else None
 
 
 def call_site_related(site: CallSite) -> Related:

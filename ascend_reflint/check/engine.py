@@ -212,7 +212,7 @@ def run_checks(
             for rule, info in rules:
                 if pin.resolution is Resolution.PLACEHOLDER and info.code not in _PLACEHOLDER_CODES:
                     continue
-                context = PinContext(pin, lookup, policy, shared, info, verdict, reported)
+                context = PinContext(pin, lookup, policy, shared, info, verdict, reported, root)
                 findings.extend(rule.check(context))
     findings.extend(_issue_findings(files, policy))
     if PROJECT_RULES:

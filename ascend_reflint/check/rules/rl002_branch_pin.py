@@ -16,7 +16,8 @@ the tag (see RL013).
   branch are at most warnings: they move what a CI job or a developer's hooks run, not what an image holds.
 - **nothing** for remotes under `branch-release-remotes`, whose releases are branches (MindSpeed's
   `core_r0.18.0` is its release), or under `head-tracking-remotes`, which are meant to be built at
-  their head.
+  their head, and for documentation that clones the scanned repository itself (its git `origin`):
+  install-from-source steps follow the repository's own development branches by design.
 
 When a tag shares the branch's name (Megatron-LM's `core_r0.10.0`) and the pin takes the branch
 (`git clone --branch`, pip), the build gets the moving branch: RL002 reports it, as an error (the remote
@@ -78,7 +79,7 @@ def check(context: PinContext) -> Iterator[Finding]:
     ref = pinned_ref(pin)
     if refs is None or ref is None or not gets_branch(ref, refs):
         return
-    if policy.is_head_tracking(pin.remote) or policy.is_branch_release(pin.remote):
+    if context.tracks_head or policy.is_branch_release(pin.remote):
         return
     highest = Severity.WARNING if pin.via in (Via.ACTION, Via.PRE_COMMIT) else Severity.ERROR
     head = f'ref "{ref.written}" is a branch of {refs.remote}, which moves whenever a commit lands on it'

@@ -7,8 +7,10 @@ Reports a `git clone URL` that no `--branch` and no later `git checkout` pins, a
 `branch` or `rev`. The message names the remote's newest release tag when the remote
 was looked up. Remotes listed under `head-tracking-remotes` in a rule pack are exempt: a project's own
 Dockerfile that builds the project at its head does so on purpose (the default pack lists
-`github.com/volcengine/verl`). A local path is left to RL017: what it holds is pinned, if at all, by
-what put it there.
+`github.com/volcengine/verl`). So is documentation that clones the scanned repository itself (the
+`origin` of its git config): install-from-source steps follow the repository's own development head by
+design; a Dockerfile or a script that clones it is still reported. A local path is left to RL017: what it
+holds is pinned, if at all, by what put it there.
 
 ## Why is this bad?
 
@@ -89,7 +91,7 @@ def check(context: PinContext) -> Iterator[Finding]:
     pin = context.pin
     if pin.ref_text is not None or pin.via not in _UNPINNED:
         return
-    if context.policy.is_head_tracking(pin.remote) or unsafe_reason(pin.url) is not None:
+    if context.tracks_head or unsafe_reason(pin.url) is not None:
         return  # a refused URL is RL011's finding: its ref is beside the point
     if is_local_path(pin.url):
         return  # RL017's
