@@ -8,6 +8,7 @@ use them, so that both accept the same values.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from ascend_reflint.model import Severity
 from ascend_reflint.remote import normalise_remote
@@ -34,6 +35,27 @@ def normalise_entry(entry: str) -> str:
             f"{entry!r} is not a remote (expected host/owner/name, e.g. github.com/nvidia/megatron-lm)"
         )
     return remote
+
+
+#: The mark of a list entry that removes what an earlier pack lists (``!github.com/x/y``), as ``!`` negates
+#: a pattern in gitignore and .dockerignore.
+REMOVAL = "!"
+
+
+def removable(check: Callable[[str], str]) -> Callable[[str], str]:
+    """``check`` for a list entry that may also be a removal (``!ENTRY``): the entry checked, the mark
+    kept.
+
+    Raises:
+        ValueError: as ``check`` does for the entry.
+    """
+
+    def checked(entry: str) -> str:
+        if entry.startswith(REMOVAL):
+            return REMOVAL + check(entry[len(REMOVAL) :])
+        return check(entry)
+
+    return checked
 
 
 def unique(entries: tuple[str, ...]) -> tuple[str, ...]:

@@ -24,6 +24,7 @@ from ascend_reflint.check.fields import (
     check_token,
     normalise_entry,
     parse_severity,
+    removable,
     unique,
 )
 from ascend_reflint.check.globs import check_glob
@@ -39,6 +40,12 @@ Glob = Annotated[str, AfterValidator(check_glob)]
 Globs = Annotated[tuple[Glob, ...], Field(min_length=1)]
 EnvName = Annotated[str, AfterValidator(check_env_name)]
 VariantToken = Annotated[str, AfterValidator(check_token)]
+#: Entries of a top-level list, where ``!ENTRY`` removes what an earlier pack lists.
+RemovableRemotes = Annotated[
+    tuple[Annotated[str, AfterValidator(removable(normalise_entry))], ...], AfterValidator(unique)
+]
+RemovableTokens = tuple[Annotated[str, AfterValidator(removable(check_token))], ...]
+RemovableEnvNames = tuple[Annotated[str, AfterValidator(removable(check_env_name))], ...]
 Host = Annotated[str, AfterValidator(check_host)]
 
 
@@ -100,6 +107,9 @@ class EnvPair(_Strict):
 class PackSettings(_Strict):
     """What a rule pack, and the user's config, may set (see ``rules/README.md``).
 
+    In the lists of remotes, of variant tokens and of environment variables, an entry ``!ENTRY`` removes
+    ENTRY from what the packs merged before list (:meth:`ascend_reflint.check.policy.Policy.merged_with`).
+
     Attributes:
         tag_pinned_remotes: remotes that release by tag; a branch pin of one is an error (RL002).
         branch_release_remotes: remotes whose release line is branches; no RL002 for them.
@@ -123,18 +133,18 @@ class PackSettings(_Strict):
             pack's choice (default: ``patch``).
     """
 
-    tag_pinned_remotes: RemoteList = ()
-    branch_release_remotes: RemoteList = ()
-    head_tracking_remotes: RemoteList = ()
-    private_remotes: RemoteList = ()
-    full_history_remotes: RemoteList = ()
-    variant_tokens: tuple[VariantToken, ...] = ()
+    tag_pinned_remotes: RemovableRemotes = ()
+    branch_release_remotes: RemovableRemotes = ()
+    head_tracking_remotes: RemovableRemotes = ()
+    private_remotes: RemovableRemotes = ()
+    full_history_remotes: RemovableRemotes = ()
+    variant_tokens: RemovableTokens = ()
     variant_groups: tuple[VariantGroupSpec, ...] = ()
-    variant_allowed_drift: RemoteList = ()
+    variant_allowed_drift: RemovableRemotes = ()
     drift_families: tuple[DriftFamily, ...] = ()
     drift_same_kind: StrictBool | None = None
-    drift_allowed_remotes: RemoteList = ()
-    shared_env: tuple[EnvName, ...] = ()
+    drift_allowed_remotes: RemovableRemotes = ()
+    shared_env: RemovableEnvNames = ()
     env_pairs: tuple[EnvPair, ...] = ()
     severity: dict[RuleCode, SeverityValue] = Field(default_factory=dict)
     newer_release: Literal["patch", "minor", "major", "off"] | None = None

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
 
-from ascend_reflint.check.fields import normalise_entry
+from ascend_reflint.check.fields import REMOVAL, normalise_entry
 from ascend_reflint.model import Severity
 
 
@@ -223,12 +223,12 @@ class Policy:
             pack: a rule pack (shipped or validated), or the settings of a user's config.
             name: the name to record in ``packs`` (default: the pack's own ``name``).
         """
+        label = name if name is not None else str(getattr(pack, "name", "config"))
         lists: dict[str, Any] = {
-            field_name: tuple(dict.fromkeys((*getattr(self, field_name), *_settings(pack, field_name))))
+            field_name: _merged(getattr(self, field_name), _settings(pack, field_name), label, field_name)
             for field_name in LIST_FIELDS
         }
         same_kind = self.drift_same_kind if pack.drift_same_kind is None else pack.drift_same_kind
-        label = name if name is not None else str(getattr(pack, "name", "config"))
         return Policy(
             packs=(*self.packs, label),
             severity={**self.severity, **pack.severity},
@@ -288,6 +288,29 @@ def _normalised_remote(remote: str | None) -> str | None:
         return normalise_entry(remote)
     except ValueError:
         return None
+
+
+def _merged(earlier: tuple[Any, ...], entries: tuple[Any, ...], label: str, name: str) -> tuple[Any, ...]:
+    """The list ``name`` after a pack (``label``) gives ``entries``: each entry added, first occurrence kept,
+    and each ``!ENTRY`` removing ENTRY from what is listed before it.
+
+    Raises:
+        PolicyError: for a removal of an entry that nothing before it lists (a misspelt remote would
+            otherwise remove nothing, silently).
+    """
+    merged = dict.fromkeys(earlier)
+    for entry in entries:
+        if isinstance(entry, str) and entry.startswith(REMOVAL):
+            removed = entry[len(REMOVAL) :]
+            if removed not in merged:
+                key = name.replace("_", "-")
+                raise PolicyError(
+                    f"{label}: {key}: {entry!r} removes nothing: no rule pack before it lists {removed!r}"
+                )
+            del merged[removed]
+        else:
+            merged.setdefault(entry)
+    return tuple(merged)
 
 
 def _settings(pack: PackValues, name: str) -> tuple[Any, ...]:

@@ -28,6 +28,8 @@ Facts used here:
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import re
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
@@ -303,16 +305,23 @@ def same_ref(first: str | None, second: str | None) -> bool:
 
 def canonical_refs(refs: Sequence[str | None]) -> Callable[[str | None], str | None]:
     """A function that maps a ref to the form it is compared in: a commit id to the longest id of
-    ``refs`` that it abbreviates (or is), lower-cased; any other ref to itself."""
+    ``refs`` that it abbreviates (or is; the first in order of those as long), lower-cased; any other ref to
+    itself. Each call costs a binary search and the ids that start alike, not a pass over all ids."""
     commits = sorted(
-        {ref.lower() for ref in refs if ref and (is_full_commit_id(ref) or is_abbreviated_commit_id(ref))},
-        key=lambda commit: (-len(commit), commit),
+        {ref.lower() for ref in refs if ref and (is_full_commit_id(ref) or is_abbreviated_commit_id(ref))}
     )
 
     def canonical(ref: str | None) -> str | None:
         if ref is None or not (is_full_commit_id(ref) or is_abbreviated_commit_id(ref)):
             return ref
         lower = ref.lower()
-        return next(commit for commit in commits if commit.startswith(lower))
+        best = lower
+        # The ids that start with `lower` follow it in sorted order (`lower` itself is among them).
+        for commit in itertools.islice(commits, bisect.bisect_left(commits, lower), None):
+            if not commit.startswith(lower):
+                break
+            if len(commit) > len(best):
+                best = commit
+        return best
 
     return canonical

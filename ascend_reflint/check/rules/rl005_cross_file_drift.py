@@ -14,10 +14,12 @@ today: the branch moves on.
 Each drift is reported once, on the side that is out of step: the pins of the family are grouped by
 what they build, and when one ref is pinned more often than every other (the majority), each other ref
 is one finding, at its first pin, which names its other pins and the files of the majority ("3 other
-pins of drift family 'ascend' are at "v0.11.0": …"); all these pins are related locations. Once two
-files of different kinds disagree, the majority counts every pin of the family, also those of the same
-kind that are not compared with each other (an image folder's Dockerfiles that agree with the docs).
-When no ref is pinned more often than every other, each side is reported once, at its first pin.
+pins of drift family 'ascend' are at "v0.11.0": …"); these pins are its related locations (the first 20).
+Once two files of different kinds disagree, the majority counts every pin of the family, also those of
+the same kind that are not compared with each other (an image folder's Dockerfiles that agree with the
+docs).
+When no ref is pinned more often than every other, each side is reported once, at its first pin, naming
+three of the other refs and counting the rest.
 
 Not compared, to keep the noise down:
 
@@ -78,8 +80,12 @@ NAME = "cross-file-drift"
 SEVERITY = Severity.WARNING
 NEEDS_LOOKUP = False
 
-#: How many files a message names before it says "and N more" (the related places list them all).
+#: How many files, and other refs, a message names before it says "and N more".
 _NAMED = 3
+#: How many other refs a finding looks for, and how many related places it lists (its side's other pins
+#: first): a remote pinned at thousands of refs is read from the message's counts, not from thousands of
+#: locations in each of thousands of findings (that was quadratic in time, output and memory).
+_LISTED = 20
 
 
 def check_project(context: ProjectContext) -> Iterator[Finding]:
@@ -98,20 +104,19 @@ def check_project(context: ProjectContext) -> Iterator[Finding]:
         if len(sides) < 2:
             continue
         largest = max(len(side) for side in sides)
-        tops = [side for side in sides if len(side) == largest]
+        tops = [index for index, side in enumerate(sides) if len(side) == largest]
         majority = tops[0] if len(tops) == 1 else None
-        for side in sides:
-            if side is majority:
+        layout = _Layout(context, sides)
+        for index in range(len(sides)):
+            if index == majority:
                 continue
-            others = [other for other in sides if other is not side]
-            host = _host(context, side, others)
+            host = layout.host(index)
             if host is None:
                 continue
             if majority is not None:
-                yield _drift(context, host, side, [majority], family, True)
-            else:  # each side that the host is compared with (not its variants, nor its kind)
-                differing = [other for other in others if any(_compared(context, host, pin) for pin in other)]
-                yield _drift(context, host, side, differing, family, False)
+                yield _drift(context, layout, host, index, [majority], family, True)
+            else:  # the first sides that the host is compared with (not its variants, nor its kind)
+                yield _drift(context, layout, host, index, layout.differing(host, index), family, False)
 
 
 def family_of(context: ProjectContext, source: SourceFile) -> str:
@@ -135,74 +140,116 @@ def _sides(context: ProjectContext, pins: Sequence[Pin]) -> list[list[Pin]]:
     return list(sides.values())
 
 
-def _host(context: ProjectContext, side: Sequence[Pin], others: Sequence[Sequence[Pin]]) -> Pin | None:
-    """The pin of ``side`` that a finding about it is reported at: the first, of those in files the scan
-    reports on, that another side differs from as RL005 compares (another file, not a variant of its own,
-    of another kind unless ``drift-same-kind``); None when no pin of the side is so compared.
+class _Layout:
+    """Where the sides of one family and remote are pinned, by kind of file and by file, so that each side's
+    questions cost about the pins of that side: a hostile family of thousands of refs in two files stays
+    linear (comparing each side with every other was quadratic in time, and in the related places listed).
 
-    Whether a pin is compared depends on its file only, so each file is asked once, and the other sides'
-    pins are looked at by kind: a family of 20,000 scripts against one Dockerfile stays linear.
+    RL005 compares two pins in different files that are not variants of each other (RL004 compares those),
+    of different kinds unless ``drift-same-kind``.
     """
-    by_kind: dict[FileKind, list[Pin]] = {}
-    for other_side in others:
-        for other in other_side:
-            by_kind.setdefault(other.kind, []).append(other)
-    asked: dict[str, bool] = {}
-    shown = [pin for pin in side if pin.path in context.reported] or list(side)
-    for pin in shown:
-        if pin.path not in asked:
-            asked[pin.path] = any(
-                _compared(context, pin, other)
-                for kind, pins in by_kind.items()
-                if kind is not pin.kind or context.policy.drift_same_kind
-                for other in pins
-            )
-        if asked[pin.path]:
-            return pin
-    return None
 
+    def __init__(self, context: ProjectContext, sides: Sequence[Sequence[Pin]]) -> None:
+        self.context = context
+        self.sides = sides
+        #: side → the files it is pinned in, each once, in order.
+        self.side_files = [list(dict.fromkeys(pin.path for pin in side)) for side in sides]
+        #: kind → file → the sides pinned there, in the order they are first met.
+        self.files: dict[FileKind, dict[str, set[int]]] = {}
+        #: kind → side → the files of that kind it is pinned in (sides in order).
+        self.by_side: dict[FileKind, dict[int, list[str]]] = {}
+        for index, side in enumerate(sides):
+            for pin in side:
+                self.files.setdefault(pin.kind, {}).setdefault(pin.path, set()).add(index)
+                paths = self.by_side.setdefault(pin.kind, {}).setdefault(index, [])
+                if not paths or paths[-1] != pin.path:
+                    paths.append(pin.path)
 
-def _compared(context: ProjectContext, pin: Pin, other: Pin) -> bool:
-    """Whether RL005 compares two pins: in different files that are not variants of each other (RL004
-    compares those), of different kinds unless ``drift-same-kind``."""
-    if other.path == pin.path or (other.kind is pin.kind and not context.policy.drift_same_kind):
-        return False
-    return not context.variants.are_variants(pin.path, other.path)
+    def _kinds(self, pin: Pin) -> list[FileKind]:
+        """The kinds of file that ``pin`` is compared with."""
+        same_kind = self.context.policy.drift_same_kind
+        return [kind for kind in self.files if same_kind or kind is not pin.kind]
+
+    def _compared(self, pin: Pin, path: str) -> bool:
+        return path != pin.path and not self.context.variants.are_variants(pin.path, path)
+
+    def host(self, index: int) -> Pin | None:
+        """The pin of side ``index`` that a finding about it is reported at: the first, of those in files the
+        scan reports on, that a pin of another side is compared with; None when there is none. A file that
+        holds this side only is skipped, so a side costs about its own files and its variants."""
+        side = self.sides[index]
+        shown = [pin for pin in side if pin.path in self.context.reported] or list(side)
+        asked: dict[str, bool] = {}
+        for pin in shown:
+            if pin.path not in asked:
+                asked[pin.path] = any(
+                    held != {index} and self._compared(pin, path)
+                    for kind in self._kinds(pin)
+                    for path, held in self.files[kind].items()
+                )
+            if asked[pin.path]:
+                return pin
+        return None
+
+    def differing(self, host: Pin, index: int) -> list[int]:
+        """The other sides, in order, that have a pin compared with ``host``: the first :data:`_LISTED` of
+        them (each kind's list of sides is read until it gives that many, so a side costs about the sides
+        it names, not all of them)."""
+        found: set[int] = set()
+        for kind in self._kinds(host):
+            taken = 0
+            for other, paths in self.by_side[kind].items():
+                if taken == _LISTED:
+                    break
+                if other != index and any(self._compared(host, path) for path in paths):
+                    found.add(other)
+                    taken += 1
+        return sorted(found)[:_LISTED]
 
 
 def _drift(
     context: ProjectContext,
+    layout: _Layout,
     pin: Pin,
-    side: Sequence[Pin],
-    others: Sequence[Sequence[Pin]],
+    index: int,
+    others: Sequence[int],
     family: str,
     majority: bool,
 ) -> Finding:
-    """The finding about one side, at ``pin``: where the side's other pins are, and the ref that the majority
-    (``others``, one side) or each other side pins, with their files."""
+    """The finding about side ``index``, at ``pin``: where the side's other pins are, and the ref that the
+    majority (``others``, one side) or each other side named pins, with their files; the family's other
+    refs are counted, not named. The related places are the side's other pins, then the others' pins, at
+    most :data:`_LISTED` of them."""
+    side = layout.sides[index]
     mates = [mate for mate in side if mate is not pin]
-    mate_files = list(dict.fromkeys(mate.path for mate in mates if mate.path != pin.path))
+    mate_files = [path for path in layout.side_files[index] if path != pin.path]
     here = f"here and in {_files(mate_files)}" if mate_files else "here"
     if majority:
-        (theirs,) = others
+        (theirs,) = [layout.sides[other] for other in others]
         many = len(theirs) > 1
         count = f"{len(theirs)} other pin{'s' if many else ''} of {family} {'are' if many else 'is'}"
-        where = f'{count} at "{theirs[0].ref}": {_files(list(dict.fromkeys(o.path for o in theirs)))}'
+        where = f'{count} at "{theirs[0].ref}": {_files(layout.side_files[others[0]])}'
         advice = f'pin "{theirs[0].ref}" as they do'
     else:
         where = " and ".join(
-            f'at "{other[0].ref}" in {_files(list(dict.fromkeys(o.path for o in other)))}' for other in others
+            f'at "{layout.sides[other][0].ref}" in {_files(layout.side_files[other])}'
+            for other in others[:_NAMED]
         )
+        if len(others) > _NAMED:
+            more = len(others) - _NAMED
+            where += f" and {'at least ' if len(others) == _LISTED else ''}{more} other ref{'s' * (more > 1)}"
         advice = f"the files of {family} should pin one ref"
     message = f'{pin.remote} is pinned at "{pin.ref}" {here}, but {where}; {advice}'
     related = [
-        context.related_pin(mate, f'{mate.remote} is pinned at "{mate.ref}" here too') for mate in mates
+        context.related_pin(mate, f'{mate.remote} is pinned at "{mate.ref}" here too')
+        for mate in mates[:_LISTED]
     ]
-    related += [
-        context.related_pin(other, f'{other.remote} is pinned at "{other.ref}" here')
-        for other_side in others
-        for other in other_side
-    ]
+    for other in others:
+        room = _LISTED - len(related)
+        related += [
+            context.related_pin(away, f'{away.remote} is pinned at "{away.ref}" here')
+            for away in layout.sides[other][:room]
+        ]
     return context.pin_finding(
         pin, f"{message} (or list the remote under drift-allowed-remotes)", related=related
     )
