@@ -413,6 +413,22 @@ def _parser() -> argparse.ArgumentParser:
         help="count fixes that change what is built as applicable too (also the config's unsafe-fixes)",
     )
     scan.add_argument(
+        "--fixable",
+        type=_selectors,
+        action="extend",
+        default=None,
+        metavar="RULES",
+        help="only these rules' fixes are offered and applied; replaces the config's fixable (repeatable)",
+    )
+    scan.add_argument(
+        "--unfixable",
+        type=_selectors,
+        action="extend",
+        default=[],
+        metavar="RULES",
+        help="never fix these rules, on top of the config's unfixable; comma-separated (repeatable)",
+    )
+    scan.add_argument(
         "--diff",
         action="store_true",
         help="print what --fix would change as a unified diff (git apply takes it) and write nothing; "
@@ -787,6 +803,8 @@ def _run_scan(args: argparse.Namespace) -> int:
     select = _check_selectors("--select", args.select)
     extend_select = _check_selectors("--extend-select", args.extend_select) or ()
     ignore = _check_selectors("--ignore", args.ignore) or ()
+    fixable = _check_selectors("--fixable", args.fixable)
+    unfixable = _check_selectors("--unfixable", args.unfixable) or ()
     config = _load_config(args)
     options = ScanOptions(
         offline=args.offline,
@@ -803,6 +821,8 @@ def _run_scan(args: argparse.Namespace) -> int:
         select=select,
         extend_select=extend_select,
         ignore=ignore,
+        fixable=fixable,
+        unfixable=unfixable,
         rule_packs=tuple(args.rule_pack),
         progress=not args.quiet and sys.stderr.isatty() and wants_colour(sys.stderr, args.colour),
         config=config,

@@ -79,6 +79,24 @@ class Config(NamedTuple):
         return selected_codes((*self.settings.select, *self.settings.extend_select))
 
     @property
+    def fixable(self) -> tuple[str, ...] | None:
+        """The codes whose fixes the config's ``fixable`` keeps (None: every rule's)."""
+        if self.settings is None or self.settings.fixable is None:
+            return None
+        from ascend_reflint.check.rules import selected_codes
+
+        return selected_codes(self.settings.fixable)
+
+    @property
+    def unfixable(self) -> tuple[str, ...]:
+        """The codes whose fixes the config's ``unfixable`` drops."""
+        if self.settings is None:
+            return ()
+        from ascend_reflint.check.rules import selected_codes
+
+        return selected_codes(self.settings.unfixable)
+
+    @property
     def extend_select(self) -> tuple[str, ...]:
         """The codes of the config's ``extend-select``."""
         if self.settings is None:

@@ -77,6 +77,9 @@ class ScanOptions:
         select: only these rule codes (None: the config's ``select``, else all); replaces the config's.
         extend_select: these rule codes too, on top of ``select`` (or the config's).
         ignore: skip these rule codes, besides the config's ``ignore``.
+        fixable: only these rule codes' findings keep their fixes (None: the config's ``fixable``, else
+            all); replaces the config's.
+        unfixable: these rule codes' findings lose their fixes, besides the config's ``unfixable``.
         rule_packs: extra rule pack files, merged after the config.
         progress: show a progress bar on stderr.
         config: the user's config (default: none, the current directory as the root).
@@ -109,6 +112,8 @@ class ScanOptions:
     select: tuple[str, ...] | None = None
     extend_select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
+    fixable: tuple[str, ...] | None = None
+    unfixable: tuple[str, ...] = ()
     rule_packs: tuple[str, ...] = ()
     progress: bool = False
     config: Config | None = None
@@ -160,11 +165,15 @@ class RuleSelection(NamedTuple):
         select: only these codes (None: all).
         ignore: never these codes.
         config: the config, for ``per-file-ignores`` (globs relative to its root).
+        fixable: the codes whose findings keep their fixes (None: all).
+        unfixable: the codes whose findings lose their fixes.
     """
 
     select: frozenset[str] | None
     ignore: frozenset[str]
     config: Config
+    fixable: frozenset[str] | None = None
+    unfixable: frozenset[str] = frozenset()
 
     @classmethod
     def of(cls, options: ScanOptions, config: Config) -> RuleSelection:
@@ -174,11 +183,18 @@ class RuleSelection(NamedTuple):
         select = options.select if options.select is not None else config.select
         if select is not None:
             select = (*select, *config.extend_select, *options.extend_select)
+        fixable = options.fixable if options.fixable is not None else config.fixable
         return cls(
             select=frozenset(select) if select is not None else None,
             ignore=frozenset((*config.ignore, *options.ignore)),
             config=config,
+            fixable=frozenset(fixable) if fixable is not None else None,
+            unfixable=frozenset((*config.unfixable, *options.unfixable)),
         )
+
+    def fixes(self, code: str) -> bool:
+        """True when findings of ``code`` keep their fixes (``fixable``, ``unfixable``: ruff's meaning)."""
+        return (self.fixable is None or code in self.fixable) and code not in self.unfixable
 
     def runs(self, code: str) -> bool:
         """True when ``code`` is reported on some file (per-file ignores aside)."""
@@ -348,6 +364,12 @@ class _Checks:
         self.commits = commits
         findings = run_checks(files, lookups, self.policy, self.context_files, self.root, commits)
         findings = _documentation_capped(findings, files)
+        findings = [  # `unfixable`: reported, never fixed (nor counted as fixable)
+            finding
+            if finding.fix is None or self.selection.fixes(finding.code)
+            else dataclasses.replace(finding, fix=None)
+            for finding in findings
+        ]
         if any(finding.fix is not None for finding in findings):
             from ascend_reflint.fix.settle import settle_fixes
 

@@ -184,6 +184,10 @@ class UserConfig(PackSettings):
         verify_commits: verify pinned commit ids against their remotes' histories (False: as
             ``--no-verify-commits``).
         unsafe_fixes: apply unsafe fixes too, as ``--unsafe-fixes`` (default: False).
+        fixable: only these rules' fixes are offered and applied (None: every rule's); ``--fixable``
+            replaces it (ruff's key).
+        unfixable: these rules' findings are reported without their fix, whatever ``fixable`` says
+            (``--unfixable`` adds to it; ruff's key).
         pin_commits: ``--fix`` and ``--diff`` pin tags to their commits, as ``--pin-commits`` (default:
             False).
         gitlab_host: the host (and port) of the GitLab instance that runs the project's pipelines, where
@@ -202,6 +206,8 @@ class UserConfig(PackSettings):
     rule_packs: tuple[str, ...] = ()
     verify_commits: StrictBool = True
     unsafe_fixes: StrictBool = False
+    fixable: tuple[RuleSelector, ...] | None = None
+    unfixable: tuple[RuleSelector, ...] = ()
     pin_commits: StrictBool = False
     docs: StrictBool = True
     gitlab_host: Host | None = None

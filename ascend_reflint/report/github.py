@@ -162,7 +162,7 @@ def write_github(
     root = repository_root(environ, cwd)
     # Errors first, then warnings, then notices (each in path order): GitHub shows only the first 10 of
     # each kind per step, and a run's most serious findings must be among those it shows.
-    by_severity = sorted(result.findings, key=lambda finding: -finding.severity)
+    by_severity = _by_severity(result.findings)
     for finding in (f for f in by_severity if f.severity is Severity.ERROR):
         stream.write_command(annotation(finding, root, cwd))
     for error in result.errors:
@@ -223,7 +223,9 @@ def job_summary(
     cwd: str | None = None,
     budget: int = STEP_SUMMARY_LIMIT,
 ) -> tuple[str, bool]:
-    """The Markdown job summary: a heading, the summary line, a table of findings and one of unreadable files.
+    """The Markdown job summary: a heading, the summary line, a table of findings (errors first, then
+    warnings, then info, each in the scan's order, as the annotations are: when the table is cut to fit
+    ``budget``, what is left out is the least severe) and one of unreadable files.
 
     Table cells are escaped (Markdown punctuation with a backslash, ``|`` as ``\\|``, line breaks as
     ``<br>``, terminal control characters as ``\\xNN``). A location links to the file at the commit when
@@ -245,7 +247,7 @@ def job_summary(
         tables.append(
             (
                 "\n| Severity | Rule | Location | Message |\n| --- | --- | --- | --- |\n",
-                [_finding_row(f, environ, root, cwd) for f in result.findings],
+                [_finding_row(f, environ, root, cwd) for f in _by_severity(result.findings)],
             )
         )
     if result.errors:
@@ -256,6 +258,11 @@ def job_summary(
             )
         )
     return _fit(head, tables, budget)
+
+
+def _by_severity(findings: Sequence[Finding]) -> list[Finding]:
+    """``findings`` with the most severe first, in their order otherwise (a stable sort)."""
+    return sorted(findings, key=lambda finding: -finding.severity)
 
 
 def _fit(head: str, tables: Sequence[tuple[str, list[str]]], budget: int) -> tuple[str, bool]:

@@ -265,6 +265,8 @@ def test_help_says_which_options_repeat(capsys: pytest.CaptureFixture[str]) -> N
         "--select",
         "--extend-select",
         "--ignore",
+        "--fixable",
+        "--unfixable",
     }
     repeatable |= {"--rule-pack"}
     assert {option for option, says in said.items() if says} == repeatable

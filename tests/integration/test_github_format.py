@@ -279,6 +279,35 @@ def test_job_summary_leaves_out_rows_past_the_budget_and_says_so(tmp_path: Path)
     )
 
 
+def test_job_summary_lists_errors_first_and_cuts_the_least_severe(tmp_path: Path) -> None:
+    # Findings come in path order: an info and a warning in "a", an error in "b". The table, like the
+    # annotations, puts the error first, so that a summary cut to GitHub's limit keeps it.
+    findings = [
+        Finding("RL024", "newer-release", Severity.INFO, "a", Span(1, 1, 1, 2), "i" * 300),
+        Finding("RL015", "head-tracking-ref", Severity.WARNING, "a", Span(2, 1, 2, 2), "w"),
+        Finding("RL001", "ref-not-found", Severity.ERROR, "b", Span(3, 1, 3, 2), "e"),
+    ]
+    result = ScanResult(findings, [], [], SUMMARY)
+    full, complete = job_summary(result, {}, str(tmp_path), cwd=str(tmp_path))
+    rows = full.splitlines()[-3:]
+    assert (complete, rows[:2]) == (
+        True,
+        ["| error | RL001 ref-not-found | b:3:1 | e |", "| warning | RL015 head-tracking-ref | a:2:1 | w |"],
+    )
+    budget = len(full.encode()) - len(rows[2].encode()) - 1 + 200  # all but the info row, and the note
+    text, complete = job_summary(result, {}, str(tmp_path), cwd=str(tmp_path), budget=budget)
+    assert (complete, text.splitlines()[-4:]) == (
+        False,
+        [
+            "| error | RL001 ref-not-found | b:3:1 | e |",
+            "| warning | RL015 head-tracking-ref | a:2:1 | w |",
+            "",
+            "Not listed: 1 more (GitHub limits a step's job summary to 1024 KiB). The SARIF report has every "
+            "finding.",
+        ],
+    )
+
+
 def test_a_job_summary_that_cannot_be_written_is_a_warning(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
