@@ -253,6 +253,20 @@ class Invocation(NamedTuple):
     target: str | None = None
 
 
+class HistoryRead(NamedTuple):
+    """A command run in a clone that reads more of its history than the commit checked out: commits or tags
+    that a shallow clone does not hold (RL003 reads it for a remote a rule pack lists under
+    ``full-history-remotes``).
+
+    Attributes:
+        command: what runs, as ``git describe``.
+        span: its words ``git describe`` in the file.
+    """
+
+    command: str
+    span: Span
+
+
 class Fetch(NamedTuple):
     """How the ref that a checkout names by name came into its repository: the ``git fetch`` (or ``git
     pull``) before the checkout that named it. Whether the checkout finds it depends on what the fetch
@@ -330,6 +344,8 @@ class Pin:
             expressions are filled in when it is rendered.
         version_comment_span: where that version is written in the comment (a fix that corrects the
             comment edits it), None when there is no version comment.
+        history_read: for a clone (and its checkouts), the first command run in it that reads more of its
+            history than one commit (``git describe``, ``git log``), or None.
         clone_layout: for a ``git clone`` in a shell script (``CLONE``, ``CLONE_BRANCH`` and ``CHECKOUT``
             pins), where the command's parts are written; for a CMake declaration, where its
             ``GIT_SHALLOW`` is (as the ``depth`` option); None elsewhere.
@@ -362,6 +378,7 @@ class Pin:
     fetch: Fetch | None = None
     call_sites: tuple[CallSite, ...] = ()
     template: bool = False
+    history_read: HistoryRead | None = None
     # Where things are written, for fixes: not part of what the pin is (equal pins stay equal).
     version_comment_span: Span | None = field(default=None, compare=False)
     clone_layout: CloneLayout | None = field(default=None, compare=False)
@@ -378,11 +395,13 @@ class IssueKind(str, enum.Enum):
     - ``OPTION_WITHOUT_VALUE``: an option that takes a value is the command's last word (RL018).
     - ``CHECKOUT_OUTSIDE_CLONE``: a checkout runs in the directory a clone was made from, not in the clone
       (RL019).
+    - ``RUN_SYNTAX_ERROR``: a Dockerfile ``RUN`` whose shell text does not parse (RL021).
     - ``BASH_UNDER_SH``: bash syntax in a script that ``/bin/sh`` runs (RL022).
     """
 
     OPTION_WITHOUT_VALUE = "option-without-value"
     CHECKOUT_OUTSIDE_CLONE = "checkout-outside-clone"
+    RUN_SYNTAX_ERROR = "run-syntax-error"
     BASH_UNDER_SH = "bash-under-sh"
 
 
@@ -397,7 +416,7 @@ class CommandIssue(NamedTuple):
         subject: what is at ``span`` (``-b``, ``v1``, ``[[``).
         detail: a fact for the message: the comment that swallowed an option's value (OPTION_WITHOUT_VALUE);
             the directory the checkout runs in (CHECKOUT_OUTSIDE_CLONE); what the construct is
-            (BASH_UNDER_SH).
+            (BASH_UNDER_SH); what the shell finds there (RUN_SYNTAX_ERROR: ``syntax error near '('``).
         related: the places it refers to (the clone that a checkout was meant for).
         rest_of_run: for OPTION_WITHOUT_VALUE in a Dockerfile ``RUN`` (continuation lines joined into one
             line), the comment runs to the end of the RUN: nothing after it runs.

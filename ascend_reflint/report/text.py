@@ -203,18 +203,19 @@ def fix_line(result: ScanResult) -> str | None:
 
 
 def statistics_lines(findings: Sequence[Finding]) -> list[str]:
-    """``COUNT<TAB>CODE<TAB>[severity] rule-name`` per rule with findings, most findings first (then by
-    code), as ruff's ``--statistics`` prints; the severity is the highest among the rule's findings."""
-    counts: dict[str, int] = {}
-    highest: dict[str, Severity] = {}
+    """``COUNT<TAB>CODE<TAB>[severity] rule-name`` per rule and severity with findings, most findings first
+    (then by code, the higher severity first), as ruff's ``--statistics`` prints. A rule whose findings
+    have several severities (an error capped to a warning in documentation, a severity lowered by context)
+    has a line per severity, so that the counts of each severity add up to the summary's totals."""
+    counts: dict[tuple[str, Severity], int] = {}
     names: dict[str, str] = {}
     for finding in findings:
-        counts[finding.code] = counts.get(finding.code, 0) + 1
-        highest[finding.code] = max(highest.get(finding.code, finding.severity), finding.severity)
+        key = (finding.code, finding.severity)
+        counts[key] = counts.get(key, 0) + 1
         names[finding.code] = finding.rule
     width = len(str(max(counts.values(), default=0)))
-    ordered = sorted(counts, key=lambda code: (-counts[code], code))
-    return [f"{counts[code]:>{width}}\t{code}\t[{highest[code].label}] {names[code]}" for code in ordered]
+    ordered = sorted(counts, key=lambda key: (-counts[key], key[0], -key[1]))
+    return [f"{counts[key]:>{width}}\t{key[0]}\t[{key[1].label}] {names[key[0]]}" for key in ordered]
 
 
 def _write_finding(finding: Finding, stream: TextIO, console: object, marked: bool) -> None:

@@ -257,6 +257,7 @@ def test_all_rules_lists_code_name_severity_lookup_and_summary() -> None:
             False,
             "A checkout names a ref that only FETCH_HEAD holds.",
         ),
+        ("RL021", "run-syntax-error", "error", False, "A Dockerfile `RUN` that is not valid shell."),
         (
             "RL022",
             "bash-under-sh",

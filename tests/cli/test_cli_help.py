@@ -131,6 +131,8 @@ def test_rules_list_gives_one_aligned_line_per_rule(capsys: pytest.CaptureFixtur
     assert capsys.readouterr() == (
         "RL020  checkout-of-fetch-head-only  error    no lookup       no fix      "
         "A checkout names a ref that only FETCH_HEAD holds.\n"
+        "RL021  run-syntax-error             error    no lookup       no fix      "
+        "A Dockerfile `RUN` that is not valid shell.\n"
         "RL022  bash-under-sh                warning  no lookup       no fix      "
         "Bash syntax in a Dockerfile `RUN` that `/bin/sh` runs.\n"
         "RL023  version-comment-mismatch     warning  needs a lookup  safe fix    "

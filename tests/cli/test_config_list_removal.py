@@ -1,6 +1,7 @@
 """``!ENTRY`` in a list of the config removes what the shipped rule pack lists (as ``!`` negates a pattern
 in gitignore): MindSpeed, which the pack lists under ``full-history-remotes``, is shallow-cloned at its
-release branch without RL003 once the config removes it; a removal that removes nothing is an error."""
+release branch and described without RL003 once the config removes it; a removal that removes nothing is an
+error."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ import pytest
 Scan = Callable[..., tuple[int, list[str], list[str]]]
 DOCKERFILE = """\
 FROM ubuntu:22.04
-RUN git clone --depth 1 --branch core_r0.12.1 https://gitcode.com/Ascend/MindSpeed.git
+RUN git clone --depth 1 --branch core_r0.12.1 https://gitcode.com/Ascend/MindSpeed.git && \\
+    cd MindSpeed && git describe --tags
 """
 
 
@@ -31,9 +33,10 @@ def test_a_removal_in_the_config_takes_a_remote_off_a_shipped_list(project: Path
         1,
         [
             "Dockerfile:2:34: RL003 [*] [error] a shallow clone (`--depth 1`) of "
-            "gitcode.com/ascend/mindspeed, which the rule pack lists under full-history-remotes: its "
-            "commits are checked out by id, and a shallow clone holds only the newest ones; drop the "
-            "shallow option",
+            "gitcode.com/ascend/mindspeed, which the rule pack lists under full-history-remotes: `git "
+            "describe` reads its history, and a shallow clone holds only the newest ones; drop the shallow "
+            "option",
+            "Dockerfile:3:21: note: `git describe`",
             "",
             "1 error, 0 warnings, 0 info in 1 of 1 file (1 pin, 0 remotes: 0 checked (0 cached), 0 not "
             "checked)",

@@ -36,7 +36,7 @@ ERRORS = [
         "malformed YAML: '[' is never closed: at line 6, column 1, did not find expected node content",
     ),
     ("Dockerfile.bin", None, None, "binary file (holds NUL bytes)"),
-    ("bad.sh", 2, None, "shell syntax error near 'if'"),
+    ("bad.sh", 2, None, "shell syntax error near 'then'"),
 ]
 RL015 = (
     "`git clone` of github.com/o/r pins no ref, so the build takes whatever the default branch holds that "

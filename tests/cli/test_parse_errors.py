@@ -54,7 +54,7 @@ ERRORS = [
     ".gitmodules:4: error: bad section header (git refuses the file)",
     ".pre-commit-config.yaml:4:12: error: malformed YAML: '[' is never closed: at line 5, column 3, "
     "did not find expected ',' or ']'",
-    "build.sh:3: error: shell syntax error near 'if'",
+    "build.sh:3: error: shell syntax error near 'then'",
     "pyproject.toml:5:9: error: invalid TOML: Illegal character '\\n'",
 ]
 

@@ -167,6 +167,25 @@ def test_statistics_count_findings_per_rule_as_ruff_does(
     )
 
 
+def test_statistics_give_each_severity_of_a_rule_a_line_that_adds_up_to_the_totals(
+    scan: Scan, project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The README's release branch is an error capped to a warning, as every finding in documentation is.
+    (project / "README.md").write_text(
+        "```bash\ngit clone --branch core_r0.18.0 https://github.com/NVIDIA/Megatron-LM.git\n```\n"
+    )
+    code, out, _ = scan("--statistics", "--select", "RL002")
+    assert (code, out[:3]) == (
+        1,
+        [
+            "2\tRL002\t[error] branch-pin",
+            "1\tRL002\t[warning] branch-pin",
+            "2 errors, 1 warning, 0 info in 3 of 3 files (5 pins, 2 remotes: 2 checked (0 cached), 0 not "
+            "checked)",
+        ],
+    )
+
+
 def test_quiet_prints_the_findings_only(
     scan: Scan, project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

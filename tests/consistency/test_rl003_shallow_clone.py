@@ -40,16 +40,18 @@ def test_a_shallow_clone_of_a_full_history_remote_is_an_error(tmp_path: Path) ->
 
 
 @pytest.mark.parametrize(
-    ("clone", "shallow", "remote", "span"),
+    ("clone", "folder", "shallow", "remote", "span"),
     [
         (
             "git clone --depth=1 --branch core_r0.12.1 https://github.com/Ascend/MindSpeed",
+            "MindSpeed",
             "`--depth 1`",
             "github.com/ascend/mindspeed",
             (30, 42),  # the ref the clone takes
         ),
         (
             "git clone --shallow-since=2024-01-01 https://GITCODE.com/ascend/mindspeed.git",
+            "mindspeed",
             "`--shallow-since`/`--shallow-exclude`",
             "gitcode.com/ascend/mindspeed",
             (38, 78),  # no ref: the URL
@@ -57,9 +59,10 @@ def test_a_shallow_clone_of_a_full_history_remote_is_an_error(tmp_path: Path) ->
     ],
 )
 def test_any_shallow_form_and_any_case_of_a_listed_remote_counts(
-    tmp_path: Path, clone: str, shallow: str, remote: str, span: tuple[int, int]
+    tmp_path: Path, clone: str, folder: str, shallow: str, remote: str, span: tuple[int, int]
 ) -> None:
-    found = findings_in(tmp_path, {"install.sh": f"{clone}\n"}, "RL003")
+    script = f"{clone}\ncd {folder} && git describe --tags\n"
+    found = findings_in(tmp_path, {"install.sh": script}, "RL003")
     assert [record(f) for f in found] == [
         (
             "RL003",
@@ -67,9 +70,51 @@ def test_any_shallow_form_and_any_case_of_a_listed_remote_counts(
             1,
             *span,
             f"a shallow clone ({shallow}) of {remote}, which the rule pack lists under full-history-remotes: "
-            "its commits are checked out by id, and a shallow clone holds only the newest ones; drop the "
+            "`git describe` reads its history, and a shallow clone holds only the newest ones; drop the "
             "shallow option",
-            (),
+            (Related("install.sh", 2, 17, "`git describe`"),),
+        )
+    ]
+
+
+@pytest.mark.parametrize(
+    "then",
+    [
+        "pip install -e MindSpeed",
+        "cd MindSpeed && git log -1 --format=%H && git rev-list -n 1 HEAD",
+        "cd MindSpeed && git checkout core_r0.12.1",
+    ],
+)
+def test_a_shallow_clone_of_a_listed_remote_that_nothing_reads_further_back_is_fine(
+    tmp_path: Path, then: str
+) -> None:
+    # MindSpeed-LLM's devcontainer: a shallow clone of a release branch, then an editable install.
+    dockerfile = (
+        "FROM ubuntu\n"
+        "ARG MINDSPEED_BRANCH=core_r0.12.1\n"
+        "RUN git clone --depth 1 --branch ${MINDSPEED_BRANCH} \\\n"
+        "    https://gitcode.com/Ascend/MindSpeed.git && \\\n"
+        f"    {then}\n"
+    )
+    assert findings_in(tmp_path, {"Dockerfile": dockerfile}, "RL003") == []
+
+
+def test_a_checkout_that_cannot_be_resolved_needs_a_listed_remotes_history(tmp_path: Path) -> None:
+    script = (
+        'git clone --depth 1 https://gitcode.com/Ascend/MindSpeed.git\ncd MindSpeed\ngit checkout "$COMMIT"\n'
+    )
+    found = findings_in(tmp_path, {"install.sh": script}, "RL003")
+    assert [record(f) for f in found] == [
+        (
+            "RL003",
+            "install.sh",
+            3,
+            15,
+            22,
+            "a shallow clone (`--depth 1`) of gitcode.com/ascend/mindspeed, which the rule pack lists under "
+            "full-history-remotes: the checkout of `$COMMIT` needs another commit than the one cloned, and a "
+            "shallow clone holds only the newest ones; drop the shallow option",
+            (Related("install.sh", 1, 1, "the shallow clone"),),
         )
     ]
 

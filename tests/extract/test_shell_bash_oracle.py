@@ -64,7 +64,9 @@ def test_what_bash_refuses_is_still_an_error(tmp_path: Path) -> None:
     script = 'if [ "$a" = b ]; then\n' + CLONE
     assert not bash_accepts(script, tmp_path)
 
-    with pytest.raises(ExtractError, match=r"^line 3: shell syntax error: missing 'fi'$"):
+    with pytest.raises(
+        ExtractError, match=r"^line 1: shell syntax error: 'if' is never closed \('fi' is missing\)$"
+    ):
         extract(script)
 
 

@@ -222,7 +222,7 @@ def test_a_file_that_did_not_parse_whole_is_never_edited(
         "checked); 1 file could not be read",
         "0 fixed, 0 remaining",
     ]
-    assert err == "build.sh:3: error: shell syntax error near 'if'\n"
+    assert err == "build.sh:3: error: shell syntax error near 'then'\n"
 
 
 def test_a_symbolic_link_is_not_edited_its_target_is(

@@ -6,7 +6,12 @@ Reports a shallow clone (`--depth`, `--shallow-since`, `--shallow-exclude`, a su
 `shallow = true`):
 
 - of a remote that a rule pack lists under `full-history-remotes` (the default pack lists MindSpeed, on
-  gitcode.com and github.com, which recipes check out by commit id), whatever follows it;
+  gitcode.com and github.com, which recipes check out by commit id), when something then needs its
+  history: a checkout of another ref than the one cloned, even one that cannot be resolved (`git checkout
+  $COMMIT`); a `git describe`, `git log`, `git rev-list` (not `-1`), `git shortlog`, `git merge-base`,
+  `git cherry-pick`, `git rebase` or `git bisect` run in the clone; a shallow submodule, which checks out
+  the commit its superproject records; CMake's `GIT_SHALLOW` with a commit id. A shallow clone of a
+  release branch that nothing reads further back from builds fine, and is not reported;
 - of any remote, when a `git checkout`, `git switch` or `git reset --hard` in the clone then moves to a
   ref other than the one cloned: another branch, a tag, or a commit id (unless the remote's ref list
   shows that the tag or commit is the tip of what was cloned);
@@ -99,15 +104,16 @@ def check(context: PinContext) -> Iterator[Finding]:
         return
     related = _clone_place(pin)
     if context.policy.needs_full_history(pin.remote):
-        here = f' (here "{pin.ref}")' if pin.via is Via.CHECKOUT and pin.ref else ""
-        yield context.finding(
-            f"{_shallow(pin)} of {pin.remote}, which the rule pack lists under full-history-remotes: its "
-            f"commits are checked out by id{here}, and a shallow clone holds only the newest ones; drop the "
-            "shallow option",
-            related=related,
-            fix=_full_clone(pin),
-            at_use=True,
-        )
+        need = _history_need(pin)
+        if need is not None:
+            what, place = need
+            yield context.finding(
+                f"{_shallow(pin)} of {pin.remote}, which the rule pack lists under full-history-remotes: "
+                f"{what}, and a shallow clone holds only the newest ones; drop the shallow option",
+                related=related + place,
+                fix=_full_clone(pin),
+                at_use=True,
+            )
         return
     if pin.via in _CMAKE and pin.resolved and pin.ref is not None and _is_commit_id(pin.ref):
         yield from _cmake_commit(context, pin.ref)
@@ -134,6 +140,24 @@ def check(context: PinContext) -> Iterator[Finding]:
         related=related,
         fix=_full_clone(pin),
         at_use=True,
+    )
+
+
+def _history_need(pin: Pin) -> tuple[str, tuple[Related, ...]] | None:
+    """What needs more history than a shallow clone of ``pin`` holds, for the message, and where it is
+    when that is not the pin's own span; None when nothing does."""
+    if pin.via is Via.CHECKOUT and not (pin.ref is not None and same_ref(pin.ref, pin.clone_ref)):
+        if pin.ref is not None and _is_commit_id(pin.ref):
+            return f'its commits are checked out by id (here "{pin.ref}")', ()
+        return f"the checkout of `{pin.ref_text or pin.ref}` needs another commit than the one cloned", ()
+    if pin.via is Via.SUBMODULE or (pin.via in _CMAKE and pin.ref is not None and _is_commit_id(pin.ref)):
+        return "its commits are checked out by id", ()
+    read = pin.history_read
+    if read is None:
+        return None
+    span = read.span
+    return f"`{read.command}` reads its history", (
+        Related(pin.path, span.line, span.column, f"`{read.command}`"),
     )
 
 

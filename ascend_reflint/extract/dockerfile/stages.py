@@ -21,11 +21,22 @@ from ascend_reflint.extract.dockerfile.runs import RunTexts
 from ascend_reflint.extract.dockerfile.words import docker_value, docker_words
 from ascend_reflint.extract.errors import ExtractError
 from ascend_reflint.extract.shell.dialect import SystemShell, may_hold_bash_syntax
-from ascend_reflint.model import EnvSetting, FileKind, Origin, Pin, Resolution, SourceFile, Span
+from ascend_reflint.model import (
+    CommandIssue,
+    EnvSetting,
+    FileKind,
+    IssueKind,
+    Origin,
+    Pin,
+    Resolution,
+    SourceFile,
+    Span,
+)
 from ascend_reflint.resolve import Binding, Scope, referenced_names
 
 if TYPE_CHECKING:
-    from ascend_reflint.extract.shell import ShellSession
+    from ascend_reflint.extract.shell import ShellSession, SyntaxProblem
+    from ascend_reflint.sourcemap import SourceMapBuilder
 
 _SHELL_ASSIGNMENT = re.compile(r"(?:^|[\s;&|(])([A-Za-z_][A-Za-z0-9_]*)=")
 #: A commented-out ``ARG NAME``/``ENV NAME`` or shell assignment: ``# ARG MCORE_REF=core_v0.18.0``.
@@ -133,6 +144,8 @@ class _Extractor:
         #: The pins of ``ADD`` git sources, in file order.
         self.add_pins: list[Pin] = []
         self.runs = RunTexts(source.text or "", source.notices)
+        #: The shell texts of RUNs that cannot pin, whose syntax is checked once every RUN is walked.
+        self.unwalked: list[tuple[Instruction, SourceMapBuilder, _Stage]] = []
         from_lines = [instruction for instruction in parsed.instructions if instruction.keyword == "FROM"]
         self.labels = [_stage_name(instruction) or str(index) for index, instruction in enumerate(from_lines)]
 
@@ -141,6 +154,8 @@ class _Extractor:
         try:
             for instruction in self.parsed.instructions:
                 self._dispatch(instruction)
+            for instruction, text, stage in self.unwalked:
+                self._check_syntax(instruction, text, stage, None)
         finally:
             pins: list[Pin] = list(self.add_pins)
             for session in [stage.session for stage in self.stages] + self.trigger_sessions:
@@ -297,12 +312,16 @@ class _Extractor:
         self._run(instruction, stage, skip_flags(text, match.end()), session)
 
     def _run(self, instruction: Instruction, stage: _Stage, args_start: int, session: ShellSession) -> None:
+        """Walk a RUN's shell texts when they may pin or hold bash syntax that ``/bin/sh`` refuses, and check
+        their syntax (RL021); the others are only parsed, after the file's walks (:attr:`unwalked`), so that
+        the parse budget goes to pins first."""
         system_shell = None
         if self.runs.runs_in_system_shell(instruction, stage.shell, args_start):
             system_shell = SystemShell(stage.sh_is_dash)
         may_pin = self._may_hold_pin(instruction, stage)
-        if not may_pin and (system_shell is None or not may_hold_bash_syntax(instruction.logical.text)):
-            return
+        walk = may_pin or (system_shell is not None and may_hold_bash_syntax(instruction.logical.text))
+        if not walk and self.source.template:
+            return  # a template's shell gets the rendered text, not this one with the template syntax masked
         try:
             texts = list(self.runs.shell_texts(instruction, stage.shell, args_start))
         except ExtractError as error:
@@ -310,12 +329,55 @@ class _Extractor:
                 self.source.notices.append(f"line {instruction.line}: RUN {error}; not scanned for pins")
             return
         for text in texts:
+            if not walk:
+                self.unwalked.append((instruction, text, stage))
+                continue
             session.scope = self._scope_for(stage, instruction, text.text)
             try:
                 session.run(text.text, text.source_map, system_shell)
             except ExtractError as error:
-                if may_pin:
-                    self.source.notices.append(f"line {instruction.line}: RUN is not valid shell: {error}")
+                self._check_syntax(instruction, text, stage, error)
+            else:
+                self._check_syntax(instruction, text, stage, None)
+
+    def _check_syntax(
+        self, instruction: Instruction, text: SourceMapBuilder, stage: _Stage, failed: ExtractError | None
+    ) -> None:
+        """Record a shell text of a RUN that is not valid shell (RL021); ``failed`` is the walk's error, if
+        any. Asked after a walk too, which has parsed the text already: the walk stops at none of the stray
+        words that the grammar takes and bash refuses (``;;`` outside a ``case``). An error that is no
+        syntax error (the file's parse budget is spent), or a template's (whose syntax is not checked: its
+        shell gets the rendered text), is a notice."""
+        problem = None
+        if not self.source.template:
+            try:
+                problem = shell.syntax_problem(text.text)
+            except ExtractError as error:
+                failed = failed or error
+        if problem is not None:
+            self._syntax_error(problem, text, stage)
+        elif failed is not None:
+            self.source.notices.append(f"line {instruction.line}: RUN: {failed}")
+
+    def _syntax_error(self, problem: SyntaxProblem, text: SourceMapBuilder, stage: _Stage) -> None:
+        """Record a RUN whose shell text does not parse, at the offending token (RL021)."""
+        source_map = text.source_map
+        if problem.end > problem.start:
+            span = source_map.span(problem.start, problem.end)
+        else:
+            line, column = source_map.position(problem.start)
+            span = Span(line, column, line, column)
+        self.source.issues.append(
+            CommandIssue(
+                kind=IssueKind.RUN_SYNTAX_ERROR,
+                path=self.source.path,
+                span=span,
+                command="RUN",
+                subject=text.text[problem.start : problem.end],
+                detail=problem.what,
+                stage=stage.label,
+            )
+        )
 
     @staticmethod
     def _may_hold_pin(instruction: Instruction, stage: _Stage) -> bool:

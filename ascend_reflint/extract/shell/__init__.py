@@ -54,7 +54,7 @@ and the :class:`Walker` protocol that handlers get), the handlers :mod:`.builtin
 entry points). Command-line syntax is :mod:`ascend_reflint.extract.commands`'.
 """
 
-from ascend_reflint.extract.shell.parse import may_pin
+from ascend_reflint.extract.shell.parse import SyntaxProblem, may_pin, syntax_problem
 from ascend_reflint.extract.shell.session import ShellSession, extract_shell_file
 
-__all__ = ["ShellSession", "extract_shell_file", "may_pin"]
+__all__ = ["ShellSession", "SyntaxProblem", "extract_shell_file", "may_pin", "syntax_problem"]

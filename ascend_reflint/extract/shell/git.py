@@ -14,6 +14,9 @@
   that repository (see :mod:`.repos` for what it pins). A checkout in the directory that a clone was just
   made from, outside every repository, is recorded as a command issue (RL019), and so is an option left
   without its value (RL018).
+- ``git describe``, ``log``, ``rev-list``, ``shortlog``, ``merge-base``, ``cherry-pick``, ``rebase`` and
+  ``bisect`` in a shallow clone read more of its history than it holds: the first is recorded on the clone's
+  pins (RL003).
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ from ascend_reflint.model import (
     CommandIssue,
     Fetch,
     FileKind,
+    HistoryRead,
     IssueKind,
     Related,
     Resolution,
@@ -56,6 +60,16 @@ _SCP_LIKE_URL = re.compile(r"^[\w.-]+@[\w.-]+:")
 #: git's ``<transport>::<address>`` form for remote helpers (git-remote-helpers(7)).
 _HELPER_TRANSPORT = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*::")
 _SUBCOMMANDS_WITH_OPTIONS = ("clone", "fetch", "pull", "checkout", "switch")
+#: Subcommands that read commits or tags beyond the one checked out (git-describe(1) needs a tag that HEAD
+#: descends from; log, rev-list and shortlog walk the history behind HEAD; the others need other commits):
+#: in a shallow clone they fail, or answer from the few commits it holds (``git rev-list --count HEAD``
+#: says 1).
+_READS_HISTORY = frozenset(
+    {"describe", "log", "rev-list", "shortlog", "merge-base", "cherry-pick", "rebase", "bisect"}
+)
+#: What limits ``log``/``rev-list`` to one commit, which a shallow clone holds (``git log -1 --format=%H``).
+_ONE_COMMIT = frozenset({"-1", "-n1", "--max-count=1"})
+_COUNT_OPTIONS = frozenset({"-n", "--max-count"})
 #: The clone options that fixes remove (RL003 drops the shallow ones, RL007 and pinning drop ``--branch``).
 _REMOVABLE = frozenset({"branch", "depth", "shallow-since", "shallow-exclude", "single-branch"})
 #: What may follow a command's last word for another command to be added after it with ``&&``: the end of
@@ -97,6 +111,25 @@ def run_git(walker: Walker, command: Command) -> None:
         _init(walker, command, start, repository, command_span)
     elif subcommand == "remote":
         _remote(walker, command, start, repository)
+    elif subcommand in _READS_HISTORY:
+        _history_read(walker, command, subcommand, start, repository, command_span)
+
+
+def _history_read(
+    walker: Walker, command: Command, subcommand: str, start: int, cwd: Dir, command_span: Span
+) -> None:
+    """Record on a shallow clone the first command run in it that reads more than one commit."""
+    repository = walker.repositories.find(cwd)
+    if repository is None or not repository.shallow or repository.history_read is not None:
+        return
+    words = [word.display for word in command.words[start:]]
+    one_commit = any(
+        word in _ONE_COMMIT or (word in _COUNT_OPTIONS and following == "1")
+        for word, following in zip(words, [*words[1:], ""], strict=True)
+    )
+    if subcommand in ("log", "rev-list") and one_commit:
+        return
+    repository.history_read = HistoryRead(f"git {subcommand}", command_span)
 
 
 def _options_without_value(walker: Walker, command: Command, subcommand: str, start: int) -> None:

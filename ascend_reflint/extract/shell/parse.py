@@ -10,6 +10,7 @@ import re
 import threading
 import time
 from collections.abc import Iterator
+from typing import NamedTuple
 
 import tree_sitter_bash
 from tree_sitter import Language, Node, Parser, Tree
@@ -38,15 +39,23 @@ _TEMPLATE_PLACEHOLDER = re.compile(
 #: What bash -n accepts and tree-sitter-bash refuses (each found by comparing the two on real scripts):
 #: ``\<``/``\>`` (test's string comparison in ``[ ]``), a ``$`` that ends a word before ``)``
 #: (``grep "so"$)``), ``${A:$B+1}`` (a substring offset that starts with a variable), a bad substitution
-#: such as ``${that sGOLDEN_DIR}`` (an error only when it runs), a function whose name starts with
-#: ``unset`` (``unsetenv() {``), and backquotes around nothing but blanks (an empty command).
+#: such as ``${that sGOLDEN_DIR}`` or ``${ X}`` whatever it holds (an error only when it runs: ``bash -n``
+#: reads anything up to the ``}``), a function whose name starts with ``unset`` (``unsetenv() {``), and
+#: backquotes around nothing but blanks (an empty command).
 _GRAMMAR_GAPS = re.compile(
     r"\\[<>]"
     r"|(?<!\$)\$(?=\))"
     r"|(?<=\$\{)[A-Za-z_]\w*:\$(?=[A-Za-z_{])"
-    r"|\$\{[A-Za-z_]\w*[ \t][^}\n]*\}"
+    r"|\$\{(?:[A-Za-z_]\w*)?[ \t][^}\n]*\}"
     r"|(?<![\w$-])unset(?=[\w-]+[ \t]*\(\))"
     r"|`\s*`"
+)
+#: A compound command's closing word followed by the reserved word that goes on with the command around it,
+#: with no ``;`` between (``…; fi else …``, ``…; done fi``): bash and dash read a reserved word right after
+#: a compound command, the grammar wants a terminator; the first blank becomes ``;``. Only where the closing
+#: word is a command's first word (after ``;``, ``&`` or a newline), never an argument (``echo fi else``).
+_CLOSED_THEN_RESERVED = re.compile(
+    r"(?<=[;&\n])([ \t]*(?:fi|done|esac))[ \t](?=[ \t]*(?:else|elif|fi|done|esac)\b)"
 )
 #: A backslash that starts a line, and the character it escapes: tree-sitter-bash reads the line break before
 #: it as part of a word, which joins the line to the command on the line before (``git clone URL`` then
@@ -58,6 +67,48 @@ _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 _BUILDS = re.compile(r"docker|podman")
 _CODE_MARKERS = re.compile(r"git|npm|yarn|docker|podman")
 _ASSIGNMENT_OPERATOR = re.compile(rb"\+?=")
+#: What closes each token that opens a construct (bash(1) "QUOTING", "Compound Commands", "EXPANSION").
+_OPENED_BY = {
+    "if": "fi",
+    "for": "done",
+    "while": "done",
+    "until": "done",
+    "select": "done",
+    "case": "esac",
+    "{": "}",
+    "(": ")",
+    "((": "))",
+    "$(": ")",
+    "$((": "))",
+    "${": "}",
+    "[[": "]]",
+    '"': '"',
+    "`": "`",
+    "'": "'",
+}
+#: The part of a compound command that each part may come next to (bash(1) "Compound Commands"); a reserved
+#: word elsewhere as a command's first word is refused ("syntax error near unexpected token").
+_NEXT_PART = {
+    "if": {"then"},
+    "then": {"elif", "else", "fi"},
+    "elif": {"then"},
+    "else": {"fi"},
+    "for": {"do"},
+    "while": {"do"},
+    "until": {"do"},
+    "select": {"do"},
+    "do": {"done"},
+    "case": {"esac"},
+}
+_RESERVED_PARTS = frozenset({"then", "elif", "else", "fi", "do", "done", "esac"})
+_CLOSING_WORDS = frozenset({"fi", "done", "esac"})
+_COMMAND_LIKE = frozenset({"command", "command_name", "word", "ERROR"})
+#: A command separator or operator, then a ``;`` with no command between.
+_EMPTY_COMMAND = re.compile(r"(;|&&|\|\||\||&)[ \t\n]*(;)(?!;)")
+#: Tokens that the grammar takes where bash refuses them: a ``case`` item's terminator outside a ``case``,
+#: and a reserved word that continues or closes a compound command read as a command's name (bash(1)
+#: "RESERVED WORDS": they are recognized as the first word of a command).
+_STRAY_TOKEN = re.compile(r";;&|;;|;&|\b(?:then|else|elif|fi|do|done|esac)\b")
 _LOOP_KEYWORD = re.compile(rb"for|select")
 
 #: Node types that are statements (a command or something holding commands).
@@ -105,7 +156,9 @@ def _mask(text: str) -> str:
       (:data:`_ESCAPE_AT_LINE_START`): an escaped character is part of a word, as ``.`` is, and the grammar
       no longer reads the line break before it as part of the word.
     - Constructs that bash accepts and the grammar does not (:data:`_GRAMMAR_GAPS`) have the characters
-      that trip the grammar replaced by ``_``, so that a script bash can run is never a syntax error.
+      that trip the grammar replaced by ``_``, and a reserved word right after a compound command gets the
+      ``;`` that the grammar wants (:data:`_CLOSED_THEN_RESERVED`), so that a script bash can run is never
+      a syntax error.
     """
     if not text.isascii():
         text = _NON_ASCII.sub(".", text)
@@ -117,6 +170,8 @@ def _mask(text: str) -> str:
         text = _ESCAPE_AT_LINE_START.sub("..", text)
     if "\\" in text or "$" in text or "`" in text or "unset" in text:
         text = _GRAMMAR_GAPS.sub(_fill_gap, text)
+    if "fi" in text or "done" in text or "esac" in text:
+        text = _CLOSED_THEN_RESERVED.sub(r"\1;", text)
     end = len(text.rstrip("\r\n"))
     backslashes = end - len(text[:end].rstrip("\\"))
     if backslashes % 2 == 1:
@@ -125,12 +180,12 @@ def _mask(text: str) -> str:
 
 
 def _fill_gap(match: re.Match[str]) -> str:
-    """A :data:`_GRAMMAR_GAPS` match with what trips the grammar replaced: blanks inside a bad substitution,
-    ``\\<`` → ``==`` (a binary operator in ``[ ]``, a word elsewhere), ``A:$`` → ``A:_``, ``unset`` →
-    ``_nset``, empty backquotes → ``_`` … ``_``."""
+    """A :data:`_GRAMMAR_GAPS` match with what trips the grammar replaced: all but word characters inside a
+    bad substitution, ``\\<`` → ``==`` (a binary operator in ``[ ]``, a word elsewhere), ``A:$`` → ``A:_``,
+    ``unset`` → ``_nset``, empty backquotes → ``_`` … ``_``."""
     found = match.group()
     if found.startswith("${"):
-        return found.replace(" ", "_").replace("\t", "_")
+        return "${" + re.sub(r"\W", "_", found[2:-1]) + "}"
     if found.startswith("unset"):
         return "_" + found[1:]
     if found.startswith("\\"):
@@ -180,6 +235,8 @@ class Text:
                 (:mod:`ascend_reflint.extract.budget`); nothing of the text is read.
         """
         tree = self.tree = _parse_within(self.data, current_budget(len(self.data)))
+        if self.depth == 0:
+            _LOCAL.last_top = self  # a walk's script, which syntax_problem() may then be asked about
         return tree.root_node
 
     def node_text(self, node: Node) -> str:
@@ -351,8 +408,75 @@ def _offending(error: Node) -> Node:
     return node
 
 
+class SyntaxProblem(NamedTuple):
+    """Where a text stops being shell, and what is there.
+
+    Attributes:
+        start: the offset of the first character of the offending token (of the end of the text for a
+            missing one).
+        end: the offset just after it, on its first line (``start`` for a missing token).
+        what: ``syntax error near ')'``, ``'if' is never closed ('fi' is missing)``, ``the quote '"' is
+            never closed``, ``';' is missing at the end of the text``, ``syntax error at the end of the
+            text``.
+    """
+
+    start: int
+    end: int
+    what: str
+
+
 def first_error(text: Text, root: Node, source_map: SourceMap) -> str:
-    """The first syntax error under ``root``: its file line (by ``source_map``) and what is there."""
+    """The first syntax error under ``root``: its file line (by ``source_map``) and what is there
+    (``line 3: shell syntax error near ')'``, ``line 1: shell syntax error: 'if' is never closed …``)."""
+    problem = _problem_in(text, root)
+    line = source_map.position(text.root(problem.start))[0]
+    what = problem.what
+    return (
+        f"line {line}: shell {what}"
+        if what.startswith("syntax error")
+        else f"line {line}: shell syntax error: {what}"
+    )
+
+
+def syntax_problem(text: str) -> SyntaxProblem | None:
+    """The first syntax error of ``text`` read as bash reads it, or None for a text bash parses.
+
+    What the grammar refuses (constructs that bash accepts are masked first: :func:`_mask`), and what it
+    takes where bash and dash refuse it (:data:`_STRAY_TOKEN`: ``;;`` outside a ``case`` is a command
+    separator to the grammar, ``fi; else …`` a command named ``else``; bash says "syntax error near
+    unexpected token"). Checked against ``bash -n`` and ``dash -n`` over every RUN of the real
+    repositories' Dockerfiles and over mutants of them (``benchmarks/run_syntax_oracle.py``).
+    """
+    top: Text | None = getattr(_LOCAL, "last_top", None)
+    if top is not None and top.tree is not None and top.text == text:
+        root = top.tree.root_node  # the walk of a Dockerfile RUN has just parsed it
+    else:
+        top = Text(text, 0, 0)
+        root = top.parse()
+    if root.has_error:
+        return _problem_in(top, root)
+    return _stray_token(top, root)
+
+
+def _problem_in(text: Text, root: Node) -> SyntaxProblem:
+    """Where the first error of a tree that has one is, as bash would say it: a quote, bracket or compound
+    command that the end of the text leaves open is named at its opening (bash: "unexpected EOF while
+    looking for matching `\"'", "unexpected end of file"); a token that comes where bash wants another is
+    named where it is ("syntax error near unexpected token")."""
+    first = _first_error(root)
+    empty = _empty_command(text, root, first.end_byte)
+    if empty is not None:
+        return empty
+    end = len(text.text.rstrip())
+    if first.end_byte >= end:  # the error runs to the end of the text
+        opened = _open_at_end(text, first)
+        if opened is not None:
+            return opened
+    return _problem_at(text, root, _offending(first))
+
+
+def _first_error(root: Node) -> Node:
+    """The ERROR or MISSING node that starts first (the root when the tree has none)."""
     first: Node | None = None
     pending = [root]
     while pending:
@@ -362,11 +486,126 @@ def first_error(text: Text, root: Node, source_map: SourceMap) -> str:
                 first = node
             continue
         pending.extend(child for child in node.children if child.has_error or child.is_missing)
-    first = _offending(first or root)
-    offset = first.start_byte
-    line = source_map.position(text.root(offset))[0]
-    if first.is_missing:
-        return f"line {line}: shell syntax error: missing {first.type!r}"
-    snippet = text.node_text(first).strip().split("\n", 1)[0][:40]
-    where = f"near {snippet!r}" if snippet else "at the end of the text"
-    return f"line {line}: shell syntax error {where}"
+    return first or root
+
+
+def _empty_command(text: Text, root: Node, before: int) -> SyntaxProblem | None:
+    """A ``;`` that ends no command (``a; ; b``, ``a && ;``) before offset ``before``: the grammar gives up
+    on the statements around it, bash says "syntax error near unexpected token `;'"."""
+    for match in _EMPTY_COMMAND.finditer(text.text, 0, before):
+        tokens = [root.descendant_for_byte_range(*match.span(group)) for group in (1, 2)]
+        if all(node is not None and node.type in (";", "&&", "||", "|", "&") for node in tokens):
+            start = match.start(2)
+            return SyntaxProblem(start, start + 1, "syntax error near ';'")
+    return None
+
+
+def _open_at_end(text: Text, error: Node) -> SyntaxProblem | None:
+    """The innermost quote, bracket or compound command that ``error`` (an ERROR node that runs to the end
+    of the text, or a MISSING one at its end) opens and never closes, or the reserved word out of place
+    before it; None when there is neither.
+
+    A MISSING closer is the last child of the construct it closes, which starts with its opener (a
+    ``string`` with ``"``, a ``subshell`` with ``(``). An ERROR's children are the tokens and commands the
+    grammar could not fit: they are read in order as bash reads them (:func:`_error_children`).
+    """
+    if error.is_missing:
+        construct = error.parent
+        if construct is not None and construct.type == "do_group":  # `done` closes the loop around it
+            construct = construct.parent
+        opener = construct.children[0] if construct is not None and construct.children else None
+        if opener is None or _OPENED_BY.get(text.node_text(opener)) != error.type:
+            return None
+        return _never_closed(opener.start_byte, text.node_text(opener), error.type)
+    return _error_children(text, error)
+
+
+class _Open(NamedTuple):
+    """A construct that an ERROR's children open: its opener, the opener's offset, and the last part read
+    (the opener, then ``then``, ``do`` …) with its child's index."""
+
+    opener: str
+    start: int
+    part: str
+    part_index: int
+
+
+def _error_children(text: Text, error: Node) -> SyntaxProblem | None:
+    """Read the children of an ERROR node as bash reads a compound command's parts: openers and closers
+    matched in order, and each reserved word (a keyword token, or a command's name that the grammar misread)
+    checked against the part before it (:data:`_NEXT_PART`): ``fi`` after ``then …``, never right after it
+    (bash wants a command between) nor after ``do``. The first misplaced word is the problem; else the
+    innermost opener left open."""
+    pending: list[_Open] = []
+    for index, child in enumerate(error.children):
+        word = text.node_text(child)
+        first = word.split(None, 1)[0] if word.strip() else ""
+        reserved = first in _RESERVED_PARTS and (child.type in _COMMAND_LIKE or child.type == first)
+        top = pending[-1] if pending else None
+        if reserved:
+            if top is None or first not in _NEXT_PART.get(top.part, ()) or top.part_index == index - 1:
+                end = child.start_byte + len(first)
+                return SyntaxProblem(child.start_byte, end, f"syntax error near {first!r}")
+            pending.pop()
+            if first not in _CLOSING_WORDS:
+                pending.append(top._replace(part=first, part_index=index))
+        elif top is not None and not top.opener.isalpha() and word == _OPENED_BY[top.opener]:
+            pending.pop()
+        elif child.is_error and word.startswith("'") and "'" not in word[1:]:
+            pending.append(_Open("'", child.start_byte, "'", index))
+        elif not child.is_named and word in _OPENED_BY:
+            pending.append(_Open(word, child.start_byte, word, index))
+    if not pending:
+        return None
+    innermost = pending[-1]
+    return _never_closed(innermost.start, innermost.opener, _OPENED_BY[innermost.opener])
+
+
+def _never_closed(start: int, opener: str, closer: str) -> SyntaxProblem:
+    """The problem of ``opener``, at ``start``, that nothing closes."""
+    if opener in ('"', "'", "`"):
+        return SyntaxProblem(start, start + 1, f"the quote {opener!r} is never closed")
+    return SyntaxProblem(start, start + len(opener), f"{opener!r} is never closed ({closer!r} is missing)")
+
+
+def _problem_at(text: Text, root: Node, node: Node) -> SyntaxProblem:
+    """The token at ``node`` (an offending node under ``root``): a MISSING node is named by the token after
+    it, which bash stops at (``(if …; )``: "near unexpected token `)'"), or is the end of the text."""
+    start = node.start_byte
+    if node.is_missing:
+        rest = text.text[start:]
+        after = start + len(rest) - len(rest.lstrip())
+        if after == len(text.text):
+            return SyntaxProblem(start, start, f"{node.type!r} is missing at the end of the text")
+        found = root.descendant_for_byte_range(after, after + 1)
+        node = found if found is not None else node
+        start = node.start_byte
+    snippet = text.node_text(node).strip().split("\n", 1)[0][:40]
+    if not snippet:
+        return SyntaxProblem(start, start, "syntax error at the end of the text")
+    start = text.text.find(snippet, start)
+    return SyntaxProblem(start, start + len(snippet), f"syntax error near {snippet!r}")
+
+
+def _stray_token(text: Text, root: Node) -> SyntaxProblem | None:
+    """The first :data:`_STRAY_TOKEN`: a case terminator outside a ``case`` item, a reserved word that is
+    the first word of a command, or one that ends a part with no command (``then fi``: bash wants a list
+    of commands between)."""
+    for match in _STRAY_TOKEN.finditer(text.text):
+        node = root.descendant_for_byte_range(match.start(), match.end())
+        parent = node.parent if node is not None else None
+        if node is None or parent is None or (node.start_byte, node.end_byte) != match.span():
+            continue
+        if match.group().startswith(";"):
+            stray = node.type == match.group() and parent.type != "case_item"
+        elif node.type == match.group():  # a keyword right after `then`, `do`, `else`: an empty list
+            before = node.prev_sibling
+            stray = before is not None and (
+                before.type in ("then", "do") or (before.type == "else_clause" and before.child_count == 1)
+            )
+        else:  # bash reads it as a reserved word only as the first word of a command (not after `X=1`)
+            command = parent.parent
+            stray = parent.type == "command_name" and command is not None and command.children[0] == parent
+        if stray:
+            return SyntaxProblem(match.start(), match.end(), f"syntax error near {match.group()!r}")
+    return None

@@ -26,7 +26,7 @@ from typing import Any, NamedTuple
 from ascend_reflint.extract.shell.dirs import Dir, parent
 from ascend_reflint.extract.shell.state import Sink
 from ascend_reflint.extract.shell.values import Value, combined
-from ascend_reflint.model import CallSite, CloneLayout, Fetch, Pin, Span, Via
+from ascend_reflint.model import CallSite, CloneLayout, Fetch, HistoryRead, Pin, Span, Via
 from ascend_reflint.remote import normalise_remote
 
 
@@ -106,6 +106,7 @@ class Repository:
     no_tags: bool = False
     recurse_submodules: bool = False
     checkouts: list[Checkout] = field(default_factory=list)
+    history_read: HistoryRead | None = None
     fetched: Fetched | None = None
     call_sites: tuple[CallSite, ...] = ()
     layout: CloneLayout | None = None
@@ -281,6 +282,7 @@ def _common(repository: Repository, url: Value, source_span: Span, sink: Sink) -
         "single_branch": repository.single_branch,
         "recurse_submodules": repository.recurse_submodules,
         "stage": sink.stage,
+        "history_read": repository.history_read,
     }
 
 
