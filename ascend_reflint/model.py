@@ -318,6 +318,9 @@ class Pin:
         clone_ref_span: the span of the ``--branch`` value when ``clone_ref`` is set.
         single_branch: ``--single-branch`` was given.
         recurse_submodules: ``--recursive``/``--recurse-submodules`` was given.
+        submodules_stale: a checkout in a clone made with ``--recursive`` that no ``git submodule update``
+            (nor ``--recurse-submodules`` on the checkout) follows: the submodules stay at the commits the
+            clone checked out (RL027).
         fetched_ref: a ref that a later ``git fetch [--depth N] origin REF`` brought into the clone
             (checking it out, or ``FETCH_HEAD``, works even from a shallow clone).
         stage: the Dockerfile build stage (its name or index as a string), None elsewhere.
@@ -369,6 +372,7 @@ class Pin:
     clone_ref_span: Span | None = None
     single_branch: bool = False
     recurse_submodules: bool = False
+    submodules_stale: bool = False
     fetched_ref: str | None = None
     stage: str | None = None
     ref_type: RefType | None = None

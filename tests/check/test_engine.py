@@ -293,6 +293,13 @@ def test_all_rules_lists_code_name_severity_lookup_and_summary() -> None:
             True,
             "An abbreviated commit id that several commits of the repository's history start with.",
         ),
+        (
+            "RL027",
+            "submodules-not-updated",
+            "warning",
+            False,
+            "A checkout in a `--recursive` clone that no `git submodule update` follows.",
+        ),
         ("RL099", "unused-ignore", "info", False, "A `# reflint: ignore` comment that suppresses nothing."),
     ]
 

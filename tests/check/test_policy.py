@@ -129,7 +129,7 @@ def test_policy_is_frozen_and_forbids_extra_fields() -> None:
             "name: x\nseverity: {RL999: warning}\n",
             "p.yaml:2:12: severity: unknown rule code RL999 (known: RL001, RL002, RL003, RL004, RL005, "
             "RL006, RL007, RL008, RL009, RL010, RL011, RL012, RL013, RL014, RL015, RL016, RL017, RL018, "
-            "RL019, RL020, RL021, RL022, RL023, RL024, RL025, RL026, RL099)",
+            "RL019, RL020, RL021, RL022, RL023, RL024, RL025, RL026, RL027, RL099)",
         ),
         ("name: x\nseverity: [RL002]\n", "p.yaml:2:1: severity: expected a mapping"),
         ("name: x\ntag-pinned-remotes: github.com/a/b\n", "p.yaml:2:1: tag-pinned-remotes: expected a list"),

@@ -142,6 +142,8 @@ def test_rules_list_gives_one_aligned_line_per_rule(capsys: pytest.CaptureFixtur
         "RL025  commit-not-in-history        error    needs a lookup  no fix      "
         "A pinned commit that no branch or tag of its repository contains: it is not in the history.\n"
         "RL026  ambiguous-commit-id          error    needs a lookup  no fix      "
-        "An abbreviated commit id that several commits of the repository's history start with.\n",
+        "An abbreviated commit id that several commits of the repository's history start with.\n"
+        "RL027  submodules-not-updated       warning  no lookup       no fix      "
+        "A checkout in a `--recursive` clone that no `git submodule update` follows.\n",
         "",
     )

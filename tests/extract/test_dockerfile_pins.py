@@ -61,6 +61,7 @@ def test_clone_workdir_checkout_across_runs_is_one_pin() -> None:
             url_span=Span(3, 27, 3, 72),
             clone_span=Span(3, 5, 3, 14),
             recurse_submodules=True,
+            submodules_stale=True,  # no `git submodule update` after the checkout (RL027)
             stage="0",
         )
     ]

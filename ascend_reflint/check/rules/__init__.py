@@ -43,6 +43,7 @@ from ascend_reflint.check.rules import (
     rl024_newer_release,
     rl025_commit_not_in_history,
     rl026_ambiguous_commit_id,
+    rl027_submodules_not_updated,
     rl099_unused_ignore,
 )
 
@@ -74,6 +75,7 @@ RULES: tuple[RuleModule, ...] = (
     rl024_newer_release,
     rl025_commit_not_in_history,
     rl026_ambiguous_commit_id,
+    rl027_submodules_not_updated,
     rl099_unused_ignore,
 )
 

@@ -111,6 +111,8 @@ def run_git(walker: Walker, command: Command) -> None:
         _init(walker, command, start, repository, command_span)
     elif subcommand == "remote":
         _remote(walker, command, start, repository)
+    elif subcommand == "submodule":
+        _submodule(walker, command, start, repository)
     elif subcommand in _READS_HISTORY:
         _history_read(walker, command, subcommand, start, repository, command_span)
 
@@ -333,7 +335,23 @@ def _checkout(
         return
     checkout = _checkout_of(repository, ref)
     if checkout is not None:
-        repository.checkouts.append(checkout._replace(call_sites=walker.sink.call_sites))
+        recursing = any(
+            word.display.startswith("--recurse-submodules") for word in command.words[start:target]
+        )
+        repository.checkouts.append(
+            checkout._replace(call_sites=walker.sink.call_sites, submodules_updated=recursing)
+        )
+
+
+def _submodule(walker: Walker, command: Command, start: int, cwd: Dir) -> None:
+    """``git submodule update``: the submodules of the repository at ``cwd`` follow its checkouts so far."""
+    if not any(word.display == "update" for word in command.words[start:]):
+        return
+    repository = walker.repositories.find(cwd)
+    if repository is not None:
+        repository.checkouts = [
+            checkout._replace(submodules_updated=True) for checkout in repository.checkouts
+        ]
 
 
 def _checkout_of(repository: Repository, ref: Value) -> Checkout | None:

@@ -69,6 +69,8 @@ class Checkout(NamedTuple):
         shallow: the repository is shallow at this point.
         depth: its ``--depth``.
         call_sites: the call of the function the checkout ran in.
+        submodules_updated: the submodules were brought to this checkout's commits: by ``git submodule
+            update`` after it, or ``--recurse-submodules`` on it (a plain checkout leaves them alone).
     """
 
     ref: Value
@@ -79,6 +81,7 @@ class Checkout(NamedTuple):
     shallow: bool
     depth: int | None
     call_sites: tuple[CallSite, ...]
+    submodules_updated: bool = False
 
 
 @dataclass(slots=True)
@@ -236,8 +239,8 @@ def _pins(repository: Repository, sink: Sink) -> list[Pin]:
     assert url is not None, "a clone has its remote"
     revision = repository.revision
     if revision is not None:  # git clone --revision REF: REF is checked out, and fetched by the clone
-        checkout = Checkout(
-            revision, url, repository.command_span, None, None, repository.shallow, repository.depth, ()
+        checkout = Checkout(  # the clone checks the revision out itself, submodules included
+            revision, url, repository.command_span, None, None, repository.shallow, repository.depth, (), True
         )
         pin = _checkout_pin(repository, checkout, sink)
         return [_with(pin, fetched_ref=fetched_ref(revision), call_sites=repository.call_sites)]
@@ -305,6 +308,7 @@ def _checkout_pin(repository: Repository, checkout: Checkout, sink: Sink) -> Pin
         fetched_ref=fetched_ref(fetched.ref if fetched is not None else None),
         fetch=checkout.fetch,
         call_sites=checkout.call_sites,
+        submodules_stale=repository.recurse_submodules and not checkout.submodules_updated,
         **_common(repository, checkout.url, checkout.source_span, sink),
     )
 

@@ -1,0 +1,67 @@
+"""RL027: a checkout in a ``--recursive`` clone that no ``git submodule update`` follows (verl's ROCm image:
+``git clone --recursive`` of TransformerEngine, then ``git checkout 236178e5`` in another RUN); not when
+the submodules are updated after the checkout, the checkout recurses, or the clone was not recursive."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+#: The ``scan`` fixture of ``conftest.py``: ``scan(*args)`` → (exit code, stdout lines, stderr lines).
+Scan = Callable[..., tuple[int, list[str], list[str]]]
+DOCKERFILE = """\
+FROM ubuntu:22.04
+WORKDIR /workspace
+RUN git clone --recursive https://github.com/ROCm/TransformerEngine.git
+WORKDIR /workspace/TransformerEngine
+RUN git checkout 236178e5
+RUN git clone --recurse-submodules --branch v2.4 https://github.com/NVIDIA/cutlass.git /c && \\
+    cd /c && git checkout 3f084f7f
+RUN git clone --recursive https://github.com/vllm-project/vllm.git /v && \\
+    cd /v && git checkout v0.9.1 && git submodule update --init --recursive
+RUN git clone --recursive https://github.com/NVIDIA/apex.git /a && \\
+    git -C /a checkout --recurse-submodules 25.09
+RUN git clone https://github.com/deepseek-ai/DeepEP.git /d && git -C /d checkout v1.2.1
+RUN git clone --recursive https://github.com/sgl-project/sglang.git /s && \\
+    cd /s && git submodule update --init && git checkout v0.5.0
+"""
+ADVICE = (
+    "records: `git checkout` does not move them; run `git submodule update --init --recursive` after it (or "
+    "check out with --recurse-submodules)"
+)
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "Dockerfile").write_text(DOCKERFILE)
+    monkeypatch.chdir(root)
+    return root
+
+
+def _stale(at: str, ref: str, remote: str, cloned: str) -> str:
+    return (
+        f'Dockerfile:{at}: RL027 [warning] the checkout of "{ref}" in a clone of {remote} made with '
+        f"--recursive leaves its submodules, if it has any, at the commits that {cloned} {ADVICE}"
+    )
+
+
+def test_a_checkout_that_leaves_the_submodules_behind_is_reported(project: Path, scan: Scan) -> None:
+    assert scan("--offline", "--select", "RL027") == (
+        0,
+        [
+            _stale("5:18", "236178e5", "github.com/rocm/transformerengine", "its default branch"),
+            "Dockerfile:3:5: note: the clone with --recursive",
+            _stale("7:27", "3f084f7f", "github.com/nvidia/cutlass", '"v2.4"'),
+            "Dockerfile:6:5: note: the clone with --recursive",
+            _stale("14:58", "v0.5.0", "github.com/sgl-project/sglang", "its default branch"),
+            "Dockerfile:13:5: note: the clone with --recursive",
+            "",
+            "0 errors, 3 warnings, 0 info in 1 of 1 file (6 pins, 0 remotes: 0 checked (0 cached), 0 not "
+            "checked)",
+        ],
+        [],
+    )
