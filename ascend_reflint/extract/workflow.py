@@ -625,9 +625,8 @@ def _with_expressions(text: str, scope: Scope) -> _Value:
         inner = match.group(0)[3:-2] if match.group(0).endswith("}}") else ""
         binding = evaluate_expression(inner, scope)
         if binding is not None and binding.resolution is Resolution.EMPTY:
-            binding = Binding(
-                "", empty_because=binding.note
-            )  # an input on another trigger: the runner gives ''
+            # an input on another trigger: the runner gives '', and nothing in the file can change that
+            binding = Binding("", empty_because=binding.note)
         if binding is None or binding.value is None:
             note = binding.note if binding is not None and binding.note else _expression_note(match.group(0))
             return _Value(None, note)
