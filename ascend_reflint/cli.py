@@ -27,12 +27,10 @@ if TYPE_CHECKING:
     from typing import TextIO
 
     from ascend_reflint.config import Config
-    from ascend_reflint.fix.rounds import FixOutcome
-    from ascend_reflint.inventory import Inventory
-    from ascend_reflint.model import FileMessage, Pin, ScanResult, Severity, SourceFile
+    from ascend_reflint.model import FileMessage, Pin, ScanResult, Severity
     from ascend_reflint.output import Channel
     from ascend_reflint.report.text import TextOptions
-    from ascend_reflint.scan import Answers, ScanOptions, ScanRun
+    from ascend_reflint.scan import ScanRun
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 #: What ``reflint scan`` exits with; 0 never stands for "nothing was checked". Also in README.md.
@@ -756,7 +754,7 @@ def _run_refs(args: argparse.Namespace) -> int:
             from ascend_reflint.report.text import write_refs
 
             write_refs(inventory, stream, rich_output=wants_colour(stream, args.colour), describes=describes)
-            cache_notices = [FileMessage("(cache)", notice) for notice in inventory.cache_notices]
+            cache_notices = [FileMessage("", notice) for notice in inventory.cache_notices]
             write_file_messages(inventory.errors, [*inventory.notices, *cache_notices], sys.stderr)
 
     _emit(args.output, render)
@@ -851,10 +849,23 @@ def _run_scan(args: argparse.Namespace) -> int:
         raise
     run.result.unsafe_fixes = args.unsafe_fixes or config.unsafe_fixes
     if args.fix or args.diff:
-        outcome = _fix_in_rounds(args, config, inventory, run, options)
+        from ascend_reflint.fix.command import fix_in_rounds, write_diff, write_fixes
+        from ascend_reflint.textfile import DEFAULT_MAX_BYTES
+
+        outcome = fix_in_rounds(
+            inventory,
+            run,
+            options,
+            lambda overlay: _inventory(args, config, overlay, keep_text=True),
+            pin_commits=args.pin_commits or config.pin_commits,
+            max_bytes=args.max_file_size or DEFAULT_MAX_BYTES,
+        )
         if args.diff:
-            return _write_diff(outcome, run)
-        run = _write_fixes(outcome, run)
+            # Exit 1 when there is something to fix (or a file could not be read, or nothing was checked).
+            changed = write_diff(outcome)
+            unfinished = outcome.run.result.errors or run.result.summary.nothing_checked
+            return EXIT_FINDINGS if changed or unfinished else EXIT_CLEAN
+        run = write_fixes(outcome, run)
     result, timings = run.result, run.timings
     started = time.perf_counter()
     from ascend_reflint.report.text import write_file_messages
@@ -891,73 +902,6 @@ def _run_scan(args: argparse.Namespace) -> int:
             f"reflint: no remote could be checked: {unchecked} pin{'s' * (unchecked != 1)} unchecked\n"
         )
     return scan_exit_code(result, Severity.parse(args.fail_on), args.exit_zero)
-
-
-def _fix_in_rounds(
-    args: argparse.Namespace, config: Config, inventory: Inventory, run: ScanRun, options: ScanOptions
-) -> FixOutcome:
-    """Apply the fixes in rounds, each followed by a rescan of the edited texts (nothing is written)."""
-    import dataclasses
-
-    from ascend_reflint.fix.rounds import FixOptions, fix_in_rounds
-    from ascend_reflint.scan import run_scan
-    from ascend_reflint.textfile import DEFAULT_MAX_BYTES
-
-    def rescan(overlay: Mapping[str, bytes], answers: Answers) -> tuple[list[SourceFile], ScanRun]:
-        again: Inventory = _inventory(args, config, overlay, keep_text=True)
-        rerun = run_scan(again, dataclasses.replace(options, answers=answers, progress=False))
-        rerun.result.unsafe_fixes = run.result.unsafe_fixes
-        return again.files, rerun
-
-    fix_options = FixOptions(
-        unsafe=run.result.unsafe_fixes,
-        pin_commits=args.pin_commits or config.pin_commits,
-        max_bytes=args.max_file_size or DEFAULT_MAX_BYTES,
-    )
-    return fix_in_rounds(inventory.files, run, rescan, fix_options)
-
-
-def _write_fixes(outcome: FixOutcome, first: ScanRun) -> ScanRun:
-    """Write the fixed files; the run that remains, with what was fixed (and what could not be written)
-    in its result."""
-    from ascend_reflint.fix.rounds import write_fixed
-    from ascend_reflint.model import FixReport
-
-    run = outcome.run
-    failures = write_fixed(outcome)
-    written = len(outcome.changed) - len(failures)
-    run.result.fixed = FixReport(outcome.fixed if written else 0, outcome.pinned if written else 0, written)
-    run.result.errors.extend(failures)
-    run.result.summary = run.result.summary._replace(
-        lookups=first.result.summary.lookups, cached=first.result.summary.cached
-    )
-    run.side_notices.extend(outcome.refused)
-    return run
-
-
-def _write_diff(outcome: FixOutcome, first: ScanRun) -> int:
-    """``--diff``: the diff on standard output, a line about it on standard error; exit 1 when there is
-    something to fix (or a file could not be read, or nothing could be checked), else 0."""
-    from ascend_reflint.fix.diff import unified_diff
-    from ascend_reflint.output import Channel
-    from ascend_reflint.report.text import write_file_messages
-
-    diff = unified_diff(outcome.changed)
-    if diff:
-        stdout = sys.stdout if isinstance(sys.stdout, Channel) else Channel(sys.stdout)
-        stdout.write_exact(diff)
-    write_file_messages(outcome.run.result.errors, list(outcome.refused), sys.stderr)
-    files = len(outcome.changed)
-    if files:
-        pinned = f" and pin {outcome.pinned} tag{'s' * (outcome.pinned != 1)}" if outcome.pinned else ""
-        sys.stderr.write(
-            f"reflint: would fix {outcome.fixed} finding{'s' * (outcome.fixed != 1)}{pinned} "
-            f"in {files} file{'s' * (files != 1)}\n"
-        )
-    else:
-        sys.stderr.write("reflint: nothing to fix\n")
-    result = outcome.run.result
-    return EXIT_FINDINGS if files or result.errors or first.result.summary.nothing_checked else EXIT_CLEAN
 
 
 def scan_exit_code(result: ScanResult, fail_on: Severity, exit_zero: bool = False) -> int:
@@ -1076,20 +1020,24 @@ def _run_cache_dir(args: argparse.Namespace) -> int:
 
 def _run_clean(args: argparse.Namespace) -> int:
     """``reflint cache clean``: remove the caches and say what went, e.g. "removed 272 extraction entries,
-    41 ref lists, 0 failed lookups and 5 commit histories (1.4 MiB) from DIR"."""
+    41 ref lists, 0 failed lookups and 5 commit histories (1.4 MiB) from DIR"; exit 2, naming each, when
+    something could not be removed (the rest is removed all the same)."""
     from pathlib import Path
 
     from ascend_reflint.cachedir import clean
     from ascend_reflint.output import shown
 
     directory = _cache_directory(args)
-    try:
-        cleaned = clean(Path(directory))
-    except OSError as error:
-        raise UsageError(f"cannot clean the cache {directory}: {error.strerror or error}") from None
-    parts = [f"{entry.entries} {entry.label}" for entry in cleaned]
+    cleaned = clean(Path(directory))
+    parts = [entry.label for entry in cleaned]
     size = sum(entry.size for entry in cleaned) / (1024 * 1024)
     listed = f"{', '.join(parts[:-1])} and {parts[-1]}"
+    left = [problem for entry in cleaned for problem in entry.left]
+    if left:
+        sys.stdout.write(f"removed what it could of {listed} ({size:.1f} MiB) from {shown(directory)}\n")
+        for problem in left:
+            sys.stderr.write(f"reflint: error: cannot remove {shown(problem)}\n")
+        return EXIT_ERROR
     sys.stdout.write(f"removed {listed} ({size:.1f} MiB) from {shown(directory)}\n")
     return EXIT_CLEAN
 

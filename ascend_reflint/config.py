@@ -373,7 +373,11 @@ def reflint_table(text: str, source: str) -> dict[str, Any] | None:
     try:
         table: Any = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"{source}: not valid TOML: {error}") from None
+        from ascend_reflint.extract.tomlpos import toml_error
+
+        message, line, column = toml_error(error, text)
+        where = source if line is None else f"{source}:{line}:{column}"
+        raise ConfigError(f"{where}: not valid TOML: {message}") from None
     except RecursionError:
         return None
     for part in _TOOL_TABLE:

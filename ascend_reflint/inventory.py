@@ -114,7 +114,8 @@ def build_inventory(
         if not keep_text and not text_needed(source):
             source.text = None
         if source.error is not None:
-            inventory.errors.append(FileMessage(source.path, source.error))
+            error = FileMessage(source.path, source.error, source.error_line, source.error_column)
+            inventory.errors.append(error)
         inventory.notices.extend(FileMessage(source.path, notice) for notice in source.notices)
     if any(source.kind is FileKind.GITLAB_CI for source in inventory.files):
         from ascend_reflint.extract.gitlab import place_on_instance
@@ -223,6 +224,14 @@ def _read_and_extract(
         entry.store(source)
 
 
+def _failed(source: SourceFile, message: str, line: int | None = None, column: int | None = None) -> None:
+    """Record that ``source`` could not be extracted, why and where, and drop what was extracted before:
+    a file that could not be read is not checked, as a linter reports only the syntax error of a file that
+    has one (shellcheck, hadolint), and the summary counts no pin of it."""
+    source.error, source.error_line, source.error_column = message, line, column
+    source.pins, source.env, source.issues, source.invocations, source.named_files = [], [], [], [], []
+
+
 def _extract(source: SourceFile, build_args: Mapping[str, str]) -> bool:
     """Extract ``source``; False when extraction failed on a bug of ours or ran out of stack, memory or
     time (the file's error or notice says so)."""
@@ -232,13 +241,13 @@ def _extract(source: SourceFile, build_args: Mapping[str, str]) -> bool:
     try:
         extract_file(source, build_args)
     except ExtractError as exc:
-        source.error = str(exc)
+        _failed(source, exc.message, exc.line, exc.column)
         return not ran_out()
     except (RecursionError, MemoryError) as exc:
-        source.error = f"too deeply nested or too large to extract ({type(exc).__name__})"
+        _failed(source, f"too deeply nested or too large to extract ({type(exc).__name__})")
         return False
     except Exception as exc:  # a bug of ours must not lose the other files' findings
         log.debug("extracting %s failed", source.path, exc_info=True)
-        source.error = f"internal error while extracting ({type(exc).__name__}: {exc}); run with --debug"
+        _failed(source, f"internal error while extracting ({type(exc).__name__}: {exc}); run with --debug")
         return False
     return not ran_out()

@@ -178,7 +178,13 @@ def _target(source: SourceFile, invocation: Invocation, root: str, targets: _Tar
         base = root if candidate.from_root else os.path.dirname(source.abspath)
         real = inside_root(root, os.path.join(base, *candidate.path.split("/")))
         target = of_kind.get(real) if real is not None else None
-        if real is not None and target is not None and target.abspath != source.abspath:
+        # A file that does not parse is not checked (its error says so): no invocation reads it either.
+        if (
+            real is not None
+            and target is not None
+            and target.abspath != source.abspath
+            and target.error is None
+        ):
             targets.chosen[real] = target
             return real
     return None

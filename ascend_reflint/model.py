@@ -459,10 +459,26 @@ class EnvSetting(NamedTuple):
 
 
 class FileMessage(NamedTuple):
-    """A file that could not be read as a whole (``errors``) or that was read with a caveat (``notices``)."""
+    """A file that could not be read as a whole (``errors``) or that was read with a caveat (``notices``).
+
+    Attributes:
+        path: the file's display path (see :class:`Pin`); ``""`` for a message about no file (the cache).
+        message: what happened.
+        line: the 1-based line the message is about (where a file stops parsing), or None.
+        column: the 1-based column on that line, or None.
+    """
 
     path: str
     message: str
+    line: int | None = None
+    column: int | None = None
+
+    @property
+    def location(self) -> str:
+        """``path:line:column``, ``path:line`` or ``path``, as much as is known (not made safe to print)."""
+        if self.line is None:
+            return self.path
+        return f"{self.path}:{self.line}" + ("" if self.column is None else f":{self.column}")
 
 
 @dataclass(slots=True)
@@ -480,7 +496,10 @@ class SourceFile:
         pins: pins found, in file order.
         env: environment settings found (Dockerfile ``ENV``, workflow ``env:``).
         notices: caveats about this file (lenient decoding, a skipped ``shell: pwsh`` step …).
-        error: why the file could not be read or parsed, or None.
+        error: why the file could not be read or parsed, or None; such a file has no pins (what was
+            extracted before the failure is dropped).
+        error_line: the 1-based line where it stops parsing, when known.
+        error_column: the 1-based column on that line, when known.
         named_files: files that this file has its tool read, as written (relative to this file's folder),
             with the kind to read them as: pip's ``-r``/``-c`` files, GitLab CI's ``include: local``. The
             inventory reads them too.
@@ -499,6 +518,8 @@ class SourceFile:
     env: list[EnvSetting] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)
     error: str | None = None
+    error_line: int | None = None
+    error_column: int | None = None
     named_files: list[tuple[str, FileKind]] = field(default_factory=list)
     issues: list[CommandIssue] = field(default_factory=list)
     invocations: list[Invocation] = field(default_factory=list)
@@ -751,8 +772,8 @@ class ScanSummary(NamedTuple):
     """Counts for the end of a scan.
 
     Attributes:
-        files: files read.
-        pins: pins found.
+        files: files read (those that could not be read or parsed are the result's errors).
+        pins: pins found (a file that could not be parsed has none).
         remotes: distinct lookups needed (one per URL that pins fetch, normalised).
         lookups: of those, how many were asked over the network in this run.
         cached: of those, how many were answered with a ref list from the cache.

@@ -282,11 +282,11 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
         findings, history_notices = checks.run(lookups)
 
     cache_notices = (*inventory.cache_notices, *stats.notices, *history_notices)
-    side_notices = [FileMessage("(cache)", notice) for notice in cache_notices]
+    side_notices = [FileMessage("", notice) for notice in cache_notices]
     side_notices += _config_notices(inventory, config)
     notices = [*inventory.notices, *side_notices]
     summary = ScanSummary(
-        files=len(inventory.files),
+        files=sum(1 for source in inventory.files if source.error is None),
         pins=len(inventory.pins),
         remotes=len(requests),
         lookups=stats.lookups,
@@ -401,7 +401,7 @@ def _unchecked_run(
     inventory: Inventory, options: ScanOptions, config: Config, timings: dict[str, float]
 ) -> ScanRun:
     """The run of a scan that found no file to read: no finding, the inventory's errors and notices."""
-    side_notices = [FileMessage("(cache)", notice) for notice in inventory.cache_notices]
+    side_notices = [FileMessage("", notice) for notice in inventory.cache_notices]
     side_notices += _config_notices(inventory, config)
     summary = ScanSummary(files=0, pins=0, remotes=0, lookups=0, cached=0)
     run = ScanRun(

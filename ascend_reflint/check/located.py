@@ -54,9 +54,23 @@ def load_yaml(text: str, source: str) -> Any:
             f"{source}: nested too deeply to read (a config or rule pack never is)"
         ) from None
     except MarkedYAMLError as error:
-        mark = error.problem_mark
-        where = f"{source}:{mark.line + 1}:{mark.column + 1}" if mark is not None else source
-        raise InvalidFileError(f"{where}: not valid YAML: {error.problem}") from None
+        from ascend_reflint.extract.errors import ExtractError
+        from ascend_reflint.extract.yamlpos import parse_yaml, yaml_problem
+        from ascend_reflint.sourcemap import LineIndex
+
+        try:  # the event parser, which names the bracket or quote left open
+            parse_yaml(text)
+        except ExtractError as located:
+            if located.line is not None:
+                where = f"{source}:{located.line}:{located.column}"
+                raise InvalidFileError(
+                    f"{where}: not valid YAML: {located.message.removeprefix('malformed YAML: ')}"
+                ) from None
+        index, problem = yaml_problem(text, error)
+        if index is None:
+            raise InvalidFileError(f"{source}: not valid YAML: {problem}") from None
+        line, column = LineIndex(text).position(min(index, len(text)))
+        raise InvalidFileError(f"{source}:{line}:{column}: not valid YAML: {problem}") from None
     except YAMLError as error:
         raise InvalidFileError(f"{source}: not valid YAML: {' '.join(str(error).split())}") from None
 

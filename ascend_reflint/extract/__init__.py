@@ -44,7 +44,8 @@ def extract_file(
 
     Raises:
         ExtractError: when the file cannot be extracted (also when its shell parses pass the file's CPU-time
-            budget, :mod:`ascend_reflint.extract.budget`); pins found before the failure are kept.
+            budget, :mod:`ascend_reflint.extract.budget`); pins found before the failure are left in
+            ``source`` (the inventory drops them: a file that does not parse is not checked).
     """
     assert source.text is not None
     try:

@@ -241,7 +241,7 @@ class _Reader:
         except _BudgetSpent:
             raise ExtractError(
                 "stopped reading: YAML aliases repeat more content than the file holds (an alias bomb?); "
-                "refs after this point are not checked"
+                "the file is not checked"
             ) from None
 
     # Jobs

@@ -30,7 +30,14 @@ from dataclasses import dataclass
 
 from ascend_reflint.extract.errors import ExtractError
 from ascend_reflint.extract.requirements import pip_vcs_pin
-from ascend_reflint.extract.tomlpos import MAX_KEY_DOTS, KeyPath, TomlString, long_dotted_key, toml_strings
+from ascend_reflint.extract.tomlpos import (
+    MAX_KEY_DOTS,
+    KeyPath,
+    TomlString,
+    long_dotted_key,
+    toml_error,
+    toml_strings,
+)
 from ascend_reflint.model import Pin, RefType, Resolution, SourceFile, Span, Via
 from ascend_reflint.remote import normalise_remote
 from ascend_reflint.sourcemap import LineIndex
@@ -88,7 +95,8 @@ def extract_pyproject(source: SourceFile) -> None:
     try:
         tomllib.loads(source.text)
     except tomllib.TOMLDecodeError as error:
-        raise ExtractError(f"invalid TOML: {error}") from None
+        message, line, column = toml_error(error, source.text)
+        raise ExtractError(f"invalid TOML: {message}", line, column) from None
     if "git" not in source.text:  # no git source, no git+ URL: nothing to locate
         return
     strings = toml_strings(source.text)

@@ -14,6 +14,7 @@ Key paths hold the table names and keys as ``tomllib`` gives them, with array in
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -22,6 +23,9 @@ KeyPath = tuple[str | int, ...]
 _BLANK = " \t\r"
 _BARE_KEY = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 _VALUE_END = ",]}\n#"
+#: How ``tomllib`` ends the message of its error (CPython's Lib/tomllib/_parser.py, ``TOMLDecodeError``):
+#: ``(at line L, column C)``, both 1-based, or ``(at end of document)``.
+_ERROR_POSITION = re.compile(r" \(at (?:line (\d+), column (\d+)|end of document)\)$")
 _ESCAPES = {"b": "\b", "t": "\t", "n": "\n", "f": "\f", "r": "\r", "e": "\x1b", '"': '"', "\\": "\\"}
 
 
@@ -317,3 +321,24 @@ def _escape(
     starts.append(position)
     ends.append(position + width)
     return position + width
+
+
+def toml_error(error: ValueError, text: str) -> tuple[str, int | None, int | None]:
+    """What ``tomllib`` says is wrong with ``text``, and where.
+
+    Args:
+        error: the ``TOMLDecodeError`` that ``tomllib.loads(text)`` raised.
+        text: the text it read.
+
+    Returns:
+        ``(message, line, column)``: the message without its position; the 1-based line and column (in
+        characters) where the parser stopped, or None for both when the message names none.
+    """
+    message = str(error)
+    match = _ERROR_POSITION.search(message)
+    if match is None:
+        return message, None, None
+    if match.group(1) is not None:
+        return message[: match.start()], int(match.group(1)), int(match.group(2))
+    before_end = text.rsplit("\n", 1)
+    return message[: match.start()], text.count("\n") + 1, len(before_end[-1]) + 1

@@ -140,10 +140,10 @@ def extract_workflow(source: SourceFile, inputs: Mapping[str, Binding] | None = 
         else:
             walker.workflow(root)
     except _BudgetSpent as spent:
-        # The file was not read as a whole: an error (the pins found so far are kept), not a caveat.
+        # The file was not read as a whole: an error (what was found is dropped), not a caveat.
         raise ExtractError(
             f"line {spent.line}: stopped reading: YAML aliases repeat more content than the file holds "
-            "(an alias bomb?); refs after this point are not checked"
+            "(an alias bomb?); the file is not checked"
         ) from None
     finally:
         # A step reached again through an alias, in the same env, pins the same refs at the same place; a

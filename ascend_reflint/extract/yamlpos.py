@@ -112,19 +112,33 @@ def parse_yaml(text: str) -> YamlNode | None:
 
     Raises:
         ExtractError: for malformed YAML, an undefined alias, a second document or nesting deeper than
-            :data:`MAX_DEPTH`; the message names the 1-based line and column.
+            :data:`MAX_DEPTH`, with the 1-based line and column: for a bracket or quote that is never
+            closed, those of the bracket or quote (the parser stops later, often at the end of the file,
+            where nothing is wrong).
     """
     builder = _TreeBuilder(text)
-    for event in _events(text):
-        builder.feed(event)
+    try:
+        for event in _events(text):
+            builder.feed(event)
+    except _SyntaxError as error:
+        index, problem = yaml_problem(text, error.original, builder.open_flow_collection())
+        raise ExtractError(_located(text, index, f"malformed YAML: {problem}")) from None
     return builder.root
+
+
+class _SyntaxError(Exception):
+    """The parser's error, carried out of the event generator to where the builder's state is known."""
+
+    def __init__(self, original: Exception) -> None:
+        super().__init__(str(original))
+        self.original = original
 
 
 def _events(text: str) -> Iterator[Any]:
     """The parser events of ``text``: libyaml's when available, else ruamel.yaml's (same names and marks).
 
     Raises:
-        ExtractError: for malformed YAML (see :func:`_describe`).
+        _SyntaxError: for malformed YAML.
     """
     if LibyamlLoader is None:
         yield from _ruamel_events(text)
@@ -139,7 +153,7 @@ def _events(text: str) -> Iterator[Any]:
         finally:
             loader.dispose()
     except YAMLError as exc:
-        raise ExtractError(_describe(text, exc)) from None
+        raise _SyntaxError(exc) from None
 
 
 def _ruamel_events(text: str) -> Iterator[Any]:
@@ -147,7 +161,7 @@ def _ruamel_events(text: str) -> Iterator[Any]:
     takes several milliseconds, and it is needed only when PyYAML lacks libyaml).
 
     Raises:
-        ExtractError: for malformed YAML (see :func:`_describe`).
+        _SyntaxError: for malformed YAML.
     """
     from ruamel.yaml import YAML
     from ruamel.yaml.error import YAMLError
@@ -155,17 +169,56 @@ def _ruamel_events(text: str) -> Iterator[Any]:
     try:
         yield from YAML(typ="safe", pure=True).parse(text)
     except YAMLError as exc:
-        raise ExtractError(_describe(text, exc)) from None
+        raise _SyntaxError(exc) from None
 
 
-def _describe(text: str, error: Exception) -> str:
-    """``line L, column C: malformed YAML: <problem>`` from either library's error."""
-    mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
-    index = mark.index if mark is not None else getattr(error, "position", None)
-    problem = (
-        getattr(error, "problem", None) or getattr(error, "reason", None) or getattr(error, "context", None)
-    )
-    return _located(text, index, f"malformed YAML: {problem or error}")
+#: The parsers' contexts inside a flow collection (libyaml's and ruamel.yaml's, which share them).
+_FLOW_CONTEXTS = frozenset(
+    {"while parsing a flow sequence", "while parsing a flow mapping", "while parsing a flow node"}
+)
+
+
+def yaml_problem(text: str, error: Exception, open_flow: int | None = None) -> tuple[int | None, str]:
+    """Where a YAML error of PyYAML or ruamel.yaml is, and what it is.
+
+    A bracket or quote that is never closed is reported where it opens, the position that tells the user
+    what to fix: the parser stops later, often at the end of the file (``run: [`` then more lines), where
+    nothing is wrong.
+
+    Args:
+        text: the text parsed.
+        error: a ``YAMLError`` of either library.
+        open_flow: the offset of the ``[`` or ``{`` of the innermost flow collection open when the parser
+            stopped, when the caller followed its events (the parser names it for a missing ``,`` or
+            ``]``, but not for a missing value: ``- run: [`` at the end of the file).
+
+    Returns:
+        ``(index, problem)``: the 0-based character offset (None when the error names none) and the text,
+        such as ``'[' is never closed: at line 9, column 1, did not find expected ',' or ']'``.
+    """
+    problem_mark = getattr(error, "problem_mark", None)
+    context_mark = getattr(error, "context_mark", None)
+    context = str(getattr(error, "context", None) or "")
+    problem = getattr(error, "problem", None) or getattr(error, "reason", None) or context or str(error)
+    opened = _opener(context, context_mark, open_flow)
+    if opened is not None and problem_mark is not None and opened < len(text):
+        where = f"line {problem_mark.line + 1}, column {problem_mark.column + 1}"
+        return opened, f"{text[opened]!r} is never closed: at {where}, {problem}"
+    # A key without its ':' is named where the key starts; the parser looks for the ':' up to the line's end.
+    mark = context_mark if context == "while scanning a simple key" else problem_mark or context_mark
+    return (mark.index if mark is not None else getattr(error, "position", None)), str(problem)
+
+
+def _opener(context: str, context_mark: Any, open_flow: int | None) -> int | None:
+    """The offset of the bracket or quote that the parser's ``context`` says is open, or None."""
+    if context in _FLOW_CONTEXTS:
+        if open_flow is not None:
+            return open_flow
+        # "while parsing a flow node" marks where the missing node would be, not the bracket.
+        return context_mark.index if context_mark is not None and not context.endswith("node") else None
+    if context == "while scanning a quoted scalar" and context_mark is not None:
+        return int(context_mark.index)
+    return None
 
 
 def _located(text: str, index: int | None, message: str) -> str:
@@ -221,6 +274,13 @@ class _TreeBuilder:
         if len(self.stack) > MAX_DEPTH:
             message = f"nested deeper than {MAX_DEPTH} levels; a workflow never is"
             raise ExtractError(_located(self.text, start, message))
+
+    def open_flow_collection(self) -> int | None:
+        """The offset of the ``[`` or ``{`` of the innermost flow collection still open, or None."""
+        for node, _ in reversed(self.stack):
+            if self.text.startswith(("[", "{"), node.start):
+                return node.start
+        return None
 
     def _anchor(self, anchor: str | None, node: YamlNode) -> None:
         if anchor is not None:

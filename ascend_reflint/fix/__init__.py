@@ -11,6 +11,8 @@
   commit id, the tag kept in a comment).
 - :mod:`~ascend_reflint.fix.rounds`: rounds of fix and rescan until nothing more applies, as ruff does.
 - :mod:`~ascend_reflint.fix.diff`: the unified diff that ``--diff`` prints and ``git apply`` takes.
+- :mod:`~ascend_reflint.fix.command`: what ``--fix`` and ``--diff`` do after the scan: the rounds, then the
+  files written or the diff printed.
 
 Nothing here is imported unless ``--fix``, ``--diff`` or ``--pin-commits`` is given, or a finding has a fix
 to settle.

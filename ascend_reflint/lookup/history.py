@@ -426,10 +426,12 @@ class _RemoteVerification:
         if not result.ok:
             return result.detail or f"fetching its history failed: {_failure_detail(self.remote, result.run)}"
         if cold and result.run is not None and _FILTER_IGNORED in result.run.stderr:
-            self.notice = (
-                f"{self.remote} does not allow partial clones, so its whole history (trees and files too, "
-                f"{_size_text(graph.disk_size())}) was fetched to verify its pinned commits"
-            )
+            size = graph.disk_size()
+            if size >= WHOLE_HISTORY_NOTICE_BYTES:
+                self.notice = (
+                    f"{self.remote} does not allow partial clones, so its whole history (trees and files "
+                    f"too, {_size_text(size)}) was fetched to verify its pinned commits"
+                )
         graph.compact(self.runner, max(self._time_left(), 0.001))
         if state.tips != self.tips:
             state.verdicts = {}
@@ -601,6 +603,11 @@ _NO_REF_CONTAINS = "no branch or tag of it contains the commit"
 _DEADLINE = "the lookups' deadline passed first (--lookup-deadline)"
 #: What git prints when the server ignores ``--filter`` (fetch-pack.c) and when it refuses a want by id.
 _FILTER_IGNORED = "filtering not recognized by server"
+#: A whole history, fetched from a server that refuses filters (git prints "filtering not recognized by
+#: server"), at least this large is worth a notice. GitHub and GitLab allow filters; a smaller one (a small
+#: repository, a local bare repository whose uploadpack.allowFilter is unset) cost about what the treeless
+#: fetch would have, and a notice about it would be noise.
+WHOLE_HISTORY_NOTICE_BYTES = 16 * 1024 * 1024
 _UNADVERTISED = "not allow request for unadvertised object"
 
 

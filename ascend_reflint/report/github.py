@@ -127,9 +127,20 @@ def _message_lines(finding: Finding, root: str, cwd: str | None) -> list[str]:
 
 
 def file_error_annotation(error: FileMessage, root: str, cwd: str | None = None) -> str:
-    """The workflow command for a file that could not be read: ``::warning file=PATH,title=…::MESSAGE``."""
-    properties = [("file", _shown_path(error.path, root, cwd)), ("title", "reflint could not read this file")]
+    """The workflow command for a file that could not be read: ``::warning file=PATH,line=L,col=C,title=…::
+    MESSAGE``, with the line and column where it stops parsing when known."""
+    properties = [("file", _shown_path(error.path, root, cwd))]
+    if error.line is not None:
+        properties.append(("line", str(error.line)))
+        if error.column is not None:
+            properties.append(("col", str(error.column)))
+    properties.append(("title", "reflint could not read this file"))
     return workflow_command(_FILE_ERROR_COMMAND, properties, [error.message])
+
+
+def _error_location(error: FileMessage, root: str, cwd: str | None) -> str:
+    """``path:line:column`` of a file error, as much as is known, the path relative to the root."""
+    return _shown_path(error.path, root, cwd) + error.location[len(error.path) :]
 
 
 def write_github(
@@ -243,10 +254,7 @@ def job_summary(
         tables.append(
             (
                 "\nFiles that could not be read:\n\n| File | Reason |\n| --- | --- |\n",
-                [
-                    f"| {_cell(_shown_path(e.path, root, cwd))} | {_cell(e.message)} |\n"
-                    for e in result.errors
-                ],
+                [f"| {_cell(_error_location(e, root, cwd))} | {_cell(e.message)} |\n" for e in result.errors],
             )
         )
     return _fit(head, tables, budget)

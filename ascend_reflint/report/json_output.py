@@ -57,8 +57,20 @@ def _span(path: str, span: Span) -> dict[str, Any]:
     }
 
 
-def _messages(messages: list[FileMessage]) -> list[dict[str, str]]:
-    return [{"path": m.path, "message": m.message} for m in messages]
+def _messages(messages: list[FileMessage]) -> list[dict[str, str | int | None]]:
+    """Each message as ``{"path", "line", "column", "message"}``, the line and column only when known; the
+    path is null for a message about no file (the caches')."""
+    return [_message(m) for m in messages]
+
+
+def _message(message: FileMessage) -> dict[str, str | int | None]:
+    form: dict[str, str | int | None] = {"path": message.path or None}
+    if message.line is not None:
+        form["line"] = message.line
+    if message.column is not None:
+        form["column"] = message.column
+    form["message"] = message.message
+    return form
 
 
 def refs_document(inventory: Inventory, describes: Mapping[Pin, str] | None = None) -> dict[str, Any]:
@@ -74,7 +86,9 @@ def refs_document(inventory: Inventory, describes: Mapping[Pin, str] | None = No
         "pins": [pin_record(pin, describes.get(pin)) for pin in inventory.pins],
         "files_scanned": len(inventory.files),
         "errors": _messages(inventory.errors),
-        "notices": _messages(inventory.notices),
+        "notices": _messages(
+            [*inventory.notices, *(FileMessage("", notice) for notice in inventory.cache_notices)]
+        ),
     }
 
 
@@ -126,7 +140,7 @@ def fix_record(fix: Fix | None) -> dict[str, Any] | None:
 
 
 def scan_document(result: ScanResult) -> dict[str, Any]:
-    """The ``scan --format json`` document: ``findings``, ``errors``, ``summary``.
+    """The ``scan --format json`` document: ``findings``, ``errors``, ``notices``, ``summary``.
 
     ``summary.fixable`` counts the findings that ``--fix`` would fix with the options given, and those
     that ``--unsafe-fixes`` would fix besides; after ``--fix``, ``summary.fixed`` says what it applied.
@@ -140,6 +154,7 @@ def scan_document(result: ScanResult) -> dict[str, Any]:
     return {
         "findings": [finding_record(f) for f in result.findings],
         "errors": _messages(result.errors),
+        "notices": _messages(result.notices),
         "summary": {
             "files": summary.files,
             "pins": summary.pins,

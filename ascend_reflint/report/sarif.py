@@ -272,10 +272,17 @@ def _artifact(path: str, root: str, cwd: str | None) -> dict[str, str]:
 
 
 def _notification(error: FileMessage, root: str, cwd: str | None) -> dict[str, Any]:
+    """A ``notification`` (SARIF §3.58) for a file that could not be read, with the line and column where
+    it stops parsing as its region when known."""
+    location: dict[str, Any] = {"artifactLocation": _artifact(error.path, root, cwd)}
+    if error.line is not None:
+        location["region"] = {"startLine": error.line}
+        if error.column is not None:
+            location["region"]["startColumn"] = error.column
     return {
         "level": "error",
         "message": {"text": error.message},
-        "locations": [{"physicalLocation": {"artifactLocation": _artifact(error.path, root, cwd)}}],
+        "locations": [{"physicalLocation": location}],
     }
 
 

@@ -266,8 +266,10 @@ def summary_line(result: ScanResult) -> str:
 
 
 def write_file_messages(errors: list[FileMessage], notices: list[FileMessage], stream: TextIO) -> None:
-    """Write ``path: error: message`` and ``path: notice: message`` lines (to stderr, usually)."""
+    """Write ``path:line:column: error: message`` and ``path: notice: message`` lines (to stderr, usually),
+    with as much of the location as is known, as findings give it (editors jump to it); a message about no
+    file (the caches') as ``reflint: notice: message``."""
     for message in errors:
-        stream.write(shown(f"{message.path}: error: {message.message}") + "\n")
+        stream.write(shown(f"{message.location or 'reflint'}: error: {message.message}") + "\n")
     for message in notices:
-        stream.write(shown(f"{message.path}: notice: {message.message}") + "\n")
+        stream.write(shown(f"{message.location or 'reflint'}: notice: {message.message}") + "\n")

@@ -156,7 +156,11 @@ def test_policy_is_frozen_and_forbids_extra_fields() -> None:
         ),
         ("- name\n", "p.yaml: a rule pack must be a mapping with at least a 'name' key"),
         ("", "p.yaml: a rule pack must be a mapping with at least a 'name' key"),
-        ("name: [\n", "p.yaml:2:1: not valid YAML: expected the node content, but found '<stream end>'"),
+        (
+            "name: [\n",
+            "p.yaml:1:7: not valid YAML: '[' is never closed: at line 2, column 1, did not find expected "
+            "node content",
+        ),
         (
             "name: x\nname: y\n",
             'p.yaml:2:1: not valid YAML: found duplicate key "name" with value "y" (original value: "x")',

@@ -1,4 +1,5 @@
-"""``reflint rules`` from an installed wheel, and the README's rule table, against the rule registry."""
+"""``reflint rules`` from an installed wheel, and the rule table of ``docs/rules.md``, against the rule
+registry."""
 
 from __future__ import annotations
 
@@ -76,9 +77,9 @@ def test_reflint_rules_runs_from_a_non_editable_install_of_the_wheel(tmp_path: P
     assert text.stdout.splitlines()[0] == "RL099 unused-ignore [info] (no lookup; no fix)"
 
 
-def test_the_readme_rule_table_lists_every_rule() -> None:
-    readme = (REPOSITORY / "README.md").read_text(encoding="utf-8")
-    section = readme.split("\n## Rules\n", 1)[1].split("\n## ", 1)[0]
+def test_the_rule_table_in_the_docs_lists_every_rule() -> None:
+    doc = (REPOSITORY / "docs" / "rules.md").read_text(encoding="utf-8")
+    section = doc.split("\n## ", 1)[0]
     rows = re.findall(
         r"^\| (RL\d{3}) \| `([a-z-]+)` \| (\w+) \| (yes|no) \| ([a-z ]+) \| (.+) \|$", section, re.MULTILINE
     )
@@ -95,16 +96,16 @@ def test_the_readme_rule_table_lists_every_rule() -> None:
     ]
 
 
-def test_the_readme_config_examples_are_valid() -> None:
+def test_the_config_examples_in_the_docs_are_valid() -> None:
     from ascend_reflint.config import parse_toml_config, parse_yaml_config
 
-    readme = (REPOSITORY / "README.md").read_text(encoding="utf-8")
-    section = readme.split("\n## Configuration\n", 1)[1].split("\n## ", 1)[0]
+    doc = (REPOSITORY / "docs" / "configuration.md").read_text(encoding="utf-8")
+    section = doc.split("\n## ", 1)[0]
     yaml_example = section.split("```yaml\n", 1)[1].split("```", 1)[0]
     toml_example = section.split("```toml\n", 1)[1].split("```", 1)[0]
-    settings = parse_yaml_config(yaml_example, "README.md")
+    settings = parse_yaml_config(yaml_example, "docs/configuration.md")
     assert settings.per_file_ignores == {"docker/legacy/**": ("RL002", "RL015")}
     assert settings.env_pairs[0].workflows == (".github/workflows/gpu_*",)
-    toml_settings = parse_toml_config(toml_example, "README.md")
+    toml_settings = parse_toml_config(toml_example, "docs/configuration.md")
     assert toml_settings.variant_groups == settings.variant_groups
     assert toml_settings.severity == settings.severity

@@ -23,12 +23,26 @@ BROKEN = {
     "Dockerfile.bin": b"FROM x\nRUN \0 git clone --branch v1 https://github.com/o/r.git\n",
     # No pin-like text: may be skipped unparsed, and is.
     ".github/workflows/nopin.yml": "on: [\n",
+    # Read, with a warning (no ref).
+    "Dockerfile.main": "FROM x\nRUN git clone https://github.com/o/r.git /opt/r  # reflint: ignore[RL010]\n",
 }
+#: (path, line, column, message): where each file stops parsing, as much as is known (the unclosed '[',
+#: not the end of the file where the parser gave up; a shell error's line).
 ERRORS = [
-    (".github/workflows/bad.yml", "line 6, column 1: malformed YAML: did not find expected node content"),
-    ("Dockerfile.bin", "binary file (holds NUL bytes)"),
-    ("bad.sh", "line 2: shell syntax error near 'then'"),
+    (
+        ".github/workflows/bad.yml",
+        5,
+        14,
+        "malformed YAML: '[' is never closed: at line 6, column 1, did not find expected node content",
+    ),
+    ("Dockerfile.bin", None, None, "binary file (holds NUL bytes)"),
+    ("bad.sh", 2, None, "shell syntax error near 'then'"),
 ]
+RL015 = (
+    "`git clone` of github.com/o/r pins no ref, so the build takes whatever the default branch holds that "
+    "day; add `--branch <tag>`, or check out a commit id after the clone"
+)
+LOCATIONS = [".github/workflows/bad.yml:5:14", "Dockerfile.bin", "bad.sh:2"]
 
 
 @pytest.fixture
@@ -60,31 +74,41 @@ def test_a_recipe_that_cannot_be_read_or_parsed_fails_the_scan_in_every_format(
     sarif = _scan(capsys, "--format", "sarif")
 
     assert [run[0] for run in (text, as_json, github, sarif)] == [1, 1, 1, 1]
-    assert text[1].splitlines()[-1] == (
-        "0 errors, 1 warning, 0 info in 1 of 5 files (2 pins, 1 remote: 0 checked (0 cached), 1 not "
-        "checked); "
-        "3 files could not be read"
-    )
+    # bad.sh's pin before its syntax error is not counted, nor checked: the file could not be read.
+    assert text[1].splitlines() == [
+        f"Dockerfile.main:2:15: RL015 [warning] {RL015}",
+        "",
+        "0 errors, 1 warning, 0 info in 1 of 3 files (2 pins, 1 remote: 0 checked (0 cached), 1 not "
+        "checked); 3 files could not be read",
+    ]
     # --offline with an empty cache: the one remote was not checked either, and the scan says so.
-    assert text[2] == "".join(f"{path}: error: {message}\n" for path, message in ERRORS) + (
-        "reflint: no remote could be checked: 2 pins unchecked\n"
-    )
+    assert text[2] == "".join(
+        f"{location}: error: {message}\n" for location, (*_, message) in zip(LOCATIONS, ERRORS, strict=True)
+    ) + ("reflint: no remote could be checked: 2 pins unchecked\n")
     assert json.loads(as_json[1])["errors"] == [
-        {"path": path, "message": message} for path, message in ERRORS
+        {"path": ".github/workflows/bad.yml", "line": 5, "column": 14, "message": ERRORS[0][3]},
+        {"path": "Dockerfile.bin", "message": ERRORS[1][3]},
+        {"path": "bad.sh", "line": 2, "message": ERRORS[2][3]},
     ]
+    assert json.loads(as_json[1])["summary"]["files"] == 3
     # Errors before warnings: the files that could not be read come before the RL015 warning.
-    assert github[1].splitlines()[:3] == [
-        f"::error file={path},title=reflint could not read this file::{message}" for path, message in ERRORS
+    assert github[1].splitlines()[:4] == [
+        "::error file=.github/workflows/bad.yml,line=5,col=14,title=reflint could not read this file::"
+        + ERRORS[0][3],
+        "::error file=Dockerfile.bin,title=reflint could not read this file::" + ERRORS[1][3],
+        "::error file=bad.sh,line=2,title=reflint could not read this file::" + ERRORS[2][3],
+        "::warning file=Dockerfile.main,line=2,col=15,endLine=2,endColumn=41,title=RL015 unpinned-clone::"
+        + RL015,
     ]
-    assert github[1].splitlines()[3:] == [
-        "::warning file=bad.sh,line=3,col=23,endLine=3,endColumn=49,title=RL010 remote-unreachable::"
-        "github.com/o/r could not be looked up: unknown (offline): not in the cache, so this pin went "
-        "unchecked",
-        text[1].splitlines()[-1],
-    ]
+    assert github[1].splitlines()[4:] == [text[1].splitlines()[-1]]
     notifications = json.loads(sarif[1])["runs"][0]["invocations"][0]["toolExecutionNotifications"]
-    assert [(n["level"], n["message"]["text"]) for n in notifications] == [
-        ("error", message) for _, message in ERRORS
+    assert [
+        (n["level"], n["message"]["text"], n["locations"][0]["physicalLocation"].get("region"))
+        for n in notifications
+    ] == [
+        ("error", ERRORS[0][3], {"startLine": 5, "startColumn": 14}),
+        ("error", ERRORS[1][3], None),
+        ("error", ERRORS[2][3], {"startLine": 2}),
     ]
 
 

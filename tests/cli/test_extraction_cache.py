@@ -373,12 +373,16 @@ def test_an_entry_that_cannot_be_written_is_a_notice(
     cache.mkdir()
     (cache / "extract").write_text("a file where the cache's folder goes", encoding="utf-8")
     code, out, err = run(capsys, cache, *SCAN)
-    assert (code, out) == (expected_code, expected_out)
+    notice = f"cannot write the extraction cache in {cache}: Not a directory"
+    # The same scan, and the notice (about no file) in the JSON too.
+    expected = json.loads(expected_out)
+    expected["notices"].append({"path": None, "message": notice})
+    assert (code, json.loads(out)) == (expected_code, expected)
     assert code == 1
     assert err.splitlines() == [
-        ".github/workflows/broken.yml: error: line 6, column 1: malformed YAML: did not find expected node "
-        "content",
-        f"(cache): notice: cannot write the extraction cache in {cache}: Not a directory",
+        ".github/workflows/broken.yml:5:14: error: malformed YAML: '[' is never closed: at line 6, column 1, "
+        "did not find expected node content",
+        f"reflint: notice: cannot write the extraction cache in {cache}: Not a directory",
         "reflint: no remote could be checked: 10 pins unchecked",
     ]
 
@@ -427,8 +431,8 @@ def test_cache_clean_removes_every_cache_and_says_what_went(
     size = sum(path.stat().st_size for path in cache.rglob("*.json"))
     assert main(["cache", "clean", "--cache-dir", str(cache)]) == 0
     assert capsys.readouterr().out == (
-        f"removed {len(EVERY_FILE)} extraction entries, 1 ref lists, 0 failed lookups, 0 commit histories "
-        f"and 1 read rule packs ({size / 1024 / 1024:.1f} MiB) from {cache}\n"
+        f"removed {len(EVERY_FILE)} extraction entries, 1 ref list, 0 failed lookups, 0 commit histories "
+        f"and 1 read rule pack ({size / 1024 / 1024:.1f} MiB) from {cache}\n"
     )
     assert [path.name for path in cache.iterdir()] == ["mine.txt"]
     assert main(["cache", "dir", "--cache-dir", str(cache)]) == 0

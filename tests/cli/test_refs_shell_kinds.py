@@ -130,6 +130,6 @@ def test_a_template_that_does_not_read_as_its_kind_is_a_notice(
     document = json.loads(capsys.readouterr().out)
     assert (document["pins"], document["errors"]) == ([], [])
     assert [notice["message"] for notice in document["notices"]] == [
-        "read as a gitlab-ci template with its template syntax masked: line 5, column 1: malformed YAML: "
-        "did not find expected ',' or ']'; read as far as it goes"
+        "read as a gitlab-ci template with its template syntax masked: line 2, column 11: malformed YAML: "
+        "'[' is never closed: at line 5, column 1, did not find expected ',' or ']'; read as far as it goes"
     ]

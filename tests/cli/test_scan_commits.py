@@ -13,6 +13,7 @@ import pytest
 from gitfixtures import insteadof_env, set_env
 from historyfixtures import REMOTE, History, build_history, git, write_commit
 
+import ascend_reflint.lookup.history
 from ascend_reflint.cli import main
 
 CLONE = "RUN git clone https://github.com/acme/engine.git /opt/{dir} && cd /opt/{dir} && git checkout {ref}\n"
@@ -221,10 +222,14 @@ def test_a_server_that_refuses_filters_sends_the_whole_history_within_the_cap(  
     code, document = scan(capsys, "--cache-dir", str(tmp_path / "cache"))
     assert [(f["code"], f["line"]) for f in document["findings"]] == [("RL025", 2)]
     assert capsys.readouterr().err == ""
+    # A whole history that small costs about what a treeless one would: no notice then.
     assert main(["scan", "--cache-dir", str(tmp_path / "cache2")]) == 1
+    assert capsys.readouterr().err == ""
+    monkeypatch.setattr(ascend_reflint.lookup.history, "WHOLE_HISTORY_NOTICE_BYTES", 1)
+    assert main(["scan", "--cache-dir", str(tmp_path / "cache2b")]) == 1
     err = capsys.readouterr().err
     assert re.fullmatch(
-        r"\(cache\): notice: github\.com/acme/plain does not allow partial clones, so its whole history "
+        r"reflint: notice: github\.com/acme/plain does not allow partial clones, so its whole history "
         r"\(trees and files too, \d KiB\) was fetched to verify its pinned commits\n",
         err,
     )

@@ -116,7 +116,9 @@ def test_pre_commit_traps_give_nothing() -> None:
 
 
 def test_malformed_yaml_is_an_extract_error() -> None:
-    with pytest.raises(ExtractError, match="line 3, column 1: malformed YAML"):
+    with pytest.raises(
+        ExtractError, match="line 2, column 11: malformed YAML: '\\[' is never closed: at line 3, column 1"
+    ):
         pre_commit("repos:\n  - repo: [unclosed\n")
 
 

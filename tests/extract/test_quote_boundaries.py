@@ -85,15 +85,16 @@ def test_a_quote_left_open_ends_the_span_at_the_end_of_the_word(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """``v"1`` at the end of the file opens a quoted string that nothing closes: the span ends with the
-    file's last character, not one past it."""
-    (tmp_path / "a.sh").write_text('#!/bin/bash\ngit clone https://github.com/o/r.git --branch v"1')
+    file's last character, not one past it. (In a Dockerfile RUN: a shell script that does not parse has no
+    pins, a RUN that does not parse is one instruction of the file.)"""
+    (tmp_path / "Dockerfile").write_text('FROM x\nRUN git clone https://github.com/o/r.git --branch v"1')
     monkeypatch.chdir(tmp_path)
     assert main(["refs", "--format", "json"]) == 0
     [pin] = json.loads(capsys.readouterr().out)["pins"]
     assert (pin["ref"], pin["line"], pin["column"], pin["end_line"], pin["end_column"]) == (
         "v1",
         2,
-        47,
+        51,
         2,
-        50,
+        54,
     )

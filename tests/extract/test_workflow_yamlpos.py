@@ -188,8 +188,10 @@ def test_empty_stream_has_no_root() -> None:
         ),
         (
             "a: [1, 2\nb: c\n",
-            "line 2, column 2: malformed YAML: expected ',' or ']', but got ':'",
-            "line 2, column 2: malformed YAML: did not find expected ',' or ']'",
+            "line 1, column 4: malformed YAML: '[' is never closed: at line 2, column 2, expected ',' or "
+            "']', but got ':'",
+            "line 1, column 4: malformed YAML: '[' is never closed: at line 2, column 2, did not find "
+            "expected ',' or ']'",
         ),
         (
             "a: *nowhere\n",

@@ -111,8 +111,8 @@ def test_an_unwritable_cache_folder_is_a_notice_and_the_scan_goes_on(
     assert completed.returncode == 1  # the findings, not a failure
     assert json_output(completed)["findings"] == reference["findings"]
     assert completed.stderr == (
-        f"(cache): notice: cannot write the extraction cache in {cache}: Not a directory\n"
-        f"(cache): notice: cannot write the ref cache in {cache}: Not a directory\n"
+        f"reflint: notice: cannot write the extraction cache in {cache}: Not a directory\n"
+        f"reflint: notice: cannot write the ref cache in {cache}: Not a directory\n"
     )
 
 

@@ -116,7 +116,7 @@ def test_a_committed_folder_link_on_the_way_to_a_report_or_a_cache_entry_is_not_
     assert (report.returncode, report.stdout, report.stderr) == (
         2,
         "",
-        f"(cache): notice: cannot write the extraction cache in {cache}: the folder {project_folder} "
+        f"reflint: notice: cannot write the extraction cache in {cache}: the folder {project_folder} "
         f"{refused}\nreflint: error: cannot write reports/reflint.json: the folder reports {refused}\n",
     )
     assert (cached.returncode, json.loads(cached.stdout)["summary"]["pins"]) == (1, 1)

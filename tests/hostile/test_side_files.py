@@ -230,7 +230,8 @@ def test_a_pyproject_that_the_toml_reader_cannot_take_is_a_recipe_not_a_crash(tm
         [
             {
                 "path": "pyproject.toml",
-                "message": "line 2: a dotted key of more than 101 parts, which reflint's TOML reader takes "
+                "line": 2,
+                "message": "a dotted key of more than 101 parts, which reflint's TOML reader takes "
                 "quadratic time over; not read",
             }
         ],

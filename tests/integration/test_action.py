@@ -9,13 +9,23 @@ of the Python running the tests, or a stand-in that records its arguments.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
 import subprocess
 import sys
+from importlib import metadata
 from pathlib import Path
 from typing import Any
+
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
 
 from expected import MEGATRON_RELEASE_BRANCH
 from integration_support import (
@@ -232,14 +242,16 @@ def test_the_cache_is_restored_from_the_latest_and_saved_once_a_day_whatever_the
     steps = action()["runs"]["steps"]
     names = [entry.get("id") or entry["name"] for entry in steps]
     assert names == [
-        "Install reflint",
         "cache-key",
+        "restore-pip",
+        "Install reflint",
+        "Save pip's cache",
         "restore",
         "scan",
         "Save reflint's cache",
         "Exit with reflint's exit code",
     ]
-    restore, save = steps[2], steps[4]
+    restore, save = steps[4], steps[6]
     # Pinned to a full commit id (the tag named in a comment, as pinact writes it).
     assert restore["uses"] == "actions/cache/restore@27d5ce7f107fe9357f9df03efb73ab90386fccae"
     assert save["uses"] == "actions/cache/save@27d5ce7f107fe9357f9df03efb73ab90386fccae"
@@ -262,9 +274,56 @@ def test_the_cache_step_names_a_folder_outside_the_workspace_and_the_day(tmp_pat
     environ = runner_environment(tmp_path, Path(sys.executable).parent)
     completed = run_step(step("cache-key"), {}, environ, tmp_path / "workspace")
     assert completed.returncode == 0, completed.stderr
-    dir_line, day_line = (tmp_path / "output").read_text().splitlines()
+    dir_line, day_line, *pip_lines = (tmp_path / "output").read_text().splitlines()
     assert dir_line == f"dir={tmp_path}/reflint-cache"
     assert re.fullmatch(r"day=\d{4}-\d{2}-\d{2}", day_line)
+    constraints = hashlib.sha256((PROJECT_ROOT / "action-constraints.txt").read_bytes()).hexdigest()[:16]
+    assert pip_lines == [
+        f"pip-dir={tmp_path}/reflint-pip-cache",
+        f"python={sys.version_info.major}.{sys.version_info.minor}",
+        f"constraints={constraints}",
+    ]
+
+
+def test_pip_s_cache_is_keyed_on_the_python_and_the_constraints_and_saved_when_it_missed() -> None:
+    restore, save = step("restore-pip"), step("Save pip's cache")
+    key = (
+        "reflint-pip-${{ runner.os }}-${{ steps.cache-key.outputs.python }}-"
+        "${{ steps.cache-key.outputs.constraints }}"
+    )
+    assert restore["uses"] == save["uses"].replace("/save@", "/restore@")
+    assert restore["with"] == save["with"] == {"path": "${{ steps.cache-key.outputs.pip-dir }}", "key": key}
+    assert (restore["if"], save["if"]) == (
+        "inputs.cache == 'true'",
+        "inputs.cache == 'true' && steps.restore-pip.outputs.cache-hit != 'true'",
+    )
+    assert step("Install reflint")["env"] == {"PIP_CACHE_DIR": "${{ steps.cache-key.outputs.pip-dir }}"}
+
+
+def test_the_constraints_pin_every_package_that_the_install_needs() -> None:
+    """Each requirement of reflint and of its build backend, and theirs in turn (as installed with the
+    tests, markers evaluated for this Python), has exactly one ``==`` constraint that applies here."""
+    pinned: dict[str, list[str]] = {}
+    for line in (PROJECT_ROOT / "action-constraints.txt").read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            requirement = Requirement(line)
+            if requirement.marker is None or requirement.marker.evaluate():
+                [specifier] = requirement.specifier
+                assert specifier.operator == "==", line
+                pinned.setdefault(canonicalize_name(requirement.name), []).append(specifier.version)
+    pyproject = tomllib.loads((PROJECT_ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    needed: set[str] = set()
+    pending = [*pyproject["project"]["dependencies"], *pyproject["build-system"]["requires"]]
+    while pending:
+        requirement = Requirement(pending.pop())
+        name = canonicalize_name(requirement.name)
+        applies = requirement.marker is None or requirement.marker.evaluate({"extra": ""})
+        if name in needed or not applies:
+            continue
+        needed.add(name)
+        pending.extend(metadata.requires(name) or [])
+    assert sorted(needed - set(pinned)) == []
+    assert {name: versions for name, versions in pinned.items() if len(versions) != 1} == {}
 
 
 def test_action_scans_a_workspace_into_annotations_sarif_and_a_job_summary(tmp_path: Path) -> None:
@@ -359,9 +418,14 @@ def test_readme_example_uploads_the_sarif_file_that_the_action_writes(tmp_path: 
     # reflint failed the job on findings, never when it wrote no report.
     output = f"${{{{ steps.{reflint['id']}.outputs.sarif-file }}}}"
     assert upload["with"]["sarif_file"] == output
-    assert upload["if"] == f"${{{{ !cancelled() && steps.{reflint['id']}.outputs.sarif-file != '' }}}}"
+    # Not on a fork's pull request, whose token is read-only: the upload would fail the job.
+    assert upload["if"] == (
+        f"${{{{ !cancelled() && steps.{reflint['id']}.outputs.sarif-file != '' "
+        "&& (github.event_name != 'pull_request' "
+        "|| github.event.pull_request.head.repo.full_name == github.repository) }}"
+    )
     permissions = job.get("permissions", document.get("permissions", {}))
-    assert permissions.get("security-events") == "write"
+    assert (permissions.get("security-events"), permissions.get("actions")) == ("write", "read")
 
 
 def test_formats_in_args_cannot_take_the_sarif_file(tmp_path: Path) -> None:
@@ -415,8 +479,12 @@ def test_install_step_installs_the_action_s_checkout_into_its_own_venv(tmp_path:
     assert completed.returncode == 0, completed.stderr
     venv = tmp_path / "reflint-venv"
     calls = [json.loads(line) for line in (tmp_path / "calls").read_text().splitlines()]
+    pip = ["-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+    constraints = ["--constraint", str(PROJECT_ROOT / "action-constraints.txt")]
+    # The build backend first, at its pinned version; then reflint, built with it.
     assert calls == [
         ["-m", "venv", str(venv)],
-        ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", str(PROJECT_ROOT)],
+        [*pip, *constraints, "hatchling"],
+        [*pip, *constraints, "--no-build-isolation", str(PROJECT_ROOT)],
     ]
     assert (tmp_path / "path").read_text() == f"{venv}/bin\n"
