@@ -57,6 +57,10 @@ REMOTE_NAME = "reflint"
 REFSPECS = ("+refs/heads/*:refs/heads/*", "+refs/tags/*:refs/tags/*")
 #: What the size watch of a history fetch says when it stops git.
 _SIZE_CAP = "size cap"
+#: The least memory a fetch may hold, whatever ``--max-history-size`` says, in bytes: git itself holds a
+#: few MiB before any object arrives, so a smaller history cap (0.1 MiB) must stop the fetch by its size
+#: watch, not by a memory kill that comes first or not depending on the machine's load.
+MIN_FETCH_MEMORY = 64 * 1024 * 1024
 #: Packs a graph may hold before :meth:`CommitGraph.compact` packs them into one.
 MAX_PACKS = 32
 #: Run with every git in the graph except a fetch: no transport at all, so no lazy fetch.
@@ -138,6 +142,12 @@ class FetchResult(NamedTuple):
     detail: str = ""
     run: GitRun | None = None
     too_large: bool = False
+
+
+def fetch_memory(max_bytes: int) -> int:
+    """The most memory, in bytes, a fetch may hold under a history cap of ``max_bytes``: the cap, but never
+    less than :data:`MIN_FETCH_MEMORY`."""
+    return max(max_bytes, MIN_FETCH_MEMORY)
 
 
 class CommitGraph:
@@ -297,7 +307,7 @@ class CommitGraph:
             timeout: seconds before git's process group is killed.
             max_bytes: the largest the repository may grow on disk, and the most memory git may hold (an
                 honest treeless fetch holds a few MiB; a server can send an endless ref list, which git
-                holds whole); past either, git is killed.
+                holds whole; never less than :data:`MIN_FETCH_MEMORY`); past either, git is killed.
             commits: full commit ids to fetch by id in the same round trip (see :meth:`fetch_commits`);
                 when the server refuses one, the whole fetch fails and names it.
 
@@ -311,7 +321,7 @@ class CommitGraph:
             return _SIZE_CAP if size > max_bytes else None
 
         args = [*self._fetch_prefix(url), "--prune", REMOTE_NAME, *REFSPECS, *commits]
-        run = runner.run(args, timeout=timeout, watch=watch, max_memory=max_bytes)
+        run = runner.run(args, timeout=timeout, watch=watch, max_memory=fetch_memory(max_bytes))
         if run.stopped is not None or run.timed_out:
             self._remove_temporary_packs()
             if run.stopped == _SIZE_CAP:
@@ -333,13 +343,16 @@ class CommitGraph:
         writes no commit-graph and runs no gc, which would contend for their locks).
 
         Args:
-            max_memory: the most memory git may hold (see :meth:`fetch_history`), or None.
+            max_memory: the most memory git may hold (see :meth:`fetch_history`; never less than
+                :data:`MIN_FETCH_MEMORY`), or None.
 
         Returns:
             What git did: status 0 when the commit came.
         """
         return runner.run(
-            [*self._fetch_prefix(url), REMOTE_NAME, commit], timeout=timeout, max_memory=max_memory
+            [*self._fetch_prefix(url), REMOTE_NAME, commit],
+            timeout=timeout,
+            max_memory=None if max_memory is None else fetch_memory(max_memory),
         )
 
     def find(self, runner: GitRunner, prefixes: Iterable[str]) -> dict[str, list[str]]:
