@@ -86,7 +86,9 @@ def test_the_hook_and_action_examples_pin_a_commit_of_main_that_holds_what_they_
         assert re.fullmatch(r"[0-9a-f]{40}", commit), f"{example}: {commit} is not a full commit id"
         assert _git("merge-base", "--is-ancestor", commit, "HEAD").returncode == 0, f"{example}: {commit}"
     hooks = yaml.load(_git("show", f"{_pinned_commits()['hook']}:.pre-commit-hooks.yaml").stdout)
-    assert [hook["id"] for hook in hooks] == ["reflint"]
+    # Every hook the README's example names, also the one commented out, is there at the pinned commit.
+    named = re.findall(r"#?\s*- id: (\S+)", README.split("## pre-commit", 1)[1].split("\n## ", 1)[0])
+    assert (named, [hook["id"] for hook in hooks]) == (["reflint", "reflint-fix"], ["reflint", "reflint-fix"])
     action = yaml.load(_git("show", f"{_pinned_commits()['action']}:action.yml").stdout)
     assert {"fail-on", "cache", "cache-ttl", "sarif-file"} <= set(action["inputs"])
     assert action["inputs"]["sarif-file"]["default"] == ""  # the report goes to $RUNNER_TEMP
