@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, NamedTuple, TextIO
 
@@ -94,11 +95,20 @@ def _ref_style(pin: Pin) -> str:
 def _console(stream: TextIO, soft_wrap: bool) -> Console:
     """A rich console that colours ``stream``: the caller decided (``--color``, ``FORCE_COLOR``,
     ``NO_COLOR``), so rich must not decide again from the environment or from whether the stream is a
-    terminal. Its width is the terminal's (``COLUMNS`` when set, else 80 off a terminal)."""
+    terminal. Its width is the terminal's (``COLUMNS`` when set, else 80 off a terminal); a ``COLUMNS`` of 0
+    or less counts as unset, as for :func:`shutil.get_terminal_size` (rich took 0 as a width of nothing and
+    printed nothing at all)."""
+    import shutil
+
     from rich.console import Console
 
+    width = None
+    columns = os.environ.get("COLUMNS", "").strip()
+    if columns.lstrip("-").isdigit() and int(columns) < 1:
+        width = shutil.get_terminal_size().columns
     return Console(
         file=stream,
+        width=width,
         soft_wrap=soft_wrap,
         highlight=False,
         force_terminal=True,

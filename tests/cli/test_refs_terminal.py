@@ -91,3 +91,15 @@ def test_a_terminal_wide_enough_gets_the_table_as_wide_as_its_cells(
         "│ scripts/install.sh:6:11     │ github.com/sgl-project/sgl-kernel-npu │ -                   │ clone        │         │",  # noqa: E501
         "└─────────────────────────────┴───────────────────────────────────────┴─────────────────────┴──────────────┴─────────┘",
     ]
+
+
+@pytest.mark.parametrize("columns", [0, -5])
+def test_a_width_of_nothing_is_the_terminal_s_not_an_empty_output(
+    tree: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, columns: int
+) -> None:
+    # COLUMNS=0 made rich draw everything in no width at all: `refs` printed nothing and exited 0, and
+    # `scan` printed one empty line. Such a COLUMNS counts as unset, as for shutil.get_terminal_size.
+    import os
+
+    monkeypatch.setattr(shutil, "get_terminal_size", lambda fallback=(80, 24): os.terminal_size((80, 24)))
+    assert refs(capsys, monkeypatch, columns) == LINES
