@@ -49,6 +49,10 @@ BASH_ACCEPTS = [
     # test's string comparison, and a `$` that ends a word before `)`
     'if [ "$V" \\< "3.0" ]; then echo old; fi && echo $(ls | grep "so"$)',
     "echo fi done then && X=then",
+    # a parenthesis in an expansion's word or escaped in a case pattern, which the grammar reads as syntax
+    'echo ${x//)/} "${x:?err)}" && case "$x" in *\\)*) echo p;; esac',
+    # an escaped backquote: a command substitution nested in another
+    "echo `echo \\`echo hi\\``",
 ]
 TRAPS = (
     "FROM ubuntu:22.04 AS bash\n"
@@ -135,7 +139,7 @@ def test_rl021_is_silent_on_what_bash_accepts(project: Path, scan: Scan, tmp_pat
     assert (code, out) == (
         0,
         [
-            "Dockerfile:22:5: RL022 [warning] the test `[[` is bash syntax, but this RUN runs in "
+            "Dockerfile:24:5: RL022 [warning] the test `[[` is bash syntax, but this RUN runs in "
             "/bin/sh (dash on Debian and Ubuntu), which refuses it or runs something else; add "
             '`SHELL ["/bin/bash", "-c"]` before it, or run the script with `bash -c`'
         ],

@@ -40,16 +40,23 @@ _TEMPLATE_PLACEHOLDER = re.compile(
 #: ``\<``/``\>`` (test's string comparison in ``[ ]``), a ``$`` that ends a word before ``)``
 #: (``grep "so"$)``), ``${A:$B+1}`` (a substring offset that starts with a variable), a bad substitution
 #: such as ``${that sGOLDEN_DIR}`` or ``${ X}`` whatever it holds (an error only when it runs: ``bash -n``
-#: reads anything up to the ``}``), a function whose name starts with ``unset`` (``unsetenv() {``), and
-#: backquotes around nothing but blanks (an empty command).
+#: reads anything up to the ``}``), a function whose name starts with ``unset`` (``unsetenv() {``),
+#: backquotes around nothing but blanks (an empty command), an escaped parenthesis or backquote (``case``
+#: patterns ``*\)*)``, nested command substitution ``\```), and a parenthesis in an expansion's word
+#: (``${x//)/}``, ``${x:?err)}``; not one that holds a command substitution, which the grammar reads).
 _GRAMMAR_GAPS = re.compile(
     r"\\[<>]"
+    r"|(?<!\\)\\[()`]"
+    r"|\$\{[A-Za-z_]\w*(?![^}\n]*[$`]\()[^}\s]*[()][^}\n]*\}"
     r"|(?<!\$)\$(?=\))"
     r"|(?<=\$\{)[A-Za-z_]\w*:\$(?=[A-Za-z_{])"
     r"|\$\{(?:[A-Za-z_]\w*)?[ \t][^}\n]*\}"
     r"|(?<![\w$-])unset(?=[\w-]+[ \t]*\(\))"
     r"|`\s*`"
 )
+#: The bad substitution of :data:`_GRAMMAR_GAPS` (a blank after the name), told apart from an expansion whose
+#: word holds a parenthesis (``${x//)/}``, ``${x:?err)}``), where only the parentheses trip the grammar.
+_BAD_SUBSTITUTION = re.compile(r"\$\{(?:[A-Za-z_]\w*)?[ \t][^}\n]*\}")
 #: A compound command's closing word followed by the reserved word that goes on with the command around it,
 #: with no ``;`` between (``…; fi else …``, ``…; done fi``): bash and dash read a reserved word right after
 #: a compound command, the grammar wants a terminator; the first blank becomes ``;``. Only where the closing
@@ -181,11 +188,17 @@ def _mask(text: str) -> str:
 
 def _fill_gap(match: re.Match[str]) -> str:
     """A :data:`_GRAMMAR_GAPS` match with what trips the grammar replaced: all but word characters inside a
-    bad substitution, ``\\<`` → ``==`` (a binary operator in ``[ ]``, a word elsewhere), ``A:$`` → ``A:_``,
-    ``unset`` → ``_nset``, empty backquotes → ``_`` … ``_``."""
+    bad substitution, parentheses in an expansion's word, ``\\<`` → ``==`` (a binary operator in ``[ ]``, a
+    word elsewhere), ``\\(``/``\\)``/``\\``` → ``__`` (a literal character, or a nested command substitution
+    that the walk then reads as words), ``A:$`` → ``A:_``, ``unset`` → ``_nset``, empty backquotes → ``_`` …
+    ``_``."""
     found = match.group()
+    if found.startswith("${") and not _BAD_SUBSTITUTION.fullmatch(found):
+        return found.replace("(", "_").replace(")", "_")
     if found.startswith("${"):
         return "${" + re.sub(r"\W", "_", found[2:-1]) + "}"
+    if found in ("\\(", "\\)", "\\`"):
+        return "__"
     if found.startswith("unset"):
         return "_" + found[1:]
     if found.startswith("\\"):
