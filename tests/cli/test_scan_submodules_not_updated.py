@@ -1,8 +1,9 @@
 """RL027: a checkout in a ``--recursive`` clone that no ``git submodule update`` follows (verl's ROCm image:
 ``git clone --recursive`` of TransformerEngine, then ``git checkout 236178e5`` in another RUN); not when
-the submodules are updated after the checkout, the checkout recurses, the clone was not recursive, or the
-checkout runs in a folder below the clone's top, where it may be a submodule's own (Megatron-LM's GitLab
-publish job: `cd documentation/megatron-lm && git checkout $PUBLISH_COMMIT`)."""
+the submodules are updated after the checkout, the checkout recurses (also by ``-c
+submodule.recurse=true``), the clone was not recursive, or the checkout runs in a folder below the clone's
+top, where it may be a submodule's own (Megatron-LM's GitLab publish job: ``cd documentation/megatron-lm
+&& git checkout $PUBLISH_COMMIT``)."""
 
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ RUN git clone --recursive https://github.com/sgl-project/sglang.git /s && \\
     cd /s && git submodule update --init && git checkout v0.5.0
 RUN git clone --recursive https://github.com/o/documentation.git /doc && \\
     cd /doc/megatron-lm && git checkout 0123abcd
+RUN git clone --recursive https://github.com/o/b.git /b && git -C /b -c submodule.recurse=true checkout v1
 """
 ADVICE = (
     "records: `git checkout` does not move them; run `git submodule update --init --recursive` after it (or "
@@ -64,7 +66,7 @@ def test_a_checkout_that_leaves_the_submodules_behind_is_reported(project: Path,
             _stale("14:58", "v0.5.0", "github.com/sgl-project/sglang", "its default branch"),
             "Dockerfile:13:5: note: the clone with --recursive",
             "",
-            "0 errors, 3 warnings, 0 info in 1 of 1 file (7 pins, 0 remotes: 0 checked (0 cached), 0 not "
+            "0 errors, 3 warnings, 0 info in 1 of 1 file (8 pins, 0 remotes: 0 checked (0 cached), 0 not "
             "checked)",
         ],
         [],

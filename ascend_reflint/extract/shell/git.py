@@ -320,6 +320,11 @@ def _remote(walker: Walker, command: Command, start: int, cwd: Dir) -> None:
         repository.remotes[name] = expand(command.words[remote.url], text, scope)
 
 
+#: ``git -c submodule.recurse=true checkout``: git-config(1) "submodule.recurse": commands that take
+#: ``--recurse-submodules`` recurse by default (a boolean: true, yes, on, 1).
+_RECURSE_CONFIG = re.compile(r"(?i)submodule\.recurse=(?:true|yes|on|1)")
+
+
 def _checkout(
     walker: Walker, command: Command, subcommand: str, start: int, cwd: Dir, command_span: Span
 ) -> None:
@@ -337,7 +342,7 @@ def _checkout(
     if checkout is not None:
         recursing = any(
             word.display.startswith("--recurse-submodules") for word in command.words[start:target]
-        )
+        ) or any(_RECURSE_CONFIG.fullmatch(word.display) for word in command.words[:start])
         # In a folder below a recursive clone's top, git may be working in a submodule (`cd docs/sub &&
         # git checkout X` checks out the submodule's X): whose submodules stay behind is not known.
         below_top = repository.recurse_submodules and cwd != repository.path
