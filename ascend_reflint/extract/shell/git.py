@@ -125,9 +125,10 @@ def _history_read(
     if repository is None or not repository.shallow or repository.history_read is not None:
         return
     words = [word.display for word in command.words[start:]]
+    # Each word with the one after it (the last with ""); `git log` alone has no words at all.
     one_commit = any(
         word in _ONE_COMMIT or (word in _COUNT_OPTIONS and following == "1")
-        for word, following in zip(words, [*words[1:], ""], strict=True)
+        for word, following in zip(words, [*words[1:], ""], strict=False)
     )
     if subcommand in ("log", "rev-list") and one_commit:
         return
