@@ -100,8 +100,20 @@ def write_diff(outcome: FixOutcome) -> int:
         pinned = f" and pin {outcome.pinned} tag{'s' * (outcome.pinned != 1)}" if outcome.pinned else ""
         sys.stderr.write(
             f"reflint: would fix {outcome.fixed} finding{'s' * (outcome.fixed != 1)}{pinned} "
-            f"in {files} file{'s' * (files != 1)}\n"
+            f"in {files} file{'s' * (files != 1)}{rounds_note(outcome.rounds)}\n"
         )
     else:
         sys.stderr.write("reflint: nothing to fix\n")
     return files
+
+
+def rounds_note(rounds: int) -> str:
+    """What a fix summary says of ``rounds`` rounds: nothing for one; for more, that the fixes of a round made
+    findings that the next round fixed, which no message of the first scan named (RL002 pins the release tag
+    ``core_v0.18.0``, then RL024 finds ``core_v0.18.2`` newer)."""
+    if rounds < 2:
+        return ""
+    return (
+        f", in {rounds} rounds: rescanning after the first fixes found more to fix (keep a rule's fixes out "
+        "with --unfixable CODE)"
+    )

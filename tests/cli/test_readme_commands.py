@@ -93,3 +93,35 @@ def test_the_hook_and_action_examples_pin_a_commit_of_main_that_holds_what_they_
     assert {"fail-on", "cache", "cache-ttl", "sarif-file"} <= set(action["inputs"])
     assert action["inputs"]["sarif-file"]["default"] == ""  # the report goes to $RUNNER_TEMP
     assert {"sarif-file"} <= set(action["outputs"])
+
+
+def test_the_unsafe_fixes_of_the_sample_say_that_a_second_round_fixed_more(
+    tmp_path: Path, remotes: FakeRemotes
+) -> None:
+    # The sample says "2 fixable with --fix --unsafe-fixes"; the diff fixes 3: RL002 pins core_v0.18.0, whose
+    # rescan finds core_v0.18.2 newer (RL024), which the second round takes. The summary says so.
+    (_, scan), _ = first_console_block()
+    shutil.copytree(PROJECT / "examples", tmp_path / "reflint" / "examples")
+    env = {
+        "PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin",
+        "HOME": str(tmp_path),
+        "XDG_CACHE_HOME": str(tmp_path / "cache"),
+        **remotes.env(),
+    }
+    completed = subprocess.run(
+        [sys.executable, "-m", "ascend_reflint", *scan[1:], "--diff", "--unsafe-fixes"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert (completed.returncode, completed.stderr) == (
+        1,
+        "reflint: would fix 3 findings in 2 files, in 2 rounds: rescanning after the first fixes found more "
+        "to fix (keep a rule's fixes out with --unfixable CODE)\n",
+    )
+    assert [line for line in completed.stdout.splitlines() if line.startswith(("-", "+"))][-2:] == [
+        "-MEGATRON_REF=core_r0.18.0",
+        "+MEGATRON_REF=core_v0.18.2",
+    ]
