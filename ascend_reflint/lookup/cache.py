@@ -63,6 +63,13 @@ def default_cache_dir() -> Path:
     return Path(platformdirs.user_cache_dir("reflint"))
 
 
+def _entry_path(directory: Path, folder: str, key: str) -> Path:
+    """``DIRECTORY/FOLDER/<sha256 of key>.json``: the file of one cache entry (a key holds URLs, which are no
+    file names)."""
+    digest = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
+    return directory / folder / f"{digest}.json"
+
+
 class RefCache:
     """Remote refs stored on disk under ``directory``.
 
@@ -75,8 +82,7 @@ class RefCache:
 
     def entry_path(self, key: str) -> Path:
         """The file that holds the entry of cache key ``key`` (whether it exists or not)."""
-        digest = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
-        return self.directory / FOLDER / f"{digest}.json"
+        return _entry_path(self.directory, FOLDER, key)
 
     def load(self, key: str, max_age: float | None, now: float | None = None) -> RemoteRefs | None:
         """The cached refs filed under ``key``, or None when there is no usable entry.
@@ -119,8 +125,7 @@ class FailureCache:
 
     def entry_path(self, key: str) -> Path:
         """The file that holds the failure of cache key ``key`` (whether it exists or not)."""
-        digest = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
-        return self.directory / FAILURES_FOLDER / f"{digest}.json"
+        return _entry_path(self.directory, FAILURES_FOLDER, key)
 
     def load(self, key: str, max_age: float, now: float | None = None) -> CachedFailure | None:
         """The failure filed under ``key`` while it is fresh: younger than its kind's
