@@ -33,6 +33,7 @@ for f in a b; do
 EOT
 RUN git clone --branch v1 https://github.com/o/r.git && cd r && make)
 RUN make && ; make install
+RUN for x do echo "$x"; done && [ "$A" = b ) ]
 """
 
 WHY = "the shell refuses it, so the build fails at this RUN"
@@ -53,6 +54,16 @@ BASH_ACCEPTS = [
     'echo ${x//)/} "${x:?err)}" && case "$x" in *\\)*) echo p;; esac',
     # an escaped backquote: a command substitution nested in another
     "echo `echo \\`echo hi\\``",
+    # loops over an empty word list and over the positional parameters
+    'for x in; do echo "$x"; done && for x do echo "$x"; done',
+    # a command substitution whose text starts with a subshell (no arithmetic: no `))` closes it)
+    "echo $((echo a) ) && ((cd /tmp && pwd) )",
+    # a parenthesis in a regular expression's bracket expression
+    "[[ x =~ [)] ]] && [[ x =~ a[()]b ]]",
+    # `[` is a command whose words are checked when it runs; `[x` is a word (a malformed exec form is shell
+    # form: BuildKit's parseMaybeJSON)
+    '[ \\( "$A" = b \\) ] || [ "$A" = b -o "$B" = c ] && [ x y z w ]',
+    "[x",
 ]
 TRAPS = (
     "FROM ubuntu:22.04 AS bash\n"
@@ -114,6 +125,7 @@ def test_rl021_reports_each_run_that_is_not_valid_shell_where_the_edit_goes(
         rl021(11, 1, "'for' is never closed ('done' is missing)"),
         rl021(14, 69, "syntax error near ')'"),
         rl021(15, 13, "syntax error near ';'"),
+        rl021(16, 44, "syntax error near ')'"),
     ]
 
 
@@ -139,7 +151,7 @@ def test_rl021_is_silent_on_what_bash_accepts(project: Path, scan: Scan, tmp_pat
     assert (code, out) == (
         0,
         [
-            "Dockerfile:24:5: RL022 [warning] the test `[[` is bash syntax, but this RUN runs in "
+            "Dockerfile:29:5: RL022 [warning] the test `[[` is bash syntax, but this RUN runs in "
             "/bin/sh (dash on Debian and Ubuntu), which refuses it or runs something else; add "
             '`SHELL ["/bin/bash", "-c"]` before it, or run the script with `bash -c`'
         ],

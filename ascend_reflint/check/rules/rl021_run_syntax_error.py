@@ -10,7 +10,8 @@ continuation lines of a shell-form `RUN` joined, a heredoc's body, the script of
 `["bash", "-c", "…"]`.
 
 Not reported: syntax that bash accepts and `/bin/sh` (dash) refuses, such as arrays (RL022's); a bad
-substitution such as `${NAME }`, which the shell refuses only when it runs the line; template
+substitution such as `${NAME }`, which the shell refuses only when it runs the line; the words of a `[`
+or `test` (a command, whose words are checked when it runs: `[ \( a = b \) ]`); template
 placeholders (`{{ ref }}`, `<branch>`); the `RUN`s of a template (`Dockerfile.j2`), whose shell gets the
 rendered text. Every `RUN` of 13 real repositories' Dockerfiles that `bash -n` accepts passes
 (`benchmarks/run_syntax_oracle.py`).

@@ -64,11 +64,33 @@ _BAD_SUBSTITUTION = re.compile(r"\$\{(?:[A-Za-z_]\w*)?[ \t][^}\n]*\}")
 _CLOSED_THEN_RESERVED = re.compile(
     r"(?<=[;&\n])([ \t]*(?:fi|done|esac))[ \t](?=[ \t]*(?:else|elif|fi|done|esac)\b)"
 )
+#: The start of a command (of the text; after an operator, a parenthesis, a brace, ``!`` or a reserved word
+#: that a command follows), kept as groups 1 and 2 by the masks that need a command's first word.
+_COMMAND_START = r"(^|[;&|(){!\n]|\b(?:then|do|else|elif|if|while|until)\b)([ \t]*)"
+#: A ``[`` that starts a command: bash's ``[`` is a command like any other, whose words are checked only
+#: when it runs (``[ \( a = b \) ]``, four words or more), where the grammar's is a test expression that
+#: it may refuse. Also ``[x``, a word (a malformed exec form, which BuildKit hands to the shell as text:
+#: its ``parseMaybeJSON``), which the grammar reads as a test, when it starts a command after a separator or
+#: a reserved word: after ``(`` or ``|`` it may be a ``[[ =~`` regular expression's bracket expression.
+_TEST_BRACKET = re.compile(_COMMAND_START + r"\[(?=[ \t])")
+_BRACKET_WORD = re.compile(r"(^|[;&\n]|\b(?:then|do|else|elif|if|while|until)\b)([ \t]*)\[(?![\[ \t\n])")
+#: A loop with an empty word list (``for x in; do``) or none (``for x do``, over the positional
+#: parameters): bash accepts both (bash(1) "Compound Commands"); the grammar wants a word after ``in`` and
+#: a ``;`` before ``do``, which ``in`` becomes and the blank before ``do`` is given.
+_LOOP_WITHOUT_WORDS = re.compile(
+    _COMMAND_START + r"((?:for|select)[ \t]+[A-Za-z_]\w*[ \t]+)(in(?=[ \t]*(?:[;\n]|$))|(?=do\b))"
+)
+#: A ``[[ … =~`` regular expression's first bracket expression (``[)]``): bash reads a ``)`` there as a
+#: character of the set, the grammar as one that closes a group.
+_REGEX_BRACKET = re.compile(r"(?<==~)([ \t]+[^\s\[]*)(\[\^?\]?[^\]\s]*\])")
 #: A backslash that starts a line, and the character it escapes: tree-sitter-bash reads the line break before
 #: it as part of a word, which joins the line to the command on the line before (``git clone URL`` then
 #: ``\\git clone URL`` is one command whose URL ends in ``\\ngit``). Not ``\\'`` (in a single-quoted
 #: string, ``'`` ends it) nor ``\\``` (an escaped backquote nests a command substitution).
 _ESCAPE_AT_LINE_START = re.compile(r"(?<=\n)\\[^\r\n'`]")
+#: A parenthesis, or what holds one that is no syntax: an escaped character, a quote's text (``'…'``,
+#: ``"…"`` with its escapes; to the end of the text when nothing closes it).
+_PARENTHESIS_OR_QUOTED = re.compile(r"""[()]|\\.|'[^']*'?|"(?:\\.|[^"\\])*"?""", re.DOTALL)
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 #: The commands that build a Dockerfile (see :func:`may_pin`), and what the walk looks for outside comments.
 _BUILDS = re.compile(r"docker|podman")
@@ -166,6 +188,11 @@ def _mask(text: str) -> str:
       that trip the grammar replaced by ``_``, and a reserved word right after a compound command gets the
       ``;`` that the grammar wants (:data:`_CLOSED_THEN_RESERVED`), so that a script bash can run is never
       a syntax error.
+    - Where bash's grammar is looser than tree-sitter-bash's, the text is made to read as bash reads it: a
+      ``[`` that starts a command becomes ``_`` (:data:`_TEST_BRACKET`), a loop without words gets the
+      words' place (:data:`_LOOP_WITHOUT_WORDS`), a ``)`` in a regular expression's bracket expression
+      becomes ``_`` (:data:`_REGEX_BRACKET`), a ``$((`` that is no arithmetic reads as ``$( (``
+      (:func:`_subshells_in_double_parentheses`).
     """
     if not text.isascii():
         text = _NON_ASCII.sub(".", text)
@@ -179,6 +206,14 @@ def _mask(text: str) -> str:
         text = _GRAMMAR_GAPS.sub(_fill_gap, text)
     if "fi" in text or "done" in text or "esac" in text:
         text = _CLOSED_THEN_RESERVED.sub(r"\1;", text)
+    if "[" in text:
+        text = _TEST_BRACKET.sub(r"\1\2_", text)
+        text = _BRACKET_WORD.sub(r"\1\2_", text)
+        text = _REGEX_BRACKET.sub(_fill_regex_bracket, text)
+    if "for" in text or "select" in text:
+        text = _LOOP_WITHOUT_WORDS.sub(_fill_loop, text)
+    if "((" in text:
+        text = _subshells_in_double_parentheses(text)
     end = len(text.rstrip("\r\n"))
     backslashes = end - len(text[:end].rstrip("\\"))
     if backslashes % 2 == 1:
@@ -206,6 +241,56 @@ def _fill_gap(match: re.Match[str]) -> str:
     if found.startswith("`"):
         return "_" + found[1:-1] + "_"
     return found[:-1] + "_"
+
+
+def _fill_regex_bracket(match: re.Match[str]) -> str:
+    """A :data:`_REGEX_BRACKET` match with its ``)`` masked, and its ``(`` when a ``)`` was there: bash takes
+    ``[)]`` and ``[()]`` and refuses ``[(]``, whose ``(`` it wants closed."""
+    bracket = match[2]
+    if ")" in bracket:
+        bracket = bracket.replace(")", "_").replace("(", "_")
+    return match[1] + bracket
+
+
+def _fill_loop(match: re.Match[str]) -> str:
+    """A :data:`_LOOP_WITHOUT_WORDS` match that the grammar reads: ``for x   ;`` for ``for x in;``,
+    ``for x;do`` for ``for x do``."""
+    head = match[1] + match[2] + match[3]
+    return head + "  " if match[4] else head[:-1] + ";"
+
+
+def _subshells_in_double_parentheses(text: str) -> str:
+    """``text`` with each ``((`` (``$((``) that is no arithmetic read as the two parentheses it is: the
+    inner parenthesis and the one that closes it become blanks.
+
+    bash reads ``$((`` as an arithmetic expansion (``((`` as an arithmetic command) only when the
+    parenthesis that closes the second ``(`` is followed by ``)``; else it is a command substitution
+    (a subshell) whose text starts with a subshell: ``$((cd src && make) )`` (bash(1) "Arithmetic
+    Expansion", "Command Substitution"; bash -n accepts both). The grammar reads every ``$((`` as
+    arithmetic. Parentheses are matched in one pass, quoted ones left out.
+    """
+    closing = _matching_parentheses(text)
+    chars: list[str] | None = None
+    for match in re.finditer(r"\((?=\()", text):
+        inner = match.start() + 1
+        close = closing.get(inner)
+        if close is not None and text[close + 1 : close + 2] != ")":
+            chars = chars if chars is not None else list(text)
+            chars[inner] = chars[close] = " "
+    return text if chars is None else "".join(chars)
+
+
+def _matching_parentheses(text: str) -> dict[int, int]:
+    """The offset of the ``)`` that closes each ``(`` of ``text`` that one closes, quoted and escaped ones
+    left out (:data:`_PARENTHESIS_OR_QUOTED`)."""
+    closing: dict[int, int] = {}
+    opened: list[int] = []
+    for match in _PARENTHESIS_OR_QUOTED.finditer(text):
+        if match[0] == "(":
+            opened.append(match.start())
+        elif match[0] == ")" and opened:
+            closing[opened.pop()] = match.start()
+    return closing
 
 
 class Text:
