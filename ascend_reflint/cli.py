@@ -24,7 +24,7 @@ from ascend_reflint import __version__
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
-    from typing import TextIO
+    from typing import Any, TextIO
 
     from ascend_reflint.config import Config
     from ascend_reflint.model import FileMessage, Pin, ScanResult, Severity
@@ -199,6 +199,22 @@ def _parser() -> argparse.ArgumentParser:
 
         def __init__(self, **kwargs: object) -> None:
             super().__init__(allow_abbrev=False, **kwargs)  # type: ignore[arg-type]
+            self._checking_argument = False
+
+        def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
+            # argparse makes a help formatter for every argument added, only to check its metavar against
+            # its nargs; the formatter's default width is the terminal's, which costs an import of shutil
+            # (and of bz2, lzma and zlib behind it: 1.7 ms of every start) for text never shown.
+            self._checking_argument = True
+            try:
+                return super().add_argument(*args, **kwargs)
+            finally:
+                self._checking_argument = False
+
+        def _get_formatter(self) -> argparse.HelpFormatter:
+            if self._checking_argument:  # every HelpFormatter takes a width; typeshed's protocol omits it
+                return self.formatter_class(prog=self.prog, width=80)  # type: ignore[call-arg]
+            return super()._get_formatter()
 
     parser = Parser(
         prog="reflint",
@@ -208,7 +224,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"reflint {__version__}")
     parser.add_argument("--debug", action="store_true", help="show tracebacks and debug logs")
     parser.set_defaults(command=None, debug=False)
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    # prog given, not left to argparse, which formats a usage line (at the terminal's width) to find it
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", prog="reflint")
 
     refs = commands.add_parser("refs", help="list every pinned git ref, at its exact position")
     _add_input_options(refs)
@@ -452,7 +469,9 @@ def _parser() -> argparse.ArgumentParser:
 
     cache = commands.add_parser("cache", help="show or empty reflint's caches")
     cache.set_defaults(command_parser=cache)
-    cache_commands = cache.add_subparsers(dest="cache_command", metavar="ACTION", required=True)
+    cache_commands = cache.add_subparsers(
+        dest="cache_command", metavar="ACTION", required=True, prog="reflint cache"
+    )
     for name, help_text, handler in (
         ("dir", "print the cache directory", _run_cache_dir),
         ("clean", "remove every cache: extraction entries, ref lists, failed lookups, histories", _run_clean),

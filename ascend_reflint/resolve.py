@@ -15,7 +15,6 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from ascend_reflint.model import CallSite, Origin, Pin, Resolution, Span
@@ -26,8 +25,7 @@ from ascend_reflint.model import CallSite, Origin, Pin, Resolution, Span
 MAX_VALUE_LENGTH = 64 * 1024
 
 
-@dataclass(frozen=True, slots=True)
-class Provenance:
+class Provenance(NamedTuple):
     """Where a value is written: the definition that a fix would edit (:class:`~ascend_reflint.model.Origin`).
 
     Attributes:
@@ -66,8 +64,7 @@ def origin_of(provenance: Provenance | None) -> Origin | None:
     return provenance.origin if provenance is not None else None
 
 
-@dataclass(frozen=True, slots=True)
-class Binding:
+class Binding(NamedTuple):
     """A variable's value at one point of a recipe.
 
     Attributes:
@@ -123,8 +120,7 @@ def element_note(label: str, element: Element) -> str:
     return f"{label} is {element.written}: {why}"
 
 
-@dataclass(frozen=True, slots=True)
-class Expansion:
+class Expansion(NamedTuple):
     """The result of expanding a word: its value when resolved, else None and why.
 
     ``provenance`` is set when the word is exactly one expansion (``$TAG``, ``"${TAG}"``, ``${TAG:-v1}``

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, NamedTuple, Protocol
 
 from ascend_reflint.check.fields import REMOVAL, normalise_entry
@@ -63,8 +64,11 @@ class EnvPairSetting(NamedTuple):
     workflows: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class ShippedPack:
+#: The severities of a pack that sets none (read-only: every such pack shares it).
+_NO_SEVERITIES: Mapping[str, Severity] = MappingProxyType({})
+
+
+class ShippedPack(NamedTuple):
     """A default rule pack, read without pydantic (see the module docstring): the values a valid
     :class:`~ascend_reflint.check.pack_schema.RulePack` would hold, the same field for field."""
 
@@ -83,7 +87,7 @@ class ShippedPack:
     drift_allowed_remotes: tuple[str, ...] = ()
     shared_env: tuple[str, ...] = ()
     env_pairs: tuple[EnvPairSetting, ...] = ()
-    severity: Mapping[str, Severity] = field(default_factory=dict)
+    severity: Mapping[str, Severity] = _NO_SEVERITIES
     newer_release: str | None = None
 
 

@@ -37,7 +37,6 @@ The rules (documented for users in RL001 and RL002):
 
 from __future__ import annotations
 
-import difflib
 import functools
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
@@ -320,6 +319,8 @@ def _tie_break(wanted: RefVersion, candidate: Candidate) -> tuple[bool, bool, fl
 @functools.lru_cache(maxsize=4096)
 def _skeleton_ratio(ours: str, theirs: str) -> float:
     """difflib's ratio of two skeletons (few distinct ones: ``core_r#``, ``v#``, ``release_v#``)."""
+    import difflib  # not at the top: a scan that suggests nothing never needs it
+
     return difflib.SequenceMatcher(None, ours, theirs).ratio()
 
 
@@ -330,6 +331,8 @@ def _closest_spelling(name: str, candidates: Sequence[Candidate], cutoff: float)
 
 def _by_spelling(name: str, candidates: Sequence[Candidate], cutoff: float) -> list[Candidate]:
     """Candidates whose spelling is at least ``cutoff`` close to ``name`` (case ignored), closest first."""
+    import difflib
+
     matcher = difflib.SequenceMatcher()
     matcher.set_seq2(name.lower())
     scored: list[tuple[float, bool, str, Candidate]] = []

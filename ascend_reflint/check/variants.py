@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ascend_reflint.check.globs import matches
 from ascend_reflint.model import FileKind, Pin, SourceFile
@@ -29,8 +29,7 @@ if TYPE_CHECKING:
 _SEPARATED = re.compile(r"([._-])")
 
 
-@dataclass(frozen=True, slots=True)
-class VariantGroup:
+class VariantGroup(NamedTuple):
     """Files that are variants of one recipe.
 
     Attributes:

@@ -34,6 +34,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import NamedTuple
 
 #: PEP 440 ordering of qualifiers; a final release (no qualifier) ranks between ``rc`` and ``post``.
 _PHASE_RANK = {
@@ -93,8 +94,7 @@ class VersionPart:
         return self.qualifier or FINAL
 
 
-@dataclass(frozen=True, slots=True)
-class RefVersion:
+class RefVersion(NamedTuple):
     """The version a ref name spells (see the module docstring).
 
     Attributes:

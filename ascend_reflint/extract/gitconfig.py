@@ -19,8 +19,7 @@ Nothing here runs git, and ``include.path`` is an ordinary key: a file is never 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import NoReturn
+from typing import NamedTuple, NoReturn
 
 from ascend_reflint.extract.errors import ExtractError
 from ascend_reflint.sourcemap import LineIndex
@@ -30,8 +29,7 @@ _SECTION_CHARS = _NAME_CHARS | {"."}
 _VALUE_ESCAPES = {"\\": "\\", '"': '"', "n": "\n", "t": "\t", "b": "\b"}
 
 
-@dataclass(frozen=True, slots=True)
-class ConfigValue:
+class ConfigValue(NamedTuple):
     """One ``key = value`` line of a git configuration file.
 
     Attributes:

@@ -10,14 +10,15 @@ import sys
 from pathlib import Path
 
 #: What a scan that finds no file must not import: the stages after discovery, the cache's codec and hashes,
-#: and pathlib (with urllib.parse and ipaddress behind it).
+#: pathlib (with urllib.parse and ipaddress behind it), and shutil (with bz2 and lzma behind it), which
+#: argparse's help formatter imports for the terminal's width.
 NOT_AT_START_UP = (
     "ascend_reflint.check",
     "ascend_reflint.lookup",
     "ascend_reflint.extract",
     "ascend_reflint.codec",
 )
-NOR_STDLIB = ("pathlib", "urllib", "ipaddress", "hashlib", "json")
+NOR_STDLIB = ("pathlib", "urllib", "ipaddress", "hashlib", "json", "shutil", "bz2", "lzma")
 
 
 def test_a_scan_of_an_empty_repository_imports_nothing_it_does_not_use(tmp_path: Path) -> None:

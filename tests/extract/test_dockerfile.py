@@ -8,7 +8,6 @@ Pins end to end (with the real shell extractor) are in test_dockerfile_pins.py.
 
 from __future__ import annotations
 
-import dataclasses
 import textwrap
 from dataclasses import dataclass, field
 
@@ -50,7 +49,7 @@ class Run:
 
     def value(self, word: str) -> Expansion:
         """The word's value here (where the value is written is tested in test_provenance.py)."""
-        return dataclasses.replace(expand(word, self.scope), provenance=None)
+        return expand(word, self.scope)._replace(provenance=None)
 
 
 @dataclass

@@ -10,7 +10,6 @@ about one pin, a ``check_issue(context)`` generator of findings about one comman
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable
 from typing import cast
@@ -129,6 +128,8 @@ def check_selector(selector: str) -> str:
                 raise ValueError(f"unknown rule code {upper} (`reflint rules` lists the rules)")
             raise ValueError(f"no rule code starts with {upper} (`reflint rules` lists the rules)")
         return upper
+    import difflib  # not at the top: only a selector that is no rule's needs it
+
     close = difflib.get_close_matches(text.lower(), names, n=1)
     hint = f" (did you mean '{close[0]}'?)" if close else ""
     raise ValueError(

@@ -6,7 +6,6 @@ rules that this follows).
 
 from __future__ import annotations
 
-import dataclasses
 import posixpath
 import re
 from collections.abc import Iterator, Mapping
@@ -247,7 +246,7 @@ class _Extractor:
             given = self.build_args[name]
             return given if isinstance(given, Binding) else Binding(given)
         if value is not None:  # a default: --build-arg replaces it, so it is never empty for good
-            return dataclasses.replace(docker_value(value, scope, self.escape, at), empty_because=None)
+            return docker_value(value, scope, self.escape, at)._replace(empty_because=None)
         if is_global:
             self.valueless_globals.add(name)  # BuildKit's buildMetaArgs keeps no value for it
         else:
@@ -267,9 +266,7 @@ class _Extractor:
         ]
         for (name, raw, span, _value_at), binding in zip(pairs, bindings, strict=True):
             if binding.value == "" and "$" not in raw:
-                binding = dataclasses.replace(
-                    binding, empty_because=f"ENV {name} is set to nothing on line {span.line}"
-                )
+                binding = binding._replace(empty_because=f"ENV {name} is set to nothing on line {span.line}")
             stage.scope.set(name, binding)
             self.source.env.append(EnvSetting(name, binding.value, span, "image"))
 
