@@ -96,7 +96,7 @@ def discover(
     for given in paths or ["."]:
         absolute = os.path.abspath(os.path.join(cwd, given))
         if os.path.isdir(absolute):
-            names, unlisted = _list_folder(absolute)
+            names, unlisted, may_be_gone = _list_folder(absolute)
             for folder, reason in unlisted:
                 shown = display_path(os.path.join(given, os.path.relpath(folder, absolute)), cwd)
                 if not excluded(shown + "/"):
@@ -106,7 +106,7 @@ def discover(
                 (os.path.join(absolute, name), shown_as(name), False) for name in names
             )
         elif os.path.lexists(absolute):
-            candidates = [(absolute, display_path(given, cwd), True)]
+            candidates, may_be_gone = [(absolute, display_path(given, cwd), True)], False
         else:
             result.errors.append(FileMessage(display_path(given, cwd), "no such file or directory"))
             continue
@@ -119,7 +119,7 @@ def discover(
                     why = SKIPPED if kind is None else "skipped: documentation is not read (--no-docs)"
                     result.notices.append(FileMessage(shown, why))
                 continue
-            if root_excluded(path):
+            if root_excluded(path) or (may_be_gone and not _is_file(path)):
                 continue
             found[shown] = SourceFile(
                 path=shown, abspath=path, kind=kind, explicit=explicit, template=is_template(path)
@@ -400,17 +400,19 @@ def _shebang_program(line: str) -> str:
     return program
 
 
-def _list_folder(folder: str) -> tuple[list[str], list[tuple[str, str]]]:
+def _list_folder(folder: str) -> tuple[list[str], list[tuple[str, str]], bool]:
     """The files under ``folder``: git's view in a work tree, else a walk.
 
     Returns:
-        ``(names, unlisted)``: the files' paths relative to ``folder`` (clean: no ``.``, ``..`` or empty
-        part); and the sub-folders that the walk could not list (no permission), each with the reason, so
-        that they are reported rather than left out without a word.
+        ``(names, unlisted, may_be_gone)``: the files' paths relative to ``folder`` (clean: no ``.``, ``..``
+        or empty part); the sub-folders that the walk could not list (no permission), each with the reason,
+        so that they are reported rather than left out without a word; and True when some names may be
+        gone (git lists deleted files that it tracks: the caller checks the names it keeps, which costs
+        a system call for a recipe rather than one for every file of the tree).
     """
     listed = _git_files(folder)
     if listed is not None:
-        return listed, []
+        return listed, [], True
     names: list[str] = []
     unlisted: list[tuple[str, str]] = []
 
@@ -424,7 +426,7 @@ def _list_folder(folder: str) -> tuple[list[str], list[tuple[str, str]]]:
         dirs[:] = sorted(d for d in dirs if d not in _SKIPPED_DIRS)
         under = "" if root == folder else root[len(prefix) :] + os.sep
         names.extend(under + name for name in files)
-    return names, unlisted
+    return names, unlisted, False
 
 
 def _git_files(folder: str) -> list[str] | None:
@@ -436,8 +438,8 @@ def _git_files(folder: str) -> list[str] | None:
     names = output.decode("utf-8", "surrogateescape").split("\0")
     if os.sep != "/":  # git writes "/"; the names are joined and compared with the platform's paths
         names = [name.replace("/", os.sep) for name in names]
-    # ls-files lists deleted-but-tracked files too; they are not there to read.
-    return [name for name in dict.fromkeys(names) if name and _is_file(os.path.join(folder, name))]
+    # ls-files lists deleted-but-tracked files too: discover leaves out those it would read.
+    return [name for name in dict.fromkeys(names) if name]
 
 
 def _is_file(path: str) -> bool:

@@ -159,20 +159,29 @@ class ExtractionCache:
         key = hashlib.sha256(f"{base[1]}\0{_canonical(given)}".encode("utf-8", "surrogatepass"))
         return CacheEntry(self, os.path.join(self.folder, f"{name.hexdigest()}.json"), key.hexdigest())
 
+    def settings_digest(self) -> str:
+        """A digest of the entry format, reflint's code and the settings: what every key holds besides the
+        file (the tree index, :mod:`ascend_reflint.tree_index`, is valid for these only)."""
+        import hashlib
+
+        return hashlib.sha256(self._key_base().encode("utf-8", "surrogatepass")).hexdigest()
+
+    def make_folder(self) -> None:
+        """Create the project's folder (owner only) if this cache has not yet."""
+        if not self._folder_made:
+            self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+            self._folder_made = True
+
+    def notice(self, message: str) -> None:
+        """Record why something could not be written (each distinct message once)."""
+        if message not in self.notices:
+            self.notices.append(message)
+
     def _key_base(self) -> str:
         """The part of every key that does not depend on the file: format, code and settings."""
         if self._base is None:
             self._base = f"{FORMAT}\0{code_digest()}\0{_canonical(self._settings)}"
         return self._base
-
-    def _make_folder(self) -> None:
-        if not self._folder_made:
-            self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-            self._folder_made = True
-
-    def _notice(self, message: str) -> None:
-        if message not in self.notices:
-            self.notices.append(message)
 
 
 class CacheEntry(NamedTuple):
@@ -224,15 +233,15 @@ class CacheEntry(NamedTuple):
             return
         document = {"format": FORMAT, "key": self.key, "file": form}
         try:
-            self.cache._make_folder()
+            self.cache.make_folder()
             _remove_special_file(self.path)
             write_file(self.path, json_text(document, indent=None), inside=str(self.cache.directory))
         except OSError as error:
-            self.cache._notice(
+            self.cache.notice(
                 f"cannot write the extraction cache in {self.cache.directory}: {error.strerror}"
             )
         except OutputFileError as error:
-            self.cache._notice(f"cannot write the extraction cache in {self.cache.directory}: {error.reason}")
+            self.cache.notice(f"cannot write the extraction cache in {self.cache.directory}: {error.reason}")
 
 
 def for_project(cache_dir: str | os.PathLike[str] | None, config: Config) -> ExtractionCache:

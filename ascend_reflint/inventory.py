@@ -10,9 +10,9 @@ import logging
 import os
 import time
 from collections import deque
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ascend_reflint.discover import discover, display_path, exclusions, root_exclusions
 from ascend_reflint.model import FileKind, FileMessage, Pin, SourceFile
@@ -65,6 +65,7 @@ def build_inventory(
     docs: bool = True,
     keep_text: bool = True,
     gitlab_host: str | None = None,
+    narrow: Callable[[list[SourceFile]], list[SourceFile]] | None = None,
 ) -> Inventory:
     """Discover, read and extract the files under ``paths``, and the files they name (pip's ``-r``/``-c``).
 
@@ -88,6 +89,8 @@ def build_inventory(
         gitlab_host: the GitLab instance that GitLab CI files include projects from (the config's
             ``gitlab-host``; None: the repository's ``origin`` when it is one, see
             :func:`ascend_reflint.extract.gitlab.place_on_instance`).
+        narrow: given the files discovered (not yet read, ``read_already`` left out), the ones to read
+            (:mod:`ascend_reflint.context`); None reads them all.
 
     Returns:
         The :class:`Inventory`, its files in display path order. Never raises for a file's content.
@@ -95,6 +98,8 @@ def build_inventory(
     started = time.perf_counter()
     found = discover(paths, excludes, root_excludes=root_excludes, root=root, docs=docs)
     files = [source for source in found.files if source.abspath not in read_already]
+    if narrow is not None:
+        files = narrow(files)
     inventory = Inventory(files=files, errors=list(found.errors), notices=list(found.notices))
     inventory.timings["discover"] = time.perf_counter() - started
     started = time.perf_counter()
@@ -102,9 +107,8 @@ def build_inventory(
     known = {*read_already, *(source.abspath for source in files)}
     named = _NamedFiles(root, paths, excludes, root_excludes, known)
     build_args = build_args or {}
-    # Every parameter that changes what extraction gives belongs in the settings: they are in each key.
     if cache is not None:
-        cache = cache.with_settings(build_args=dict(build_args), max_bytes=max_bytes, docs=docs)
+        cache = cache.with_settings(**extraction_settings(build_args, max_bytes, docs))
     while queue:
         source = queue.popleft()
         _read_and_extract(source, build_args, max_bytes, cache, (overlay or {}).get(source.abspath))
@@ -138,6 +142,13 @@ def build_inventory(
 
 #: How a file names the files of each kind that it has its tool read, for notices.
 _NAMED_BY = {FileKind.REQUIREMENTS: "named by -r/-c", FileKind.GITLAB_CI: "named by include: local"}
+
+
+def extraction_settings(build_args: Mapping[str, str] | None, max_bytes: int, docs: bool) -> dict[str, Any]:
+    """The parameters of :func:`build_inventory` that change what extraction gives, as the extraction cache
+    keys them (:meth:`~ascend_reflint.extraction_cache.ExtractionCache.with_settings`): every such
+    parameter belongs here, since it is in each key."""
+    return {"build_args": dict(build_args or {}), "max_bytes": max_bytes, "docs": docs}
 
 
 def text_needed(source: SourceFile) -> bool:

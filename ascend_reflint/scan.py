@@ -28,18 +28,17 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, NamedTuple
 
 from ascend_reflint.config import Config
-from ascend_reflint.inventory import Inventory, build_inventory
+from ascend_reflint.inventory import Inventory
 from ascend_reflint.model import FileKind, FileMessage, Finding, ScanResult, ScanSummary, Severity, SourceFile
 
 if TYPE_CHECKING:
     from pathlib import Path
 
     from ascend_reflint.check.policy import Policy
+    from ascend_reflint.context import Reading
     from ascend_reflint.lookup import LookupOptions, LookupStats
     from ascend_reflint.model import CommitVerdict, LookupResult
 
-#: The rules that compare files with each other; the work tree is read as context only for them.
-CROSS_FILE_CODES = frozenset({"RL004", "RL005", "RL006"})
 #: The rules that report what commit verification found; commits are verified only when one runs.
 COMMIT_CODES = frozenset({"RL001", "RL008", "RL025", "RL026"})
 
@@ -231,13 +230,14 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
     from pathlib import Path
 
     from ascend_reflint.check import all_rules, drift_lookups, remotes_to_look_up
+    from ascend_reflint.context import context_files as read_context
     from ascend_reflint.lookup import answered
 
     cache_dir = _cache_dir(options) if options.extraction_cache else None
     policy = build_policy(config, [Path(p) for p in options.rule_packs], cache_dir)
 
     started = time.perf_counter()
-    context_files = _context_files(inventory, options, config, selection)
+    context_files = read_context(inventory.files, config, policy, selection.runs, _reading(options))
     if any(source.invocations for source in context_files):  # a workflow not given builds a Dockerfile given
         from ascend_reflint.invocations import apply_invocations
 
@@ -558,33 +558,19 @@ def build_policy(config: Config, rule_packs: Sequence[Path] = (), cache_dir: Pat
     return policy
 
 
-def _context_files(
-    inventory: Inventory, options: ScanOptions, config: Config, selection: RuleSelection
-) -> list[SourceFile]:
-    """The rest of the work tree, when explicit file paths were given and a cross-file rule runs (the files
-    scanned are not read again)."""
-    if not any(source.explicit for source in inventory.files):
-        return []
-    if not any(selection.runs(code) for code in CROSS_FILE_CODES):
-        return []
-    from ascend_reflint.discover import display_path
-    from ascend_reflint.extraction_cache import for_project
+def _reading(options: ScanOptions) -> Reading:
+    """How ``options`` read files, for :func:`ascend_reflint.context.context_files`."""
+    from ascend_reflint.context import Reading
     from ascend_reflint.textfile import DEFAULT_MAX_BYTES
 
-    tree = build_inventory(
-        [display_path(config.root, os.getcwd())],
+    return Reading(
         excludes=options.excludes,
-        root=config.root,
-        root_excludes=config.exclude,
         build_args=options.build_args,
         max_bytes=options.max_bytes or DEFAULT_MAX_BYTES,
-        read_already={source.abspath for source in inventory.files},
         docs=options.docs,
-        cache=for_project(options.cache_dir, config) if options.extraction_cache else None,
-        keep_text=False,
-        gitlab_host=config.gitlab_host,
+        cache=options.extraction_cache,
+        cache_dir=options.cache_dir,
     )
-    return tree.files
 
 
 def _reported(

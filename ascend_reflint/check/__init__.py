@@ -17,11 +17,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ascend_reflint.check.context import PinContext, ProjectContext, RuleInfo
+from ascend_reflint.check.context import PinContext, ProjectContext, RuleInfo, TreeView
 from ascend_reflint.check.engine import (
     all_rules,
     default_branch_lookups,
     drift_lookups,
+    files_compared_with,
     needs_lookup,
     pinned_commits,
     remotes_to_look_up,
@@ -37,9 +38,11 @@ __all__ = [
     "ProjectContext",
     "RuleInfo",
     "RulePack",
+    "TreeView",
     "all_rules",
     "default_branch_lookups",
     "drift_lookups",
+    "files_compared_with",
     "load_policy",
     "needs_lookup",
     "pinned_commits",

@@ -94,9 +94,40 @@ class IssueRule(RuleModule, Protocol):
 
 class ProjectRule(RuleModule, Protocol):
     """A rule that compares files with each other: ``check_project`` yields findings built with
-    :meth:`ProjectContext.finding`, for any file (the engine keeps those on the files scanned)."""
+    :meth:`ProjectContext.finding`, for any file (the engine keeps those on the files scanned);
+    ``compared_with`` names the other files of the work tree that it compares the files scanned with, so
+    that a scan naming a few files (pre-commit) reads those and not the whole tree."""
 
     def check_project(self, context: ProjectContext) -> Iterator[Finding]: ...
+
+    def compared_with(self, view: TreeView) -> Iterator[str]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class TreeView:
+    """The work tree as a cross-file rule sees it before the files not scanned are read: which of them it
+    needs (``compared_with``) follows from their paths, kinds and the remotes the tree index says they pin.
+
+    Attributes:
+        scanned: the files scanned, read and extracted.
+        others: the other files of the tree as discovery found them (path and kind; not read).
+        relpaths: display path → path relative to the project root (``/``-separated), for every file of
+            both.
+        policy: the merged rule packs.
+        remotes: display path of a file of ``others`` → the normalised remotes it pins, from the tree index
+            (:mod:`ascend_reflint.tree_index`); a file absent here, or mapped to None, may pin any remote.
+    """
+
+    scanned: Sequence[SourceFile]
+    others: Sequence[SourceFile]
+    relpaths: Mapping[str, str]
+    policy: Policy
+    remotes: Mapping[str, frozenset[str] | None] = field(default_factory=dict)
+
+    def may_pin(self, source: SourceFile, remote: str) -> bool:
+        """True unless the tree index says that ``source`` (one of ``others``) pins no ``remote``."""
+        known = self.remotes.get(source.path)
+        return known is None or remote in known
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,9 +10,16 @@ severities to them.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
-from ascend_reflint.check.context import IssueContext, PinContext, ProjectContext, RuleInfo, RuleModule
+from ascend_reflint.check.context import (
+    IssueContext,
+    PinContext,
+    ProjectContext,
+    RuleInfo,
+    RuleModule,
+    TreeView,
+)
 from ascend_reflint.check.policy import Policy
 from ascend_reflint.check.refnames import exists, is_full_commit_id, named_refs, pinned_commit
 from ascend_reflint.check.rules import ISSUE_RULES, PIN_RULES, PROJECT_RULES, RULES
@@ -264,6 +271,17 @@ def _project_findings(
         context = ProjectContext(everything, policy, rule_info(rule), relpaths, variants, scanned, refs)
         findings.extend(finding for finding in rule.check_project(context) if finding.path in scanned)
     return findings
+
+
+def files_compared_with(view: TreeView, runs: Callable[[str], bool]) -> set[str]:
+    """The display paths of the files of ``view.others`` that the project rules which run compare the files
+    scanned with (``compared_with`` of each :class:`~ascend_reflint.check.context.ProjectRule`).
+
+    Args:
+        view: the files scanned and the rest of the work tree, not read.
+        runs: whether the rule with a code runs (``--select``/``--ignore``).
+    """
+    return {path for rule in PROJECT_RULES if runs(rule.CODE) for path in rule.compared_with(view)}
 
 
 def _refs_by_remote(

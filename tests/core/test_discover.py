@@ -83,6 +83,30 @@ def test_git_work_tree_uses_tracked_and_untracked_not_ignored(tmp_path: Path) ->
     ]
 
 
+def test_files_git_tracks_but_the_work_tree_lacks_are_left_out(tmp_path: Path) -> None:
+    _write(tmp_path, TREE)
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    subprocess.run(["git", "-C", str(tmp_path), "add", "."], check=True)
+    # Deleted, not staged: git still lists them (a recipe, a script found by its shebang, a plain file).
+    for name in ("docker/build.dockerfile", "scripts/setup", "config.yml"):
+        (tmp_path / name).unlink()
+    (tmp_path / "docker/Dockerfile.ascend_a2").unlink()
+    (tmp_path / "docker/Dockerfile.ascend_a2").mkdir()  # and a folder where a tracked file was
+    found = discover(["."], cwd=str(tmp_path))
+    assert [f.path for f in found.files] == [
+        ".github/workflows/ci.yml",
+        "Containerfile",
+        "README.md",
+        "action.yml",
+        "build/ignored.sh",
+        "docs/extra.requirements.txt",
+        "pyproject.toml",
+        "requirements-npu.txt",
+        "scripts/install.sh",
+    ]
+    assert found.errors == []
+
+
 def test_explicit_paths_are_read_even_with_unusual_names(tmp_path: Path) -> None:
     _write(tmp_path, {"recipes/image.txt": "# comment\nFROM ubuntu\n", "notes.txt": "hello\n"})
     found = discover(["recipes/image.txt", "notes.txt", "missing.sh"], cwd=str(tmp_path))

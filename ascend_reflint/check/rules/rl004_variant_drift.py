@@ -69,9 +69,10 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterator, Mapping, Sequence
 
-from ascend_reflint.check.context import ProjectContext
+from ascend_reflint.check.context import ProjectContext, TreeView
+from ascend_reflint.check.globs import matches
 from ascend_reflint.check.refnames import canonical_refs
-from ascend_reflint.check.variants import shown_ref
+from ascend_reflint.check.variants import find_variants, shown_ref, variant_key
 from ascend_reflint.model import Applicability, Finding, Fix, Pin, Related, Severity, SourceFile, Span, Via
 
 CODE = "RL004"
@@ -103,6 +104,34 @@ def check_project(context: ProjectContext) -> Iterator[Finding]:
             taking_part = [s for s in group.files if pins[s.path] or remote not in named[s.path]]
             yield from _ref_drift(context, remote, taking_part, pins)
             yield from _depth_drift(context, remote, taking_part, pins)
+
+
+def compared_with(view: TreeView) -> Iterator[str]:
+    """The variants of the files scanned (variant groups follow from paths and kinds alone).
+
+    Only the files that may share a group with a scanned file are grouped: those an explicit group takes,
+    and those of a scanned file's kind whose path holds a token or is a scanned file's path with its tokens
+    taken out (``Dockerfile`` beside ``Dockerfile.a3``): two paths without a token differ as they are.
+    """
+    policy = view.policy
+    kinds = {source.kind for source in view.scanned}
+    stripped = {variant_key(view.relpaths[source.path], policy.variant_tokens) for source in view.scanned}
+
+    def may_be_variant(source: SourceFile) -> bool:
+        relpath = view.relpaths[source.path]
+        if any(matches(group.files, relpath) for group in policy.variant_groups):
+            return True
+        if source.kind not in kinds:
+            return False
+        lower = relpath.lower()
+        return relpath in stripped or any(token in lower for token in policy.variant_tokens)
+
+    candidates = [source for source in view.others if may_be_variant(source)]
+    variants = find_variants([*view.scanned, *candidates], policy, view.relpaths)
+    for source in view.scanned:
+        group = variants.group_of(source.path)
+        if group is not None:
+            yield from (member.path for member in group.files if member is not source)
 
 
 def _comparable(pin: Pin) -> bool:

@@ -35,8 +35,9 @@ a scan looks it up for the rules that need ref lists, and, when only rules that 
 RL005`), for the remotes that are pinned both by commit id and by name. Offline, without a cached ref
 list, they are compared as written.
 
-The other files are read from disk when only some are scanned (pre-commit passes the staged files);
-findings are reported on the files scanned.
+The other files are read from disk when only some are scanned (pre-commit passes the staged files):
+those of the family that pin a remote the scanned files pin, by the tree index; findings are reported on
+the files scanned.
 
 ## Why is this bad?
 
@@ -69,11 +70,15 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
 
-from ascend_reflint.check.context import ProjectContext
+from ascend_reflint.check.context import ProjectContext, TreeView
 from ascend_reflint.check.globs import matches
 from ascend_reflint.check.refnames import canonical_refs
 from ascend_reflint.model import FileKind, Finding, Pin, Severity, SourceFile
+
+if TYPE_CHECKING:
+    from ascend_reflint.check.policy import Policy
 
 CODE = "RL005"
 NAME = "cross-file-drift"
@@ -121,8 +126,39 @@ def check_project(context: ProjectContext) -> Iterator[Finding]:
 
 def family_of(context: ProjectContext, source: SourceFile) -> str:
     """``drift family 'NAME'`` for a file that a family's globs match, else ``folder 'PATH'``."""
-    relpath = context.relpath(source)
-    for family in context.policy.drift_families:
+    return _family(context.policy, context.relpath(source))
+
+
+def compared_with(view: TreeView) -> Iterator[str]:
+    """The files of a scanned file's family that may pin one of its remotes (by the tree index), when the
+    files pinning that remote in the family are of more than one kind (or ``drift-same-kind`` is on):
+    files of one kind are not compared, so they are not needed.
+
+    A scanned pin counts whether or not its ref is resolved, and one whose remote is unknown stands for
+    every remote: the values that the files read for context give (build arguments of a workflow that
+    builds the file) may resolve them.
+    """
+    policy = view.policy
+    members: dict[str, list[SourceFile]] = {}
+    for source in view.others:
+        members.setdefault(_family(policy, view.relpaths[source.path]), []).append(source)
+    scanned: dict[tuple[str, str | None], list[SourceFile]] = {}
+    for source in view.scanned:
+        family = _family(policy, view.relpaths[source.path])
+        for remote in {pin.remote for pin in source.pins}:
+            if remote is None or not policy.may_drift_across_files(remote):
+                scanned.setdefault((family, remote), []).append(source)
+    for (family, remote), sources in scanned.items():
+        pinning = [
+            source for source in members.get(family, ()) if remote is None or view.may_pin(source, remote)
+        ]
+        kinds = {source.kind for source in (*sources, *pinning)}
+        if len(kinds) > 1 or policy.drift_same_kind:
+            yield from (source.path for source in pinning)
+
+
+def _family(policy: Policy, relpath: str) -> str:
+    for family in policy.drift_families:
         if matches(family.files, relpath):
             return f"drift family '{family.name}'"
     return f"folder '{posixpath.dirname(relpath) or '.'}'"

@@ -58,7 +58,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from ascend_reflint.check.context import ProjectContext
+from ascend_reflint.check.context import ProjectContext, TreeView
 from ascend_reflint.check.globs import matches
 from ascend_reflint.check.workflow_jobs import workflow_jobs
 from ascend_reflint.model import EnvSetting, FileKind, Finding, Related, Severity, SourceFile
@@ -88,6 +88,27 @@ def check_project(context: ProjectContext) -> Iterator[Finding]:
             images = dockerfiles.images(pairs, name)
             if any(setting.value is not None for _, setting in images):
                 yield from _check_workflow(context, workflow, name, images)
+
+
+def compared_with(view: TreeView) -> Iterator[str]:
+    """The Dockerfiles that the env pairs pair with the workflows scanned (findings are reported on the
+    workflow side only, so a Dockerfile scanned needs no workflow)."""
+    policy = view.policy
+    if not policy.shared_env or not policy.env_pairs:
+        return
+    pairs = [
+        pair
+        for pair in policy.env_pairs
+        if any(
+            source.kind is FileKind.WORKFLOW and matches(pair.workflows, view.relpaths[source.path])
+            for source in view.scanned
+        )
+    ]
+    for source in view.others:
+        if source.kind is FileKind.DOCKERFILE:
+            relpath = view.relpaths[source.path]
+            if any(matches(pair.dockerfiles, relpath) for pair in pairs):
+                yield source.path
 
 
 class _Dockerfiles:
