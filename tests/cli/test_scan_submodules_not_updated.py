@@ -1,9 +1,9 @@
 """RL027: a checkout in a ``--recursive`` clone that no ``git submodule update`` follows (verl's ROCm image:
 ``git clone --recursive`` of TransformerEngine, then ``git checkout 236178e5`` in another RUN); not when
 the submodules are updated after the checkout, the checkout recurses (also by ``-c
-submodule.recurse=true``), the clone was not recursive, or the checkout runs in a folder below the clone's
-top, where it may be a submodule's own (Megatron-LM's GitLab publish job: ``cd documentation/megatron-lm
-&& git checkout $PUBLISH_COMMIT``)."""
+submodule.recurse=true``, or ``submodule.recurse`` set in the clone's configuration first), the clone was
+not recursive, or the checkout runs in a folder below the clone's top, where it may be a submodule's own
+(Megatron-LM's GitLab publish job: ``cd documentation/megatron-lm && git checkout $PUBLISH_COMMIT``)."""
 
 from __future__ import annotations
 
@@ -67,6 +67,55 @@ def test_a_checkout_that_leaves_the_submodules_behind_is_reported(project: Path,
             "Dockerfile:13:5: note: the clone with --recursive",
             "",
             "0 errors, 3 warnings, 0 info in 1 of 1 file (8 pins, 0 remotes: 0 checked (0 cached), 0 not "
+            "checked)",
+        ],
+        [],
+    )
+
+
+#: ``submodule.recurse`` set in the clone's configuration before the checkout makes it recurse
+#: (git-config(1)): by ``git clone -c`` (git-clone(1): written to the new repository's configuration) or
+#: ``git config``; not when set after the checkout, given to the clone's own run (``git -c … clone``), set
+#: false again, or overridden by the checkout's ``--no-recurse-submodules``.
+CONFIGURED = """\
+FROM ubuntu:22.04
+RUN git clone --recursive -c submodule.recurse=true https://github.com/o/a.git /a && git -C /a checkout v1
+RUN git clone --recursive https://github.com/o/b.git /b && cd /b && git config submodule.recurse true && \\
+    git checkout v1
+RUN git clone --recursive https://github.com/o/c.git /c && cd /c && git checkout v1 && \\
+    git config set submodule.recurse true
+RUN git -c submodule.recurse=true clone --recursive https://github.com/o/d.git /d && git -C /d checkout v1
+RUN git clone --recursive --config=Submodule.Recurse=yes https://github.com/o/e.git /e && \\
+    git -C /e checkout --no-recurse-submodules v1
+RUN git clone --recursive -c submodule.recurse=1 https://github.com/o/f.git /f && cd /f && \\
+    git config --bool submodule.recurse off && git checkout v1
+RUN git clone --recursive -c submodule.recurse https://github.com/o/g.git /g && cd /g && \\
+    git config --unset submodule.recurse && git checkout v1
+RUN git config --global submodule.recurse true && \\
+    git clone --recursive https://github.com/o/h.git /h && git -C /h checkout v1
+"""
+
+
+def test_submodule_recurse_set_in_the_clones_configuration_before_the_checkout_makes_it_recurse(
+    project: Path, scan: Scan
+) -> None:
+    (project / "Dockerfile").write_text(CONFIGURED)
+
+    assert scan("--offline", "--select", "RL027") == (
+        0,
+        [
+            _stale("5:82", "v1", "github.com/o/c", "its default branch"),
+            "Dockerfile:5:5: note: the clone with --recursive",
+            _stale("7:105", "v1", "github.com/o/d", "its default branch"),
+            "Dockerfile:7:5: note: the clone with --recursive",
+            _stale("9:48", "v1", "github.com/o/e", "its default branch"),
+            "Dockerfile:8:5: note: the clone with --recursive",
+            _stale("11:61", "v1", "github.com/o/f", "its default branch"),
+            "Dockerfile:10:5: note: the clone with --recursive",
+            _stale("13:58", "v1", "github.com/o/g", "its default branch"),
+            "Dockerfile:12:5: note: the clone with --recursive",
+            "",
+            "0 errors, 5 warnings, 0 info in 1 of 1 file (8 pins, 0 remotes: 0 checked (0 cached), 0 not "
             "checked)",
         ],
         [],

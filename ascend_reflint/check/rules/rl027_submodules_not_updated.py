@@ -3,8 +3,10 @@
 ## What it does
 
 Reports a `git checkout` (`switch`, `reset --hard`) of a ref in a clone made with `--recursive`
-(`--recurse-submodules`) when no `git submodule update` follows it and the checkout itself was not given
-`--recurse-submodules`. The finding is on the ref checked out; the clone is a related place.
+(`--recurse-submodules`) when no `git submodule update` follows it and the checkout does not recurse:
+neither given `--recurse-submodules` nor run with `submodule.recurse` true (`git -c`, the clone's
+configuration set by `git clone -c` or a `git config` before the checkout, `git config --global`). The
+finding is on the ref checked out; the clone is a related place.
 
 ## Why is this bad?
 

@@ -341,6 +341,8 @@ class CloneCommand(NamedTuple):
             ``--depth`` without ``--no-single-branch``.
         options: ``(canonical name, first word, last word)`` of each option given, in order (the last word
             is the value's when the value is a word of its own), for fixes that remove one.
+        settings: the ``--config``/``-c`` values (``NAME=VALUE``), in order: git-clone(1) writes them to the
+            new repository's configuration before it fetches or checks out anything.
     """
 
     url: int
@@ -356,6 +358,7 @@ class CloneCommand(NamedTuple):
     no_tags: bool = False
     one_branch: bool = False
     options: tuple[tuple[str, int, int], ...] = ()
+    settings: tuple[WordPart, ...] = ()
 
 
 def parse_clone(
@@ -420,7 +423,127 @@ def parse_clone(
         options=tuple(
             (name, index, value.word if value is not None else index) for name, index, value in parsed.options
         ),
+        settings=tuple(value for name, _, value in parsed.options if name == "config" and value is not None),
     )
+
+
+class ConfigCommand(NamedTuple):
+    """``git config`` setting or unsetting one variable (git-config(1)).
+
+    Attributes:
+        name: index of the variable's name.
+        value: index of its value, or None when the command unsets the variable.
+        everywhere: the setting is the user's or the machine's (``--global``, ``--system``), for every
+            repository; else the repository's own (``--local``, the default, or ``--worktree``).
+    """
+
+    name: int
+    value: int | None
+    everywhere: bool
+
+
+_CONFIG = OptionTable(
+    with_value=frozenset({"file", "blob", "type", "default", "comment", "value", "url"}),
+    flags=frozenset(
+        {
+            "global",
+            "system",
+            "local",
+            "worktree",
+            "get",
+            "get-all",
+            "get-regexp",
+            "get-urlmatch",
+            "replace-all",
+            "add",
+            "unset",
+            "unset-all",
+            "rename-section",
+            "remove-section",
+            "list",
+            "fixed-value",
+            "bool",
+            "int",
+            "bool-or-int",
+            "path",
+            "expiry-date",
+            "no-type",
+            "null",
+            "name-only",
+            "show-origin",
+            "show-scope",
+            "get-color",
+            "get-colorbool",
+            "edit",
+            "includes",
+            "no-includes",
+            "all",
+            "regexp",
+        }
+    ),
+    short={"f": "file", "l": "list", "z": "null", "e": "edit"},
+)
+#: git-config(1) actions that write nothing, or write another thing than one variable's value.
+_CONFIG_OTHER_ACTIONS = frozenset(
+    {"get", "get-all", "get-regexp", "get-urlmatch", "rename-section", "remove-section", "list", "get-color"}
+    | {"get-colorbool", "edit", "file", "blob"}
+)
+
+
+def parse_config(words: Sequence[CommandWord], start: int) -> ConfigCommand | None:
+    """Read ``git config [--global|--system|--local] NAME VALUE`` (also ``--add``, ``--replace-all``, and
+    git 2.46's ``git config set NAME VALUE``) and ``git config --unset NAME`` (``--unset-all``, ``unset``)
+    from ``words[start:]``; None for a command that reads, edits another file (``--file``), or renames.
+    """
+    action = words[start].display if start < len(words) else ""
+    if action in _CONFIG_SUBCOMMANDS and action not in ("set", "unset"):
+        return None
+    parsed = parse_options(words, _CONFIG, start + 1 if action in ("set", "unset") else start)
+    if parsed.has(*_CONFIG_OTHER_ACTIONS):
+        return None
+    positionals = parsed.positionals
+    unsets = action == "unset" or parsed.has("unset", "unset-all")
+    if not positionals or (not unsets and len(positionals) < 2):
+        return None
+    return ConfigCommand(positionals[0], None if unsets else positionals[1], parsed.has("global", "system"))
+
+
+#: git 2.46's ``git config`` subcommands (git-config(1) "COMMANDS").
+_CONFIG_SUBCOMMANDS = frozenset({"list", "get", "set", "unset", "rename-section", "remove-section", "edit"})
+
+
+def names_submodule_recurse(name: str) -> bool:
+    """Whether a configuration variable's name is ``submodule.recurse`` (its section and key are
+    case-insensitive: git-config(1) "Syntax").
+
+    git-config(1): ``submodule.recurse`` makes the commands that have ``--recurse-submodules`` (checkout,
+    switch, reset, …) recurse by default, all but clone.
+    """
+    return name.lower() == "submodule.recurse"
+
+
+def submodule_recurse_setting(setting: str) -> bool | None:
+    """What a ``NAME=VALUE`` setting (``git -c``, ``git clone -c``) says of ``submodule.recurse``: True or
+    False, or None when it sets another variable or its value is no boolean. A name alone sets it true
+    (git(1) "-c")."""
+    name, equals, value = setting.partition("=")
+    if not names_submodule_recurse(name):
+        return None
+    return config_bool(value) if equals else True
+
+
+def config_bool(value: str) -> bool | None:
+    """A git-config(1) boolean ("Values"): True for ``true``, ``yes``, ``on`` or a non-zero number, False
+    for ``false``, ``no``, ``off``, ``0`` or nothing, None for anything else (git refuses it)."""
+    lowered = value.strip().lower()
+    if lowered in ("true", "yes", "on"):
+        return True
+    if lowered in ("false", "no", "off", ""):
+        return False
+    try:
+        return int(lowered) != 0
+    except ValueError:
+        return None
 
 
 def checkout_target(subcommand: str, words: Sequence[CommandWord], start: int) -> int | None:

@@ -14,6 +14,8 @@
   that repository (see :mod:`.repos` for what it pins). A checkout in the directory that a clone was just
   made from, outside every repository, is recorded as a command issue (RL019), and so is an option left
   without its value (RL018).
+- ``submodule.recurse`` (``git -c``, ``git clone -c``, ``git config``) makes a later checkout recurse into
+  the submodules, as ``git submodule update`` after it does (RL027).
 - ``git describe``, ``log``, ``rev-list``, ``shortlog``, ``merge-base``, ``cherry-pick``, ``rebase`` and
   ``bisect`` in a shallow clone read more of its history than it holds: the first is recorded on the clone's
   pins (RL003).
@@ -23,19 +25,24 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Iterable
 
 from ascend_reflint.extract.commands.git import (
     CloneCommand,
     FetchCommand,
     checkout_ref_name,
     checkout_target,
+    config_bool,
     is_relative_ref,
+    names_submodule_recurse,
     options_without_value,
     parse_clone,
+    parse_config,
     parse_fetch,
     parse_git,
     parse_init,
     parse_remote,
+    submodule_recurse_setting,
 )
 from ascend_reflint.extract.shell.command import Command, Walker
 from ascend_reflint.extract.shell.dirs import Dir, join
@@ -113,6 +120,8 @@ def run_git(walker: Walker, command: Command) -> None:
         _remote(walker, command, start, repository)
     elif subcommand == "submodule":
         _submodule(walker, command, start, repository)
+    elif subcommand == "config":
+        _config(walker, command, start, repository)
     elif subcommand in _READS_HISTORY:
         _history_read(walker, command, subcommand, start, repository, command_span)
 
@@ -221,6 +230,9 @@ def _clone(walker: Walker, command: Command, start: int, parent: Dir, clone_span
             one_branch=clone.one_branch,
             no_tags=clone.no_tags,
             recurse_submodules=clone.recurse_submodules,
+            submodule_recurse=_last_recurse_setting(
+                words[part.word].display[part.offset :] for part in clone.settings
+            ),
             call_sites=walker.sink.call_sites,
             layout=_clone_layout(walker, command, clone, url.value),
         )
@@ -321,11 +333,6 @@ def _remote(walker: Walker, command: Command, start: int, cwd: Dir) -> None:
         repository.remotes[name] = expand(command.words[remote.url], text, scope)
 
 
-#: ``git -c submodule.recurse=true checkout``: git-config(1) "submodule.recurse": commands that take
-#: ``--recurse-submodules`` recurse by default (a boolean: true, yes, on, 1).
-_RECURSE_CONFIG = re.compile(r"(?i)submodule\.recurse=(?:true|yes|on|1)")
-
-
 def _checkout(
     walker: Walker, command: Command, subcommand: str, start: int, cwd: Dir, command_span: Span
 ) -> None:
@@ -341,15 +348,56 @@ def _checkout(
         return
     checkout = _checkout_of(repository, ref)
     if checkout is not None:
-        recursing = any(
-            word.display.startswith("--recurse-submodules") for word in command.words[start:target]
-        ) or any(_RECURSE_CONFIG.fullmatch(word.display) for word in command.words[:start])
+        recursing = _recurses(walker, command, start, target, repository)
         # In a folder below a recursive clone's top, git may be working in a submodule (`cd docs/sub &&
         # git checkout X` checks out the submodule's X): whose submodules stay behind is not known.
         below_top = repository.recurse_submodules and cwd != repository.path
         repository.checkouts.append(
             checkout._replace(call_sites=walker.sink.call_sites, submodules_updated=recursing or below_top)
         )
+
+
+def _recurses(walker: Walker, command: Command, start: int, target: int, repository: Repository) -> bool:
+    """Whether a checkout recurses into the submodules: by its own ``--[no-]recurse-submodules``, else by
+    ``submodule.recurse`` given to ``git -c``, set in the repository's configuration, or set for every
+    repository (git-config(1): the command line wins over ``-c``, ``-c`` over the files, the repository's
+    file over the user's)."""
+    words = command.words
+    for word in reversed(words[start:target]):
+        if word.display.startswith("--recurse-submodules") or word.display == "--no-recurse-submodules":
+            return not word.display.startswith("--no-")
+    given = _last_recurse_setting(
+        words[index + 1].display for index in range(start - 1) if words[index].display == "-c"
+    )
+    for setting in (given, repository.submodule_recurse, walker.repositories.submodule_recurse):
+        if setting is not None:
+            return setting
+    return False
+
+
+def _last_recurse_setting(settings: Iterable[str]) -> bool | None:
+    """What the last of ``NAME=VALUE`` ``settings`` that sets ``submodule.recurse`` says, None when none
+    does."""
+    found = None
+    for setting in settings:
+        value = submodule_recurse_setting(setting)
+        found = value if value is not None else found
+    return found
+
+
+def _config(walker: Walker, command: Command, start: int, cwd: Dir) -> None:
+    """``git config [--global] submodule.recurse VALUE`` (``--unset``): whether later checkouts in the
+    repository here (in every repository, for ``--global`` and ``--system``) recurse into its submodules."""
+    config = parse_config(command.words, start)
+    if config is None or not names_submodule_recurse(command.words[config.name].display):
+        return
+    value = None if config.value is None else config_bool(command.words[config.value].display)
+    if config.everywhere:
+        walker.repositories.submodule_recurse = value
+        return
+    repository = walker.repositories.find(cwd)
+    if repository is not None:
+        repository.submodule_recurse = value
 
 
 def _submodule(walker: Walker, command: Command, start: int, cwd: Dir) -> None:

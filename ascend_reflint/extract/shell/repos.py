@@ -91,7 +91,8 @@ class Repository:
 
     ``path`` is None while the directory of a clone is not known statically; ``remotes`` maps each remote's
     name to its URL, ``origin`` is the clone's remote (None when no clone made the repository); ``layout``
-    says where the clone command's parts are written (for fixes).
+    says where the clone command's parts are written (for fixes); ``submodule_recurse`` is the
+    ``submodule.recurse`` of its configuration (``git clone -c``, ``git config``), None when not set.
     """
 
     made: Made
@@ -108,6 +109,7 @@ class Repository:
     one_branch: bool = False
     no_tags: bool = False
     recurse_submodules: bool = False
+    submodule_recurse: bool | None = None
     checkouts: list[Checkout] = field(default_factory=list)
     history_read: HistoryRead | None = None
     fetched: Fetched | None = None
@@ -144,9 +146,11 @@ class Repositories:
     """The repositories of one session, in the order made, indexed by directory: finding the one a command
     runs in looks up the directory and each folder above it, whatever the number of repositories."""
 
-    __slots__ = ("_by_path", "_clones_by_parent", "_repositories", "_unplaced_by_parent")
+    __slots__ = ("_by_path", "_clones_by_parent", "_repositories", "_unplaced_by_parent", "submodule_recurse")
 
     def __init__(self) -> None:
+        #: The user's or the machine's ``submodule.recurse`` (``git config --global``), None when not set.
+        self.submodule_recurse: bool | None = None
         self._repositories: list[Repository] = []
         self._by_path: dict[Dir, list[Repository]] = {}
         self._unplaced_by_parent: dict[Dir, list[Repository]] = {}
