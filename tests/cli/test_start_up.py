@@ -58,17 +58,14 @@ def test_a_warm_scan_naming_files_imports_no_extractor(tmp_path: Path) -> None:
     warm, imported = _scan_importing(project, *scan)
 
     assert (cold.returncode, warm.returncode) == (1, 1)  # nothing could be checked offline (README's table)
-    assert (
-        warm.stdout
-        == cold.stdout
-        == (
-            "docker/Dockerfile:3:41: RL010 [warning] github.com/nvidia/megatron-lm could not be looked up: "
-            "unknown (offline): not in the cache, so this pin went unchecked\n\n"
-            "install.sh:2:11: RL010 [warning] github.com/o/r could not be looked up: unknown (offline): not in "
-            "the cache, so this pin went unchecked\n\n"
-            "0 errors, 2 warnings, 0 info in 2 of 2 files "
-            "(2 pins, 2 remotes: 0 checked (0 cached), 2 not checked)\n"
-        )
+    assert warm.stdout == cold.stdout
+    assert warm.stdout == (
+        "docker/Dockerfile:3:41: RL010 [warning] github.com/nvidia/megatron-lm could not be looked up: "
+        "unknown (offline): not in the cache, so this pin went unchecked\n\n"
+        "install.sh:2:11: RL010 [warning] github.com/o/r could not be looked up: unknown (offline): "
+        "not in the cache, so this pin went unchecked\n\n"
+        "0 errors, 2 warnings, 0 info in 2 of 2 files "
+        "(2 pins, 2 remotes: 0 checked (0 cached), 2 not checked)\n"
     )
     assert "ascend_reflint.extract.dockerfile" in imported_cold  # the test can fail: the cold run parses
     assert sorted(name for name in imported if _in_packages(name, NOT_WHEN_WARM)) == []
