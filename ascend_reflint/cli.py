@@ -676,22 +676,23 @@ def _check_paths(paths: Sequence[str]) -> None:
 
 def _emit(path: str | None, render: Callable[[Channel], None]) -> None:
     """Write one output: to standard output (``path`` None or ``-``), or to the file ``path`` through
-    :func:`ascend_reflint.output.write_file`, which never writes through a symbolic link.
+    :func:`ascend_reflint.output.replacing`, which never writes through a symbolic link, as it is rendered.
 
     Raises:
         UsageError: the file is a directory or a special file, or cannot be written.
     """
-    from ascend_reflint.output import Channel, OutputFileError, write_file
+    from ascend_reflint.output import Channel, OutputFileError, replacing
 
     if path is None or path == "-":
         render(sys.stdout if isinstance(sys.stdout, Channel) else Channel(sys.stdout))
         return
-    buffer = io.StringIO()
-    channel = Channel(buffer)
-    render(channel)
-    channel.close()
     try:
-        write_file(path, buffer.getvalue())
+        with replacing(path) as handle:
+            text = io.TextIOWrapper(handle, encoding="utf-8", newline="\n")
+            channel = Channel(text)
+            render(channel)
+            channel.close()
+            text.detach()
     except OutputFileError as exc:
         raise UsageError(str(exc)) from None
 
