@@ -128,7 +128,7 @@ def _blank(char: str) -> bool:
 def _guard_line(line: str, at_start: bool) -> str:
     """One line (no line end) with ``::`` at its start (when ``at_start``) and ``##[`` neutralised."""
     if at_start:
-        lead = 0
+        lead = len(line) - len(line.lstrip(" "))  # a document's indentation, without a call per space
         while lead < len(line) and _blank(line[lead]):
             lead += 1
         if line.startswith("::", lead):
