@@ -1008,10 +1008,9 @@ def _write_scan(output_format: str, result: ScanResult, text: TextOptions, strea
         write_github(result, stream, os.environ)
     elif output_format == "sarif":
         from ascend_reflint.check import all_rules
-        from ascend_reflint.output import json_text
-        from ascend_reflint.report.sarif import sarif_document
+        from ascend_reflint.report.sarif import write_sarif
 
-        stream.write(json_text(sarif_document(result, all_rules(), _repository_root())))
+        write_sarif(result, all_rules(), _repository_root(), stream)
     else:
         from ascend_reflint.report.text import write_findings
 
