@@ -442,8 +442,9 @@ def _check_rule_packs_inside(
 
 
 _BARE_KEY = r"[A-Za-z0-9_-]+"
-_KEY_PART = re.compile(rf"\s*(?:\"((?:[^\"\\]|\\.)*)\"|'([^']*)'|({_BARE_KEY}))\s*")
-_HEADER = re.compile(r"\s*(\[\[?)")
+# Patterns compiled on first use (re keeps them): only a scan that reads a config file needs them.
+_KEY_PART = rf"\s*(?:\"((?:[^\"\\]|\\.)*)\"|'([^']*)'|({_BARE_KEY}))\s*"
+_HEADER = r"\s*(\[\[?)"
 
 
 def toml_key_lines(text: str) -> dict[tuple[str | int, ...], tuple[int, int]]:
@@ -457,13 +458,14 @@ def toml_key_lines(text: str) -> dict[tuple[str | int, ...], tuple[int, int]]:
     table: tuple[str | int, ...] = ()
     array_counts: dict[tuple[str | int, ...], int] = {}
     in_string = False
+    header_pattern = re.compile(_HEADER)
     for number, line in enumerate(text.splitlines(), start=1):
         if line.count('"""') % 2 or line.count("'''") % 2:
             in_string = not in_string
             continue
         if in_string:
             continue
-        header = _HEADER.match(line)
+        header = header_pattern.match(line)
         if header:
             keys = _dotted_key(line, header.end())
             if keys is None:
@@ -490,8 +492,9 @@ def _dotted_key(line: str, start: int) -> tuple[tuple[str, ...], int] | None:
     parts: list[str] = []
     position = start
     column = len(line) - len(line.lstrip()) + 1 if start == 0 else None
+    key_part = re.compile(_KEY_PART)
     while True:
-        match = _KEY_PART.match(line, position)
+        match = key_part.match(line, position)
         if match is None or not any(group is not None for group in match.groups()):
             return None
         if column is None:

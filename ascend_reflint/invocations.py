@@ -28,11 +28,11 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ascend_reflint.model import FileKind, GivenValue, Invocation, Pin, Resolution, SourceFile
-from ascend_reflint.resolve import Binding, Provenance, merge_call_sites
 from ascend_reflint.sidefile import inside_root
 
 if TYPE_CHECKING:
     from ascend_reflint.extraction_cache import ExtractionCache
+    from ascend_reflint.resolve import Binding
 
 log = logging.getLogger("reflint")
 #: Invocations of one file that are applied (each is an extraction of the file).
@@ -96,6 +96,8 @@ def apply_invocations(
                 for number, nested in enumerate(copy.invocations)
                 if nested not in invoker.invocations
             )
+    if added:  # resolve is imported only when an invocation gave a file pins: most name no file scanned
+        from ascend_reflint.resolve import merge_call_sites
     for real, pins in added.items():
         target = by_path.chosen[real]
         own_pins = [explained[real].get(pin, pin) for pin in target.pins]
@@ -268,6 +270,8 @@ def _unsited(pin: Pin) -> tuple[object, ...]:
 def _binding(value: GivenValue, invocation: Invocation) -> Binding:
     """The binding of a value that ``invocation`` gives; one not known statically says where it is written
     (its origin, else the invocation) and why it is not known."""
+    from ascend_reflint.resolve import Binding, Provenance
+
     if value.value is None:
         note = value.note or f"${value.name} is not known statically"
         site = invocation.site

@@ -3,12 +3,12 @@
 Every stage depends on this module and on the stage before it, never on a stage after it. The values are
 plain, typed and immutable where they can be, so that a stage cannot change what an earlier stage saw.
 
-The small records that every scan makes by the thousand and nothing changes (spans, origins, env
-settings, messages, failures, related places, the summary) are :class:`typing.NamedTuple` s: one costs a
-quarter of what a frozen dataclass costs to define, and this module is imported by every command
-(``benchmarks/README.md`` has the figures). The records that stages copy with a change
-(``dataclasses.replace``: pins, findings, verdicts, ref lists) and the two that stages fill in stay
-dataclasses.
+The records that nothing changes (spans, origins, env settings, messages, failures, related places, ref
+lists, commit verdicts, fixes and their edits, the summary) are :class:`typing.NamedTuple` s, copied with a
+change by ``_replace``: one costs a quarter of what a frozen dataclass costs to define, and this module is
+imported by every command (``benchmarks/README.md`` has the figures). Pins and findings stay frozen
+dataclasses (fields that equality leaves out: where a pin's parts are written, a finding's fix), and the
+two records that stages fill in are mutable dataclasses.
 
 Positions everywhere are the file's own: 1-based lines, 1-based columns counted in characters (not bytes),
 ``end_column`` exclusive.
@@ -533,8 +533,7 @@ class RefType(str, enum.Enum):
     TAG = "tag"
 
 
-@dataclass(frozen=True, slots=True)
-class RemoteRefs:
+class RemoteRefs(NamedTuple):
     """What ``git ls-remote --heads --tags`` said about one remote.
 
     Attributes:
@@ -617,8 +616,7 @@ class CommitState(str, enum.Enum):
     UNVERIFIED = "unverified"
 
 
-@dataclass(frozen=True, slots=True)
-class CommitVerdict:
+class CommitVerdict(NamedTuple):
     """What commit verification found for one commit id pinned to one remote.
 
     Attributes:
@@ -676,8 +674,7 @@ class Applicability(str, enum.Enum):
     UNSAFE = "unsafe"
 
 
-@dataclass(frozen=True, slots=True)
-class Edit:
+class Edit(NamedTuple):
     """One replacement of a span of a file's text.
 
     Attributes:
@@ -696,8 +693,7 @@ class Edit:
     expected: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Fix:
+class Fix(NamedTuple):
     """How to fix a finding: edits applied all together or not at all.
 
     Attributes:

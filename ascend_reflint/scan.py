@@ -24,6 +24,7 @@ import os
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import TYPE_CHECKING, NamedTuple
 
 from ascend_reflint.config import Config
@@ -42,8 +43,7 @@ if TYPE_CHECKING:
 COMMIT_CODES = frozenset({"RL001", "RL008", "RL025", "RL026"})
 
 
-@dataclass(frozen=True)
-class Answers:
+class Answers(NamedTuple):
     """What a scan's lookups and commit verification answered, for a rescan of the same tree to reuse (the
     rounds of ``--fix``): only what they lack is asked.
 
@@ -52,12 +52,11 @@ class Answers:
         commits: (lookup key, commit id) → verdict.
     """
 
-    lookups: Mapping[str, LookupResult] = field(default_factory=dict)
-    commits: Mapping[tuple[str, str], CommitVerdict] = field(default_factory=dict)
+    lookups: Mapping[str, LookupResult] = MappingProxyType({})
+    commits: Mapping[tuple[str, str], CommitVerdict] = MappingProxyType({})
 
 
-@dataclass(frozen=True)
-class ScanOptions:
+class ScanOptions(NamedTuple):
     """How to look up remotes and which rules to run (see ``reflint scan --help``).
 
     Attributes:
@@ -120,7 +119,7 @@ class ScanOptions:
     baseline: str | None = None
     write_baseline: str | None = None
     excludes: tuple[str, ...] = ()
-    build_args: Mapping[str, str] = field(default_factory=dict)
+    build_args: Mapping[str, str] = MappingProxyType({})
     max_bytes: int | None = None
     verify_commits: bool = True
     max_history_bytes: int = 256 * 1024 * 1024

@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 
 from ascend_reflint.model import Finding, SourceFile, Span
 
-_PRAGMA = re.compile(r"#\s*reflint:\s*ignore(?:\[(?P<codes>[^\]]*)\])?(?=\s|$)")
+#: Compiled on first use (re keeps it): only a file with a ``reflint:`` comment needs it.
+_PRAGMA = r"#\s*reflint:\s*ignore(?:\[(?P<codes>[^\]]*)\])?(?=\s|$)"
 
 
 @dataclass
@@ -71,7 +72,7 @@ def find_suppressions(source: SourceFile) -> list[Suppression]:
     for number, line in enumerate(text.split("\n"), start=1):
         if "reflint:" not in line:
             continue
-        match = _PRAGMA.search(line)
+        match = re.search(_PRAGMA, line)
         if match is None:
             continue
         codes_text = match.group("codes")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from ascend_reflint.check.placement import at_value, placed
 from ascend_reflint.model import (
@@ -103,8 +103,7 @@ class ProjectRule(RuleModule, Protocol):
     def compared_with(self, view: TreeView) -> Iterator[str]: ...
 
 
-@dataclass(frozen=True, slots=True)
-class TreeView:
+class TreeView(NamedTuple):
     """The work tree as a cross-file rule sees it before the files not scanned are read: which of them it
     needs (``compared_with``) follows from their paths, kinds and the remotes the tree index says they pin.
 
@@ -122,7 +121,7 @@ class TreeView:
     others: Sequence[SourceFile]
     relpaths: Mapping[str, str]
     policy: Policy
-    remotes: Mapping[str, frozenset[str] | None] = field(default_factory=dict)
+    remotes: Mapping[str, frozenset[str] | None]
 
     def may_pin(self, source: SourceFile, remote: str) -> bool:
         """True unless the tree index says that ``source`` (one of ``others``) pins no ``remote``."""

@@ -13,14 +13,15 @@ from collections.abc import Callable
 from ascend_reflint.model import Severity
 from ascend_reflint.remote import normalise_remote
 
-_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# The patterns are compiled on first use (re keeps them): only a rule pack or config that sets a field needs
+# them.
+_ENV_NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 #: The values of ``newer-release`` (RL024): how far a newer release may be from the one pinned.
 NEWER_RELEASE_LEVELS = ("patch", "minor", "major", "off")
+_LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"  # one RFC 1123 label
 #: A host name (RFC 1123 labels) with an optional port.
-_HOST = re.compile(
-    r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*(?::\d{1,5})?"
-)
-_NAME_PART = re.compile(r"[A-Za-z0-9]+")
+_HOST = rf"{_LABEL}(?:\.{_LABEL})*(?::\d{{1,5}})?"
+_NAME_PART = r"[A-Za-z0-9]+"
 
 
 def normalise_entry(entry: str) -> str:
@@ -82,7 +83,7 @@ def check_env_name(name: str) -> str:
     Raises:
         ValueError: otherwise.
     """
-    if not _ENV_NAME.fullmatch(name):
+    if not re.fullmatch(_ENV_NAME, name):
         raise ValueError(f"{name!r} is not an environment variable name")
     return name
 
@@ -93,7 +94,7 @@ def check_host(host: str) -> str:
     Raises:
         ValueError: otherwise (a URL, a path, a name with spaces).
     """
-    if not _HOST.fullmatch(host):
+    if not re.fullmatch(_HOST, host):
         raise ValueError(
             f"{host!r} is not a host name (expected e.g. gitlab.example.com, without https:// or a path)"
         )
@@ -106,6 +107,6 @@ def check_token(token: str) -> str:
     Raises:
         ValueError: for text that is not letters and digits.
     """
-    if not _NAME_PART.fullmatch(token):
+    if not re.fullmatch(_NAME_PART, token):
         raise ValueError(f"{token!r} is not a name part (letters and digits, without '.', '_' or '-')")
     return token.lower()

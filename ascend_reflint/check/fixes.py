@@ -104,8 +104,9 @@ def _position(edit: Edit) -> tuple[str, int, int]:
 
 #: The ``git clone`` options that make a shallow clone (git-clone(1)).
 SHALLOW_OPTIONS = ("depth", "shallow-since", "shallow-exclude")
-_VARIABLE = re.compile(r"\$(?:[A-Za-z_][A-Za-z0-9_]*|\{[A-Za-z_][A-Za-z0-9_]*\})")
-_FULL_COMMIT_ID = re.compile(r"[0-9a-fA-F]{40}|[0-9a-fA-F]{64}")
+# Compiled on first use (re keeps them): only a finding whose fix rewrites a clone needs them.
+_VARIABLE = r"\$(?:[A-Za-z_][A-Za-z0-9_]*|\{[A-Za-z_][A-Za-z0-9_]*\})"
+_FULL_COMMIT_ID = r"[0-9a-fA-F]{40}|[0-9a-fA-F]{64}"
 
 
 def option_removals(pin: Pin, *names: str) -> list[Edit]:
@@ -146,12 +147,12 @@ def clone_then_checkout(pin: Pin, commit: str, commit_id: str | None) -> tuple[l
     layout = pin.clone_layout
     if layout is None or layout.end is None or layout.directory is None:
         return None
-    if not (writable(commit) or _VARIABLE.fullmatch(commit)) or not layout.option_spans("branch"):
+    if not (writable(commit) or re.fullmatch(_VARIABLE, commit)) or not layout.option_spans("branch"):
         return None
     fetch_by_id = (
         pin.depth is not None
         and commit_id is not None
-        and _FULL_COMMIT_ID.fullmatch(commit_id) is not None
+        and re.fullmatch(_FULL_COMMIT_ID, commit_id) is not None
         and not layout.option_spans("shallow-since", "shallow-exclude")
     )
     dropped = ("branch", "single-branch") if fetch_by_id else ("branch", "single-branch", *SHALLOW_OPTIONS)

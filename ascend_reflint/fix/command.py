@@ -4,7 +4,6 @@ and sets the exit code)."""
 
 from __future__ import annotations
 
-import dataclasses
 import sys
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
@@ -46,7 +45,7 @@ def fix_in_rounds(
 
     def rescan(overlay: Mapping[str, bytes], answers: Answers) -> tuple[list[SourceFile], ScanRun]:
         again = reread(overlay)
-        rerun = run_scan(again, dataclasses.replace(options, answers=answers, progress=False))
+        rerun = run_scan(again, options._replace(answers=answers, progress=False))
         rerun.result.unsafe_fixes = run.result.unsafe_fixes
         return again.files, rerun
 

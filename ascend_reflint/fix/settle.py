@@ -50,9 +50,7 @@ def settle_fixes(
         if not all(_holds(edit, editable.of(edit.path)) for edit in fix.edits):
             settled.append(dataclasses.replace(finding, fix=None))
             continue
-        fix = dataclasses.replace(
-            fix, edits=tuple(_expecting(edit, editable.of(edit.path)) for edit in fix.edits)
-        )
+        fix = fix._replace(edits=tuple(_expecting(edit, editable.of(edit.path)) for edit in fix.edits))
         finding = dataclasses.replace(finding, fix=fix)
         reason = next(filter(None, (_shared_reason(edit, users, wanted) for edit in fix.edits)), None)
         if reason is not None:
@@ -111,7 +109,7 @@ def _expecting(edit: Edit, text: _Text | None) -> Edit:
     start = text.offset(edit.span.line, edit.span.column)
     end = text.offset(edit.span.end_line, edit.span.end_column)
     assert start is not None and end is not None
-    return dataclasses.replace(edit, expected=text.text[start:end])
+    return edit._replace(expected=text.text[start:end])
 
 
 class _Text:

@@ -19,7 +19,8 @@ CREDENTIALS_ENV = "REFLINT_CREDENTIALS_FOR"
 SECURE_SCHEMES = frozenset({"https", "ssh"})
 _DEFAULT_PORTS = {"https": 443, "ssh": 22}
 _LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?"
-_HOST = re.compile(rf"(?:\[[0-9A-Fa-f:.]+\]|{_LABEL}(?:\.{_LABEL})*)(?::[0-9]{{1,5}})?")
+#: A host with an optional port; compiled on first use (re keeps it): only ``--credentials-for`` needs it.
+_HOST = rf"(?:\[[0-9A-Fa-f:.]+\]|{_LABEL}(?:\.{_LABEL})*)(?::[0-9]{{1,5}})?"
 
 
 def parse_credential_hosts(text: str) -> list[str]:
@@ -38,7 +39,7 @@ def parse_credential_hosts(text: str) -> list[str]:
     for item in (part.strip() for part in text.split(",")):
         if not item:
             continue
-        if not _HOST.fullmatch(item):
+        if not re.fullmatch(_HOST, item):
             raise ValueError(f"not a host name (with an optional :port): {item!r}")
         hosts.append(item.lower().replace("[", "").replace("]", ""))
     return hosts

@@ -16,7 +16,6 @@ A failure leaves the ref list as it was (no suggestion, nothing cached); ``--off
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -97,7 +96,7 @@ def default_branches(
         if branch is None:
             continue
         url, refs = asked[key]
-        results[key] = dataclasses.replace(refs, default_branch=branch)
+        results[key] = refs._replace(default_branch=branch)
         problem = cache.store(cache_key(key, policy.allows(url)), results[key])
         if problem is not None:
             stats.notice(problem)

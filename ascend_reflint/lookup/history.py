@@ -27,7 +27,7 @@ from __future__ import annotations
 import enum
 import time
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -645,7 +645,7 @@ def _refused_commit(stderr: str, asked: list[str]) -> str | None:
 def _with_names(verdict: CommitVerdict, names: Mapping[str, str | None]) -> CommitVerdict:
     """``verdict`` with the ``git describe`` names of its commit and candidates."""
     if verdict.candidates:
-        return replace(verdict, candidates=tuple((c, names.get(c)) for c, _ in verdict.candidates))
+        return verdict._replace(candidates=tuple((c, names.get(c)) for c, _ in verdict.candidates))
     if verdict.commit is not None:
-        return replace(verdict, describe=names.get(verdict.commit))
+        return verdict._replace(describe=names.get(verdict.commit))
     return verdict

@@ -108,12 +108,12 @@ def test_a_pack_severity_replaces_the_rule_s_own() -> None:
     found = scan([make_pin("core_r0.18.0")], {MEGATRON: refs_of(MEGATRON)}, relaxed, code="RL002")
     assert [f.severity for f in found] == [Severity.INFO]
     lowered_by_context = scan(
-        [make_pin("stable")], {MEGATRON: replace(refs_of(MEGATRON), branches={"stable": "0" * 40})}
+        [make_pin("stable")], {MEGATRON: refs_of(MEGATRON)._replace(branches={"stable": "0" * 40})}
     )
     assert [f.severity for f in lowered_by_context] == [Severity.WARNING]
     raised = policy(severity={"RL002": "error"})
     found = scan(
-        [make_pin("stable")], {MEGATRON: replace(refs_of(MEGATRON), branches={"stable": "0" * 40})}, raised
+        [make_pin("stable")], {MEGATRON: refs_of(MEGATRON)._replace(branches={"stable": "0" * 40})}, raised
     )
     assert [f.severity for f in found] == [Severity.ERROR]
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
 from ascend_reflint.check.suggest import (
@@ -58,9 +56,9 @@ def test_version_numbers_matter_more_than_letters() -> None:
     # The remote as RL001 sees it for "core_r0.18.0" when that branch is missing: the answer is the tag of
     # the same version, not branch core_r0.12.0 (one digit away) nor tag core_v0.18.2 (a later version).
     megatron = refs_of(MEGATRON)
-    remote = replace(megatron, branches={"core_r0.12.0": megatron.branches["core_r0.12.0"]})
+    remote = megatron._replace(branches={"core_r0.12.0": megatron.branches["core_r0.12.0"]})
     assert suggest_ref("core_r0.18.0", remote) == "core_v0.18.0"
-    without_release_tag = replace(remote, tags={k: v for k, v in remote.tags.items() if k != "core_v0.18.0"})
+    without_release_tag = remote._replace(tags={k: v for k, v in remote.tags.items() if k != "core_v0.18.0"})
     assert suggest_ref("core_r0.18.0", without_release_tag) is None
 
 
@@ -74,7 +72,7 @@ def test_a_missing_release_candidate_gets_the_release_when_it_exists() -> None:
 
 def test_a_missing_release_candidate_gets_the_newest_candidate_before_it_when_no_release() -> None:
     vllm_ascend = refs_of(VLLM_ASCEND)
-    unreleased = replace(vllm_ascend, tags={k: v for k, v in vllm_ascend.tags.items() if k != "v0.11.0"})
+    unreleased = vllm_ascend._replace(tags={k: v for k, v in vllm_ascend.tags.items() if k != "v0.11.0"})
     assert suggest_ref("v0.11.0rc9", unreleased) == "v0.11.0rc3"
 
 
@@ -187,12 +185,12 @@ def test_names_a_letter_or_two_away_are_close(ours: str, theirs: str, close: boo
 def test_a_default_branch_name_gets_the_remotes_default_branch_once_it_is_known() -> None:
     refs = RemoteRefs("r", branches={"master": ID, "develop": ID}, tags={"v1.0": ID})
     assert (wants_default_branch("main", refs), suggest_ref("main", refs)) == (True, None)
-    known = replace(refs, default_branch="master")
+    known = refs._replace(default_branch="master")
     assert suggest_ref("main", known) == "master"
     assert suggest_ref("trunk", known) == "master"
     # Not for a name that is no default branch's, nor when HEAD names no branch, nor for a close spelling.
     assert (wants_default_branch("feature-x", refs), suggest_ref("feature-x", known)) == (False, None)
-    assert suggest_ref("main", replace(refs, default_branch="")) is None
+    assert suggest_ref("main", refs._replace(default_branch="")) is None
     assert (wants_default_branch("devel", refs), suggest_ref("devel", known)) == (False, "develop")
 
 

@@ -53,7 +53,6 @@ from collections.abc import Iterator
 from ascend_reflint.check.context import PinContext
 from ascend_reflint.model import Finding, Pin, Resolution, Severity
 from ascend_reflint.remote import redact
-from ascend_reflint.resolve import has_expansion, placeholder
 
 CODE = "RL009"
 NAME = "unresolved-ref"
@@ -102,6 +101,8 @@ def check(context: PinContext) -> Iterator[Finding]:
 
 def _placeholder(context: PinContext) -> Finding:
     """A pin whose ref or URL holds a template placeholder: on the ref when the placeholder is there."""
+    from ascend_reflint.resolve import placeholder  # not at the top: most scans have no unresolved pin
+
     pin = context.pin
     found = placeholder(pin.ref) or placeholder(pin.ref_text)
     what, span = (f'ref "{pin.ref_text}"', pin.span) if found else (f'URL "{redact(pin.url)}"', pin.url_span)
@@ -115,6 +116,8 @@ def _placeholder(context: PinContext) -> Finding:
 
 def _url_unresolved(pin: Pin) -> bool:
     """True when the URL is what resolution left unknown: no remote, and a variable or command in it."""
+    from ascend_reflint.resolve import has_expansion
+
     return pin.remote is None and has_expansion(pin.url)
 
 
