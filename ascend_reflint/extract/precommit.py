@@ -69,11 +69,8 @@ def extract_pre_commit(source: SourceFile) -> None:
 def _pin(source: SourceFile, lines: LineIndex, repo: YamlScalar, rev: YamlScalar | None) -> Pin:
     assert source.text is not None
     url_span = value_span(source.text, repo, lines)
-    if rev is None:
-        return _repo_pin(source, lines, repo.value, url_span, None)
-    return _repo_pin(
-        source, lines, repo.value, url_span, (rev.value, value_span(source.text, rev, lines), rev.end)
-    )
+    written = (rev.value, value_span(source.text, rev, lines), rev.end) if rev is not None else None
+    return _repo_pin(source, lines, repo.value, url_span, written, 'rev: "" names no ref')
 
 
 def _extract_prek_toml(source: SourceFile, text: str) -> None:
@@ -88,7 +85,7 @@ def _extract_prek_toml(source: SourceFile, text: str) -> None:
         rev = revs.get(repo.path[:2])
         url_span = lines.span(*repo.region())
         found = (rev.value, lines.span(*rev.region()), rev.literal[1]) if rev is not None else None
-        source.pins.append(_repo_pin(source, lines, repo.value, url_span, found))
+        source.pins.append(_repo_pin(source, lines, repo.value, url_span, found, 'rev = "" names no ref'))
 
 
 def _is_repos_key(string: TomlString, key: str) -> bool:
@@ -97,17 +94,23 @@ def _is_repos_key(string: TomlString, key: str) -> bool:
 
 
 def _repo_pin(
-    source: SourceFile, lines: LineIndex, url: str, url_span: Span, rev: tuple[str, Span, int] | None
+    source: SourceFile,
+    lines: LineIndex,
+    url: str,
+    url_span: Span,
+    rev: tuple[str, Span, int] | None,
+    empty_note: str,
 ) -> Pin:
     """The pin of one remote hook repository at ``url`` (written at ``url_span``).
 
     Args:
         rev: the ``rev`` as ``(value, its span, the offset just after it as written)``; None without one.
+        empty_note: what the pin's note says when the rev is empty (as the format writes it).
     """
     assert source.text is not None
     resolution, note = Resolution.RESOLVED, None
     if rev is not None and rev[0] == "":
-        resolution, note = Resolution.EMPTY, 'rev: "" names no ref'
+        resolution, note = Resolution.EMPTY, empty_note
     comment = version_comment(source.text, rev[2], lines) if rev is not None else None
     return Pin(
         path=source.path,

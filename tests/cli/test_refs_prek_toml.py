@@ -81,6 +81,16 @@ def test_the_frozen_comment_is_kept_and_every_span_is_the_rev(project: Path) -> 
     assert [span_violations(source) for source in inventory.files] == [[], []]
 
 
+def test_an_empty_rev_names_no_ref(project: Path) -> None:
+    (project / "prek.toml").write_text(
+        '[[repos]]\nrepo = "https://github.com/o/r"\nrev = ""\n', encoding="utf-8"
+    )
+    pins = build_inventory(["prek.toml"]).pins
+    assert [(pin.ref, pin.resolved, pin.resolution_note, pin.span.column) for pin in pins] == [
+        ("", False, 'rev = "" names no ref', 7)
+    ]
+
+
 def test_invalid_toml_is_the_files_error(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (project / "prek.toml").write_text(
         '[[repos]]\nrepo = "https://github.com/o/r"\nrev = \n', encoding="utf-8"
