@@ -707,22 +707,23 @@ def _check_paths(paths: Sequence[str]) -> None:
 
 def _emit(path: str | None, render: Callable[[Channel], None]) -> None:
     """Write one output: to standard output (``path`` None or ``-``), or to the file ``path`` through
-    :func:`ascend_reflint.output.write_file`, which never writes through a symbolic link.
+    :func:`ascend_reflint.output.replacing`, which never writes through a symbolic link, as it is rendered.
 
     Raises:
         UsageError: the file is a directory or a special file, or cannot be written.
     """
-    from ascend_reflint.output import Channel, OutputFileError, write_file
+    from ascend_reflint.output import Channel, OutputFileError, replacing
 
     if path is None or path == "-":
         render(sys.stdout if isinstance(sys.stdout, Channel) else Channel(sys.stdout))
         return
-    buffer = io.StringIO()
-    channel = Channel(buffer)
-    render(channel)
-    channel.close()
     try:
-        write_file(path, buffer.getvalue())
+        with replacing(path) as handle:
+            text = io.TextIOWrapper(handle, encoding="utf-8", newline="\n")
+            channel = Channel(text)
+            render(channel)
+            channel.close()
+            text.detach()
     except OutputFileError as exc:
         raise UsageError(str(exc)) from None
 
@@ -1038,10 +1039,9 @@ def _write_scan(output_format: str, result: ScanResult, text: TextOptions, strea
         write_github(result, stream, os.environ)
     elif output_format == "sarif":
         from ascend_reflint.check import all_rules
-        from ascend_reflint.output import json_text
-        from ascend_reflint.report.sarif import sarif_document
+        from ascend_reflint.report.sarif import write_sarif
 
-        stream.write(json_text(sarif_document(result, all_rules(), _repository_root())))
+        write_sarif(result, all_rules(), _repository_root(), stream)
     else:
         from ascend_reflint.report.text import write_findings
 
