@@ -12,7 +12,6 @@ import os
 import re
 import stat
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
 
 from ascend_reflint.model import FileKind, FileMessage, SourceFile
 from ascend_reflint.textfile import FileReadError, read_head
@@ -55,13 +54,22 @@ _SURROGATE = re.compile("[\udc80-\udcff]")
 SKIPPED = "skipped: not a kind of file reflint reads"
 
 
-@dataclass
 class Discovery:
-    """What discovery found: files to read in a stable order, and paths it could not use."""
+    """What discovery found: files to read in a stable order, and paths it could not use (a plain class:
+    every scan defines it, and nothing compares or copies one).
 
-    files: list[SourceFile] = field(default_factory=list)
-    errors: list[FileMessage] = field(default_factory=list)
-    notices: list[FileMessage] = field(default_factory=list)
+    Attributes:
+        files: the files to read, sorted by display path.
+        errors: paths that could not be used (``no such file or directory``).
+        notices: paths skipped, and why.
+    """
+
+    __slots__ = ("errors", "files", "notices")
+
+    def __init__(self) -> None:
+        self.files: list[SourceFile] = []
+        self.errors: list[FileMessage] = []
+        self.notices: list[FileMessage] = []
 
 
 def discover(
