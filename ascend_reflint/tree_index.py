@@ -180,12 +180,14 @@ def summarize(source: SourceFile, stat: FileStat | None, stated_ns: int) -> File
 
     Returns:
         The summary; None when it must not be stored: the file could not be read or extracted (it is read
-        again next time), its stat is unknown, or it was modified less than :data:`RACY_SECONDS` before
-        ``stated_ns``.
+        again next time), its stat is unknown, it was modified less than :data:`RACY_SECONDS` before
+        ``stated_ns``, or what it pins depends on more than the file (``.gitmodules``: a relative URL
+        follows the repository's origin).
     """
+    from ascend_reflint.extraction_cache import REPOSITORY_KINDS
     from ascend_reflint.remote import redact
 
-    if stat is None or source.error is not None:
+    if stat is None or source.error is not None or source.kind in REPOSITORY_KINDS:
         return None
     if stat.mtime_ns > stated_ns - RACY_SECONDS * 1_000_000_000:
         return None
