@@ -322,3 +322,25 @@ def test_drift_rules_alone_look_up_a_remote_named_by_tag_that_a_file_not_read_pi
         "0 errors, 0 warnings, 0 info in 0 of 1 file (1 pin, 1 remote: 0 checked (0 cached), 1 not checked)"
     )
     assert _findings(scan, "other/apex.sh") == (0, [summary])
+
+
+def test_a_build_is_given_to_the_dockerfile_it_names_first_even_when_that_one_is_not_read(
+    project: Path, scan: Scan
+) -> None:
+    # `docker build -f docker/Dockerfile` in scripts/build.sh builds docker/Dockerfile from the project
+    # root, or scripts/docker/Dockerfile from the script's folder: the first that exists. The first is not
+    # compared with the script named, so it is not read; its build arguments still are not the second's.
+    image = "FROM ubuntu:22.04\nARG REF=v0.11.0\n" + CLONE.format("${REF}")
+    _write(project, "docker/Dockerfile", image)
+    _write(project, "scripts/docker/Dockerfile", image)
+    _write(project, "scripts/docker/install.sh", _install("v0.9.1"))
+    build = "docker build -f docker/Dockerfile --build-arg REF=v0.9.1 .\n"
+    _write(project, "scripts/build.sh", "#!/bin/bash\n" + build)
+    scan(*CROSS, "scripts/docker/install.sh")
+    code, out = _findings(scan, "scripts/docker/install.sh")
+    assert (code, out[0]) == (
+        0,
+        f'scripts/docker/install.sh:2:30: RL005 [warning] {VLLM} is pinned at "v0.9.1" here, but at '
+        "\"v0.11.0\" in scripts/docker/Dockerfile; the files of folder 'scripts/docker' should pin one ref "
+        "(or list the remote under drift-allowed-remotes)",
+    )
