@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from ascend_reflint.inventory import build_inventory, extraction_settings
-from ascend_reflint.model import SourceFile
+from ascend_reflint.model import SourceFile, Span
 
 if TYPE_CHECKING:
     from ascend_reflint.check import Policy
@@ -157,7 +157,8 @@ class _Chooser:
             for path, summary in summaries.items()
             if summary is not None
         }
-        view = TreeView(self._scanned, found, self._relpaths, self._policy, known)
+        open_scanned = _written_with_values(self._scanned)
+        view = TreeView(self._scanned, found, self._relpaths, self._policy, known, open_scanned)
         wanted = files_compared_with(view, self._runs)
         wanted.update(stale)
         wanted.update(path for path, summary in summaries.items() if summary and summary.must_read)
@@ -182,7 +183,7 @@ class _Chooser:
         """For each remote that the files scanned pin by commit id only, or by name only, a file that the
         index says pins it the other way; else every file whose pins the index does not know (a drift
         lookup of the remote depends on whether the tree pins it both ways). A pin whose ref is not known
-        yet (the files read give it) may be either."""
+        yet (the files read give it) may be either; the pins that values give a file keep its own."""
         from ascend_reflint.check.refnames import pinned_commit
 
         ways: dict[str, set[bool]] = {}  # remote → how the files scanned pin it: True by commit id
@@ -237,3 +238,41 @@ class _Chooser:
 
         relative = under_root(source.abspath, self._root)
         return source.path if relative is None else relative
+
+
+def _written_with_values(scanned: Sequence[SourceFile]) -> frozenset[str]:
+    """The display paths of the files of ``scanned`` that other files run with values (Dockerfiles,
+    workflows) of which a pin writes its URL with a variable or expression (a ``$`` where the URL is
+    written): the values that the files read for context give may make it another remote. A file whose
+    text cannot be read again counts."""
+    from ascend_reflint.extraction_cache import INVOKED_KINDS
+
+    written: set[str] = set()
+    for source in scanned:
+        if source.kind in INVOKED_KINDS and source.pins:
+            lines = _lines(source)
+            if lines is None or any(_with_variable(lines, pin.url_span) for pin in source.pins):
+                written.add(source.path)
+    return frozenset(written)
+
+
+def _lines(source: SourceFile) -> list[str] | None:
+    """The lines of ``source``'s text (read again when the scan let it go); None when it cannot be read."""
+    from ascend_reflint.textfile import DEFAULT_MAX_BYTES, FileReadError, read_recipe_bytes, text_of
+
+    if source.text is not None:
+        return source.text.split("\n")
+    try:
+        return text_of(read_recipe_bytes(source.abspath, DEFAULT_MAX_BYTES))[0].split("\n")
+    except FileReadError:
+        return None
+
+
+def _with_variable(lines: Sequence[str], span: Span | None) -> bool:
+    """True when the text at ``span`` (1-based lines and columns) holds a ``$``, or cannot be told."""
+    if span is None or not 1 <= span.line <= span.end_line <= len(lines):
+        return True
+    written = list(lines[span.line - 1 : span.end_line])
+    written[-1] = written[-1][: span.end_column - 1]
+    written[0] = written[0][span.column - 1 :]
+    return any("$" in line for line in written)

@@ -344,3 +344,22 @@ def test_a_build_is_given_to_the_dockerfile_it_names_first_even_when_that_one_is
         "\"v0.11.0\" in scripts/docker/Dockerfile; the files of folder 'scripts/docker' should pin one ref "
         "(or list the remote under drift-allowed-remotes)",
     )
+
+
+def test_a_named_image_that_a_workflow_gives_another_remote_is_compared_with_the_files_pinning_it(
+    project: Path, scan: Scan
+) -> None:
+    # The image pins apex by its own default; the workflow that builds it gives vllm's URL, which the
+    # install script pins: the index says the script pins no apex, but it must be read.
+    _write(project, IMAGE, REPO_IMAGE)
+    _write(project, "docker/app/install.sh", _install("v0.11.0"))
+    _write(project, ".github/workflows/image.yml", _builds(f"REPO=https://{VLLM}.git"))
+    scan(*CROSS, IMAGE)
+    scan(*CROSS, IMAGE)  # the index summarises every other file now
+    code, out = _findings(scan, IMAGE)
+    assert (code, out[0]) == (
+        0,
+        f'{IMAGE}:3:24: RL005 [warning] {VLLM} is pinned at "24.04" here, but at "v0.11.0" in '
+        "docker/app/install.sh; the files of folder 'docker/app' should pin one ref (or list the remote "
+        "under drift-allowed-remotes)",
+    )
