@@ -141,6 +141,7 @@ class TreeIndex:
         (never raised)."""
         import json
 
+        from ascend_reflint.extraction_cache import remove_special_file
         from ascend_reflint.output import OutputFileError, write_file
 
         if not self._changed:
@@ -152,6 +153,7 @@ class TreeIndex:
         }
         try:
             self._cache.make_folder()
+            remove_special_file(self._path)
             text = json.dumps(document, separators=(",", ":"))
             write_file(self._path, text, inside=str(self._cache.directory))
         except OSError as error:

@@ -178,6 +178,18 @@ def test_a_damaged_index_counts_as_empty(project: Path, scan: Scan, damage: byte
     assert _context_line(err) == "reflint: context: 6 of 6 other files read (the tree index summarised 0)"
 
 
+def test_a_fifo_in_place_of_the_index_is_replaced(project: Path, scan: Scan) -> None:
+    scan(*CROSS, OLD_A3)
+    (path,) = (project.parent / "cache" / "extract").glob("*/tree-index.json")
+    path.unlink()
+    os.mkfifo(path)
+    _, out, err = scan(*CROSS, "--debug", OLD_A3)  # read as empty (never opened), then replaced
+    assert out == MINORITY
+    assert _context_line(err) == "reflint: context: 6 of 6 other files read (the tree index summarised 0)"
+    _, _, err = scan(*CROSS, "--debug", OLD_A3)
+    assert _context_line(err) == "reflint: context: 4 of 6 other files read (the tree index summarised 6)"
+
+
 def test_a_forged_summary_entry_is_ignored(project: Path, scan: Scan) -> None:
     scan(*CROSS, OLD_A3)
     (path,) = (project.parent / "cache" / "extract").glob("*/tree-index.json")
