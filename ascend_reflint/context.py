@@ -149,8 +149,10 @@ class _Chooser:
         }
         stale = [path for path, summary in summaries.items() if summary is None]
         # A file not summarised may run a Dockerfile or workflow with other values than the index saw, a
-        # file gone may have been the one run in another's place: their remotes are then unknown.
-        rerun = bool(stale) or bool(self._index.relpaths() - set(self._relpaths.values()))
+        # file gone may have been the one run in another's place: their remotes are then unknown. One that
+        # cannot be stat'ed (a dangling link) cannot be read either: it runs nothing.
+        changed = any(self._stats[path] is not None for path in stale)
+        rerun = changed or bool(self._index.relpaths() - set(self._relpaths.values()))
         unknown = {source.path for source in found if rerun and source.kind in INVOKED_KINDS}
         known = {
             path: None if path in unknown else summary.remotes

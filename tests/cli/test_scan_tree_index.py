@@ -142,6 +142,16 @@ def test_a_file_modified_just_now_is_read_every_time(project: Path, scan: Scan) 
     assert _context_line(err) == "reflint: context: 5 of 6 other files read (the tree index summarised 5)"
 
 
+def test_a_dangling_link_does_not_keep_the_dockerfiles_from_the_index(project: Path, scan: Scan) -> None:
+    # It is read every time (it has no stat to summarise), but it cannot run an image with other values:
+    # the apex image, which pins no vllm, is not read.
+    (project / "scripts" / "gone.sh").symlink_to("nowhere.sh")
+    scan(*CROSS, OLD_A3)
+    code, out, err = scan(*CROSS, "--debug", OLD_A3)
+    assert (code, out) == (0, MINORITY)
+    assert _context_line(err) == "reflint: context: 5 of 7 other files read (the tree index summarised 6)"
+
+
 def test_a_deleted_file_leaves_the_index(project: Path, scan: Scan) -> None:
     scan(*CROSS, OLD_A3)
     (project / NEW_A3).unlink()
