@@ -72,7 +72,9 @@ class FileSummary(NamedTuple):
     Attributes:
         stat: the file's stat when it was read.
         remotes: the normalised remotes its pins name, or None when one of them cannot be stored (it holds
-            a credential): then any remote may be among them.
+            a credential) or they depend on more than the file's content (the origin that a GitLab CI
+            include or a relative submodule URL is on, the gitlinks of git's index): then any remote may be
+            among them.
         invokes: True when it runs another file with values it gives (``docker build --build-arg``, a
             reusable workflow called ``with:``).
         must_read: True when the file is read whatever its stat: it could not be read or extracted, or it
@@ -199,7 +201,7 @@ def summarize(source: SourceFile, stat: FileStat | None, stated_ns: int) -> File
         as one that is read again next time (``must_read``).
     """
     from ascend_reflint.check.refnames import pinned_commit
-    from ascend_reflint.model import Via
+    from ascend_reflint.model import FileKind, Via
     from ascend_reflint.remote import redact
 
     if stat is None or stat.mtime_ns > stated_ns - RACY_SECONDS * 1_000_000_000:
@@ -211,6 +213,8 @@ def summarize(source: SourceFile, stat: FileStat | None, stated_ns: int) -> File
         remotes = None  # the index never stores a secret
     elif any(pin.via is Via.GITLAB_INCLUDE for pin in source.pins):
         remotes = None  # a project of the instance that runs the pipeline: the origin's, which may change
+    elif source.kind is FileKind.SUBMODULE:
+        remotes = None  # its pins are the gitlinks of git's index, a relative URL is the origin's
     ways = [
         (pin.remote, pinned_commit(pin) is not None)
         for pin in source.pins

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -384,4 +385,24 @@ def test_a_named_image_that_a_workflow_gives_another_remote_is_compared_with_the
         f'{IMAGE}:3:24: RL005 [warning] {VLLM} is pinned at "24.04" here, but at "v0.11.0" in '
         "docker/app/install.sh; the files of folder 'docker/app' should pin one ref (or list the remote "
         "under drift-allowed-remotes)",
+    )
+
+
+def test_a_submodule_that_git_starts_to_track_is_seen(project: Path, scan: Scan) -> None:
+    # .gitmodules pins a submodule at the commit that git's index records for its path: a gitlink added
+    # later (`git submodule add`, a checkout) leaves the file's stat as it was.
+    gitmodules = f'[submodule "vllm"]\n\tpath = third_party/vllm\n\turl = https://{VLLM}.git\n'
+    _write(project, ".gitmodules", gitmodules)
+    _write(project, "build.sh", _install("v0.11.0"))
+    env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
+    subprocess.run(["git", "init", "-q"], cwd=project, check=True, env=env)
+    scan(*CROSS, "build.sh")
+    info = f"160000,{APEX_COMMIT},third_party/vllm"
+    subprocess.run(["git", "update-index", "--add", "--cacheinfo", info], cwd=project, check=True, env=env)
+    code, out = _findings(scan, "build.sh")
+    assert (code, out[0]) == (
+        0,
+        f'build.sh:2:30: RL005 [warning] {VLLM} is pinned at "v0.11.0" here, but at "{APEX_COMMIT}" in '
+        ".gitmodules; the files of folder '.' should pin one ref (or list the remote under "
+        "drift-allowed-remotes)",
     )
