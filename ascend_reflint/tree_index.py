@@ -76,7 +76,8 @@ class FileSummary(NamedTuple):
             include or a relative submodule URL is on, the gitlinks of git's index): then any remote may be
             among them.
         invokes: True when it runs another file with values it gives (``docker build --build-arg``, a
-            reusable workflow called ``with:``).
+            reusable workflow called ``with:``), or may with the inputs its callers give (a reusable
+            workflow).
         must_read: True when the file is read whatever its stat: it could not be read or extracted, or it
             has its tool read files that discovery may not find (pip's ``-r``, GitLab CI's ``include:
             local``), whose pins count for the cross-file rules.
@@ -222,7 +223,9 @@ def summarize(source: SourceFile, stat: FileStat | None, stated_ns: int) -> File
     ]
     commits = frozenset(remote for remote, by_commit in ways if by_commit)
     names = frozenset(remote for remote, by_commit in ways if not by_commit)
-    return FileSummary(stat, remotes, bool(source.invocations), must_read, commits, names)
+    # A reusable workflow runs what its callers' inputs name, which its own invocations may not show.
+    reusable = source.kind is FileKind.WORKFLOW and "workflow_call" in (source.text or "workflow_call")
+    return FileSummary(stat, remotes, bool(source.invocations) or reusable, must_read, commits, names)
 
 
 def _form(summary: FileSummary) -> list[object]:

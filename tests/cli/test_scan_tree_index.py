@@ -406,3 +406,27 @@ def test_a_submodule_that_git_starts_to_track_is_seen(project: Path, scan: Scan)
         ".gitmodules; the files of folder '.' should pin one ref (or list the remote under "
         "drift-allowed-remotes)",
     )
+
+
+def test_an_image_that_a_reusable_workflow_builds_with_its_caller_s_values_is_read_with_them(
+    project: Path, scan: Scan
+) -> None:
+    # The reusable workflow builds the file its caller names: on its own, it builds nothing.
+    _write(project, IMAGE, "FROM ubuntu:22.04\nARG REF=v0.11.0\n" + CLONE.format("${REF}"))
+    _write(project, "docker/app/install.sh", _install("v0.9.1"))
+    _write(
+        project,
+        ".github/workflows/reusable.yml",
+        "on:\n  workflow_call:\n    inputs:\n      dockerfile:\n        type: string\njobs:\n  b:\n"
+        "    runs-on: ubuntu-latest\n    steps:\n      - uses: docker/build-push-action@v6\n        with:\n"
+        "          file: ${{ inputs.dockerfile }}\n          build-args: REF=v0.9.1\n",
+    )
+    _write(
+        project,
+        ".github/workflows/caller.yml",
+        "on: push\njobs:\n  call:\n    uses: ./.github/workflows/reusable.yml\n    with:\n"
+        f"      dockerfile: {IMAGE}\n",
+    )
+    scan(*CROSS, "docker/app/install.sh")
+    # The image pins vllm at v0.11.0 and, built by the caller, at v0.9.1 too: a tie no longer.
+    assert _findings(scan, "docker/app/install.sh") == (0, [NOTHING])
