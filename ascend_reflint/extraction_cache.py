@@ -17,7 +17,8 @@ are applied after extraction, in resolve, so they never enter a file's entry: an
 one file. The file's extraction with the values one invocation gives (:mod:`ascend_reflint.invocations`:
 the pins that those values change, its command issues and invocations) is an entry of its own
 (:meth:`ExtractionCache.invoked_entry`), keyed by the file's key and those values. The kinds whose
-extraction reads more than the file (:data:`UNCACHED_KINDS`) are never cached.
+extraction reads more than the file (:data:`REPOSITORY_KINDS`: ``.gitmodules``, whose pins come from the
+index) are keyed by what else they read too.
 
 Layout: ``<cache dir>/extract/<project>/<file>.json``, one folder per project root and one entry per file
 (named by the digest of the file as discovery handed it over; the entry of an edited file is replaced), so
@@ -56,8 +57,9 @@ FOLDER = "extract"
 #: The largest entry read, in bytes (a pin takes about 500: some 60,000 pins in one file).
 ENTRY_MAX_BYTES = 32 * 1024 * 1024
 #: Kinds whose extraction reads more than the file: ``.gitmodules`` pins the commits that the index
-#: records (:mod:`ascend_reflint.extract.submodule`).
-UNCACHED_KINDS = frozenset({FileKind.SUBMODULE})
+#: records (:mod:`ascend_reflint.extract.submodule`); their keys also hold a fingerprint of what else is
+#: read (:func:`ascend_reflint.worktree.repository_state`), and without one they are not cached.
+REPOSITORY_KINDS = frozenset({FileKind.SUBMODULE})
 #: Kinds that another file can run with values it gives (:class:`~ascend_reflint.model.Invocation`): the
 #: keys of their entries are kept for :meth:`ExtractionCache.invoked_entry` (not every file's: a scan of
 #: 20,000 files would hold them all).
@@ -121,12 +123,18 @@ class ExtractionCache:
 
     def entry(self, source: SourceFile, data: bytes) -> CacheEntry | None:
         """The entry of ``source`` as discovery handed it over (before extraction) with the bytes
-        ``data``; None for a kind that is never cached."""
+        ``data``; None when it cannot be cached (a ``.gitmodules`` whose repository git would find
+        elsewhere)."""
         import hashlib
 
-        if source.kind in UNCACHED_KINDS:
-            return None
         identity = _canonical(_form(source))
+        if source.kind in REPOSITORY_KINDS:
+            from ascend_reflint.worktree import repository_state
+
+            state = repository_state(os.path.dirname(source.abspath))
+            if state is None:
+                return None
+            data = b"%s\0%s" % (state.encode("utf-8", "surrogatepass"), data)
         name = hashlib.sha256(identity.encode("utf-8", "surrogatepass")).hexdigest()
         key = hashlib.sha256(
             f"{self._key_base()}\0{identity}\0{hashlib.sha256(data).hexdigest()}".encode(

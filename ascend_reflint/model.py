@@ -7,8 +7,9 @@ The records that nothing changes (spans, origins, env settings, messages, failur
 lists, commit verdicts, fixes and their edits, the summary) are :class:`typing.NamedTuple` s, copied with a
 change by ``_replace``: one costs a quarter of what a frozen dataclass costs to define, and this module is
 imported by every command (``benchmarks/README.md`` has the figures). Pins and findings stay frozen
-dataclasses (fields that equality leaves out: where a pin's parts are written, a finding's fix), and the
-two records that stages fill in are mutable dataclasses.
+dataclasses (fields that equality leaves out: where a pin's parts are written, a finding's fix); the file
+that stages fill in is a mutable dataclass (the extraction cache stores it field by field), and the result
+that the formatters get is a plain class.
 
 Positions everywhere are the file's own: 1-based lines, 1-based columns counted in characters (not bytes),
 ``end_column`` exclusive.
@@ -77,7 +78,7 @@ class Via(str, enum.Enum):
     - ``SUBMODULE``: a git submodule, at the commit that the superproject's index records for its path.
     - ``UV_SOURCE``: a ``git`` source of ``[tool.uv.sources]`` in ``pyproject.toml``.
     - ``POETRY``: a ``git`` dependency of Poetry (``[tool.poetry.dependencies]`` and its groups).
-    - ``PRE_COMMIT``: a ``repo:`` and its ``rev:`` in ``.pre-commit-config.yaml``.
+    - ``PRE_COMMIT``: a ``repo:`` and its ``rev:`` in ``.pre-commit-config.yaml`` (or prek's ``prek.toml``).
     - ``FETCHCONTENT``: CMake's ``FetchContent_Declare`` with ``GIT_REPOSITORY`` and ``GIT_TAG``.
     - ``EXTERNAL_PROJECT``: CMake's ``ExternalProject_Add`` with ``GIT_REPOSITORY`` and ``GIT_TAG``.
     - ``CPM``: ``CPMAddPackage``/``CPMFindPackage`` of CPM.cmake (named arguments or ``gh:owner/repo@1.2.3``).
@@ -819,9 +820,9 @@ class FixReport(NamedTuple):
     files: int
 
 
-@dataclass(slots=True)
 class ScanResult:
-    """Everything a formatter needs to report a scan.
+    """Everything a formatter needs to report a scan (a plain class: every command defines it, and nothing
+    compares or copies one).
 
     Attributes:
         findings: the findings reported (after ``--fix``: those that remain).
@@ -833,9 +834,20 @@ class ScanResult:
             ``[*]``).
     """
 
-    findings: list[Finding]
-    errors: list[FileMessage]
-    notices: list[FileMessage]
-    summary: ScanSummary
-    fixed: FixReport | None = None
-    unsafe_fixes: bool = False
+    __slots__ = ("errors", "findings", "fixed", "notices", "summary", "unsafe_fixes")
+
+    def __init__(
+        self,
+        findings: list[Finding],
+        errors: list[FileMessage],
+        notices: list[FileMessage],
+        summary: ScanSummary,
+        fixed: FixReport | None = None,
+        unsafe_fixes: bool = False,
+    ) -> None:
+        self.findings = findings
+        self.errors = errors
+        self.notices = notices
+        self.summary = summary
+        self.fixed = fixed
+        self.unsafe_fixes = unsafe_fixes

@@ -45,7 +45,7 @@ import sys
 import threading
 import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
 if TYPE_CHECKING:
     import logging
@@ -128,7 +128,7 @@ def _blank(char: str) -> bool:
 def _guard_line(line: str, at_start: bool) -> str:
     """One line (no line end) with ``::`` at its start (when ``at_start``) and ``##[`` neutralised."""
     if at_start:
-        lead = 0
+        lead = len(line) - len(line.lstrip(" "))  # a document's indentation, without a call per space
         while lead < len(line) and _blank(line[lead]):
             lead += 1
         if line.startswith("::", lead):
@@ -509,9 +509,25 @@ class OutputFileError(Exception):
 
 def write_file(path: str, text: str | bytes, inside: str | None = None) -> None:
     """Write ``text`` (UTF-8; bytes as they are, for a fixed recipe) to ``path`` without ever writing
-    through a symbolic link.
+    through a symbolic link (see :func:`replacing`, which raises what this raises).
 
-    The text goes to a new temporary file in the target's folder (``O_EXCL``: never an existing file),
+    Args:
+        path: the file to write.
+        text: its new content: text (written as UTF-8) or bytes.
+        inside: the folder below which no folder of ``path`` may be a link (default: the current
+            directory, where a relative path starts); nothing is checked for a path outside it.
+    """
+    with replacing(path, inside) as handle:
+        handle.write(text if isinstance(text, bytes) else text.encode("utf-8"))
+
+
+@contextlib.contextmanager
+def replacing(path: str, inside: str | None = None) -> Iterator[BinaryIO]:
+    """A binary file whose content replaces ``path`` when the block ends, and never through a symbolic link;
+    written as it comes (a report of thousands of findings is never held whole), and nothing of it is left
+    when the block raises.
+
+    The content goes to a new temporary file in the target's folder (``O_EXCL``: never an existing file),
     which is then renamed over the target (:func:`os.replace`, atomic on POSIX and Windows). A symbolic
     link at ``path``, dangling or not, is replaced by the file; whatever it pointed to is untouched. A
     folder on the way that is a symbolic link below ``inside`` (a work tree's: a pull request can commit
@@ -519,11 +535,7 @@ def write_file(path: str, text: str | bytes, inside: str | None = None) -> None:
     ``inside`` are the user's own. A regular file at ``path`` keeps its permission bits; a new one gets
     those that ``open()`` would give (0666 less the umask).
 
-    Args:
-        path: the file to write.
-        text: its new content: text (written as UTF-8) or bytes.
-        inside: the folder below which no folder of ``path`` may be a link (default: the current
-            directory, where a relative path starts); nothing is checked for a path outside it.
+    Args: as :func:`write_file`'s.
 
     Raises:
         OutputFileError: ``path`` is a directory or a special file (FIFO, device, socket), a folder on the
@@ -542,7 +554,7 @@ def write_file(path: str, text: str | bytes, inside: str | None = None) -> None:
     try:
         descriptor, temp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=folder)
         with os.fdopen(descriptor, "wb") as handle:
-            handle.write(text if isinstance(text, bytes) else text.encode("utf-8"))
+            yield handle
         os.chmod(temp, mode)
         os.replace(temp, path)
     except BaseException as error:

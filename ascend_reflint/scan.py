@@ -23,7 +23,6 @@ import dataclasses
 import os
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -128,9 +127,9 @@ class ScanOptions(NamedTuple):
     answers: Answers | None = None
 
 
-@dataclass
 class ScanRun:
-    """What :func:`run_scan` gives the CLI.
+    """What :func:`run_scan` gives the CLI (a plain class: every scan defines it, and nothing compares or
+    copies one).
 
     Attributes:
         result: the findings, file errors and notices, and the summary.
@@ -146,14 +145,32 @@ class ScanRun:
             (a cache committed there can vouch for refs that do not exist), else None.
     """
 
-    result: ScanResult
-    timings: dict[str, float]
-    side_notices: list[FileMessage] = field(default_factory=list)
-    answers: Answers = field(default_factory=Answers)
-    baseline_matched: int | None = None
-    baseline_stale: int | None = None
-    baseline_written: int | None = None
-    cache_in_tree: str | None = None
+    __slots__ = (
+        "answers",
+        "baseline_matched",
+        "baseline_stale",
+        "baseline_written",
+        "cache_in_tree",
+        "result",
+        "side_notices",
+        "timings",
+    )
+
+    def __init__(
+        self,
+        result: ScanResult,
+        timings: dict[str, float],
+        side_notices: list[FileMessage] | None = None,
+        answers: Answers | None = None,
+    ) -> None:
+        self.result = result
+        self.timings = timings
+        self.side_notices: list[FileMessage] = side_notices if side_notices is not None else []
+        self.answers = answers if answers is not None else Answers()
+        self.baseline_matched: int | None = None
+        self.baseline_stale: int | None = None
+        self.baseline_written: int | None = None
+        self.cache_in_tree: str | None = None
 
 
 class RuleSelection(NamedTuple):

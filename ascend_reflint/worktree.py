@@ -121,19 +121,79 @@ def enclosing_origin_url(folder: str) -> str | None:
     return origin_url(folder)
 
 
+#: Environment variables that point git at another repository or index than the work tree's own
+#: (git(1), "ENVIRONMENT VARIABLES"): with one set, what git reads cannot be told from the work tree.
+_REDIRECTING = ("GIT_DIR", "GIT_INDEX_FILE", "GIT_COMMON_DIR", "GIT_WORK_TREE", "GIT_OBJECT_DIRECTORY")
+
+
+def repository_state(folder: str) -> str | None:
+    """A fingerprint of what :func:`gitlinks` and :func:`origin_url` read for the work tree whose root is
+    ``folder``, and of whether ``folder`` is inside another work tree: it changes whenever their answers
+    may (the index is rewritten whole, under a new inode, at every change: gitformat-index(5) and git's
+    lockfile API; the config likewise), so that the extraction of ``.gitmodules`` can be cached without
+    running git.
+
+    Args:
+        folder: an absolute folder path.
+
+    Returns:
+        The fingerprint: the stat (size, modification and change times, inode) of ``.git``, of the index
+        and of the config files, and whether a folder above holds a ``.git``; None when git would be
+        pointed elsewhere by the environment (``GIT_DIR``, ``GIT_INDEX_FILE`` …).
+    """
+    if any(name in os.environ for name in _REDIRECTING):
+        return None
+    dot_git = os.path.join(folder, ".git")
+    parts = [_stat_of(dot_git, follow=False), str(inside_work_tree(folder))]
+    git_dir, common_dir = _git_dirs(folder)
+    if git_dir is not None:
+        parts += [
+            _stat_of(os.path.join(git_dir, "index")),
+            _stat_of(os.path.join(git_dir, "config.worktree")),
+        ]
+    if common_dir is not None:
+        parts.append(_stat_of(os.path.join(common_dir, "config")))
+    return "\0".join(parts)
+
+
+def inside_work_tree(folder: str) -> bool:
+    """True when a folder above ``folder`` holds a ``.git`` (found without running git)."""
+    parent = os.path.dirname(folder)
+    while parent != folder:
+        if os.path.lexists(os.path.join(parent, ".git")):
+            return True
+        folder, parent = parent, os.path.dirname(parent)
+    return False
+
+
+def _stat_of(path: str, follow: bool = True) -> str:
+    try:
+        status = os.stat(path, follow_symlinks=follow)
+    except (OSError, ValueError):
+        return "-"
+    return f"{status.st_mode:o}:{status.st_size}:{status.st_mtime_ns}:{status.st_ctime_ns}:{status.st_ino}"
+
+
 def _config_file(folder: str) -> str | None:
+    _, common_dir = _git_dirs(folder)
+    return None if common_dir is None else os.path.join(common_dir, "config")
+
+
+def _git_dirs(folder: str) -> tuple[str | None, str | None]:
+    """The repository of the work tree whose root is ``folder`` (its ``.git`` folder, or the one that a
+    ``gitdir: PATH`` file names: a linked work tree or a submodule, gitrepository-layout(5)), and the
+    folder holding its shared config (``commondir`` of a linked work tree); (None, None) when there is
+    none."""
     dot_git = os.path.join(folder, ".git")
     if os.path.isdir(dot_git):
         git_dir = dot_git
     else:
         pointer = _read_small(dot_git)
         if pointer is None or not pointer.startswith("gitdir:"):
-            return None
+            return None, None
         git_dir = os.path.join(folder, pointer[len("gitdir:") :].strip())
     common = _read_small(os.path.join(git_dir, "commondir"))
-    if common is not None:
-        git_dir = os.path.join(git_dir, common.strip())
-    return os.path.join(git_dir, "config")
+    return git_dir, git_dir if common is None else os.path.join(git_dir, common.strip())
 
 
 def _read_small(path: str) -> str | None:

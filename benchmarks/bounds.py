@@ -15,8 +15,12 @@ every 20 ms. A guard kills the whole process tree when
 that sum passes ``--guard-mib`` (default 12 GiB) or the run passes ``--guard-seconds`` (default 600), and
 the row says so: that is how the unbounded behaviour is measured without taking the machine down.
 
-Run: ``python benchmarks/bounds.py [--reflint PROGRAM] [--case endless|millions] [-- EXTRA SCAN ARGS]``.
-Linux only (reads ``/proc``).
+And what a repository can cost the report: **sarif-drift**, 4,000 small files of one drift family
+(``npu/``), each pinning one remote at a ref of its own, give 4,000 RL005 findings of 20 related places
+each, written as SARIF to a file (``--offline``: no remote is asked).
+
+Run: ``python benchmarks/bounds.py [--reflint PROGRAM] [--case endless|millions|sarif-drift]
+[-- EXTRA SCAN ARGS]``. Linux only (reads ``/proc``).
 """
 
 from __future__ import annotations
@@ -109,6 +113,49 @@ def write_project(folder: Path, remotes: int) -> None:
     (folder / "Dockerfile").write_text("".join(lines), encoding="utf-8")
 
 
+#: The files of the sarif-drift case.
+_DRIFT_FILES = 4_000
+
+
+def write_drift_project(folder: Path, files: int = _DRIFT_FILES) -> None:
+    """``files`` files in ``npu/`` (drift family ``ascend``), shell scripts and requirements files in turn,
+    each pinning ``https://github.com/o/r.git`` at a ref of its own, in a git work tree."""
+    family = folder / "npu"
+    family.mkdir(parents=True, exist_ok=True)
+    for n in range(files):
+        if n % 2:
+            text = f"#!/bin/sh\ngit clone --branch v1.{n}.0 https://github.com/o/r.git /opt/r\n"
+            (family / f"install_{n}.sh").write_text(text, encoding="utf-8")
+        else:
+            text = f"r @ git+https://github.com/o/r.git@v1.{n}.0\n"
+            (family / f"requirements_{n}.txt").write_text(text, encoding="utf-8")
+    subprocess.run(["git", "init", "-q", str(folder)], check=True)
+
+
+def measure_drift_report(reflint: str, guard_kib: int, guard_seconds: float, extra: list[str]) -> None:
+    """Run the sarif-drift case and print its block: time, peak memory, findings, the report's size."""
+    with tempfile.TemporaryDirectory(prefix="reflint-bounds-") as work:
+        folder = Path(work)
+        write_drift_project(folder / "project")
+        report = folder / "report.sarif"
+        argv = [reflint, "scan", "--offline", "--select", "RL005", "--format", "sarif", "-o", str(report)]
+        argv += ["--cache-dir", str(folder / "cache"), *extra]
+        outcome = run(
+            argv, folder / "project", environment("http://127.0.0.1:9/", folder), guard_kib, guard_seconds
+        )
+        size = report.stat().st_size if report.exists() else 0
+        results = len(json.loads(report.read_text(encoding="utf-8"))["runs"][0]["results"]) if size else 0
+    print(f"## {_DRIFT_FILES:,} files of one drift family, SARIF report")
+    print(f"command: reflint {' '.join(argv[1:-2])} …")
+    print(f"wall time: {outcome.seconds:.1f} s; peak memory (PSS): {outcome.peak_mib:.0f} MiB")
+    print(
+        f"exit code: {outcome.exit_code}"
+        + (f" ({outcome.stopped_by_guard})" if outcome.stopped_by_guard else "")
+    )
+    print(f"report: {size / 1e6:.1f} MB, {results:,} results")
+    print(flush=True)
+
+
 def environment(base_url: str, home: Path) -> dict[str, str]:
     """The caller's environment with git's config replaced by one rewrite to the server."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_CONFIG")}
@@ -184,12 +231,15 @@ def main() -> int:
     """Measure the chosen cases and print one block per case."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--reflint", default=str(Path(sys.executable).parent / "reflint"))
-    parser.add_argument("--case", choices=sorted(CASES), action="append")
+    parser.add_argument("--case", choices=[*sorted(CASES), "sarif-drift"], action="append")
     parser.add_argument("--guard-mib", type=int, default=12 * 1024)
     parser.add_argument("--guard-seconds", type=float, default=600.0)
     parser.add_argument("extra", nargs="*", help="more `reflint scan` arguments (after --)")
     args = parser.parse_args()
-    for name in args.case or sorted(CASES):
+    for name in args.case or [*sorted(CASES), "sarif-drift"]:
+        if name == "sarif-drift":
+            measure_drift_report(args.reflint, args.guard_mib * 1024, args.guard_seconds, args.extra)
+            continue
         case = CASES[name]
         server = subprocess.Popen(
             [

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from ascend_reflint.check.placement import at_value, placed
@@ -35,8 +35,7 @@ if TYPE_CHECKING:
     from ascend_reflint.check.variants import VariantIndex
 
 
-@dataclass(frozen=True, slots=True)
-class RuleInfo:
+class RuleInfo(NamedTuple):
     """A rule as ``reflint rules`` and the reports show it.
 
     Attributes:
@@ -133,8 +132,7 @@ class TreeView(NamedTuple):
         return known is None or remote in known
 
 
-@dataclass(frozen=True, slots=True)
-class PinContext:
+class PinContext(NamedTuple):
     """One pin, with what the rule running on it may use.
 
     Attributes:
@@ -263,8 +261,7 @@ class PinContext:
         return None
 
 
-@dataclass(frozen=True, slots=True)
-class IssueContext:
+class IssueContext(NamedTuple):
     """One command issue, with what the rule reading it may use.
 
     Attributes:
@@ -316,8 +313,7 @@ def call_site_related(site: CallSite) -> Related:
     return Related(site.path, site.span.line, site.span.column, site.call)
 
 
-@dataclass(frozen=True, slots=True)
-class ProjectContext:
+class ProjectContext(NamedTuple):
     """Every file read, for rules that compare files with each other.
 
     Attributes:
@@ -337,7 +333,7 @@ class ProjectContext:
     relpaths: Mapping[str, str]
     variants: VariantIndex
     reported: frozenset[str] = frozenset()
-    refs: Mapping[str, RemoteRefs] = field(default_factory=dict)
+    refs: Mapping[str, RemoteRefs] = MappingProxyType({})
 
     def relpath(self, source: SourceFile) -> str:
         """``source``'s path relative to the project root."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import TYPE_CHECKING, NamedTuple
 
 from ascend_reflint.check.globs import matches
@@ -43,21 +43,25 @@ class VariantGroup(NamedTuple):
     allowed_drift: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class VariantIndex:
-    """Every variant group of a scan, and which group each file is in."""
+class VariantIndex(NamedTuple):
+    """Every variant group of a scan, and which group each file is in.
+
+    Attributes:
+        groups: the groups, in the order found.
+        group_by_path: display path → the group of the file (a file in no group is absent).
+    """
 
     groups: tuple[VariantGroup, ...] = ()
-    _group_of: Mapping[str, VariantGroup] = field(default_factory=dict)
+    group_by_path: Mapping[str, VariantGroup] = MappingProxyType({})
 
     def group_of(self, path: str) -> VariantGroup | None:
         """The group of the file with display path ``path``, or None."""
-        return self._group_of.get(path)
+        return self.group_by_path.get(path)
 
     def are_variants(self, first: str, second: str) -> bool:
         """True when the files with display paths ``first`` and ``second`` are in one group."""
-        group = self._group_of.get(first)
-        return group is not None and group is self._group_of.get(second)
+        group = self.group_by_path.get(first)
+        return group is not None and group is self.group_by_path.get(second)
 
 
 def variant_key(path: str, tokens: Iterable[str]) -> str:

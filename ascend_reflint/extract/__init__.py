@@ -6,7 +6,7 @@ back to the file, so that positions are always the file's own.
 
 An extractor reads nothing but its file and its settings (``--build-arg``): what it gives is cached by the
 file's content (:mod:`ascend_reflint.extraction_cache`). A kind whose extractor reads more (``.gitmodules``:
-the index's gitlinks) is listed in :data:`ascend_reflint.extraction_cache.UNCACHED_KINDS`.
+the index's gitlinks) is listed in :data:`ascend_reflint.extraction_cache.REPOSITORY_KINDS`.
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ from ascend_reflint.extract.gitconfig import ConfigValue, parse_git_config
 from ascend_reflint.model import Pin, Resolution, SourceFile, Span, Via
 from ascend_reflint.remote import normalise_remote
 from ascend_reflint.sourcemap import LineIndex
-from ascend_reflint.worktree import gitlinks, origin_url
+from ascend_reflint.worktree import gitlinks, inside_work_tree, origin_url
 
 _TRUE = frozenset({"true", "yes", "on", "1"})
 _NO_ORIGIN = "a relative URL is relative to the superproject's remote origin, and no origin URL is known here"
@@ -65,7 +65,7 @@ def extract_submodules(source: SourceFile) -> None:
     submodules = _submodules(parse_git_config(source.text))
     folder = os.path.dirname(source.abspath)
     at_root = os.path.lexists(os.path.join(folder, ".git"))
-    if not at_root and _inside_work_tree(folder):
+    if not at_root and inside_work_tree(folder):
         source.notices.append(_NOT_AT_ROOT)
         return
     # git runs only at a work tree's root: a folder without .git that git would still take for a
@@ -99,16 +99,6 @@ def extract_submodules(source: SourceFile) -> None:
             f"the index records a submodule commit at '{unnamed}', which .gitmodules does not name, so "
             "`git submodule update` fails there"
         )
-
-
-def _inside_work_tree(folder: str) -> bool:
-    """True when a folder above ``folder`` holds a ``.git`` (found without running git)."""
-    parent = os.path.dirname(folder)
-    while parent != folder:
-        if os.path.lexists(os.path.join(parent, ".git")):
-            return True
-        folder, parent = parent, os.path.dirname(parent)
-    return False
 
 
 def _submodules(values: list[ConfigValue]) -> list[_Submodule]:

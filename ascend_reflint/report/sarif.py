@@ -14,11 +14,12 @@ positions unchanged: SARIF's lines and columns are 1-based and its ``endColumn``
 from __future__ import annotations
 
 import inspect
+import itertools
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TextIO
 from urllib.parse import quote
 
 from ascend_reflint import __version__
@@ -67,7 +68,8 @@ def sarif_document(
 
     Returns:
         The document as JSON-ready dicts and lists (serialise it with
-        :func:`ascend_reflint.output.json_text`).
+        :func:`ascend_reflint.output.json_text`, or write it with :func:`write_sarif`, which holds one
+        result at a time).
 
     Each result's ``partialFingerprints["reflint/v1"]`` is :meth:`Finding.fingerprint` (code, path, remote,
     ref: no line numbers, so moving a line keeps the alert). A second finding with the same fingerprint in
@@ -75,15 +77,56 @@ def sarif_document(
     Files that could not be read are ``toolExecutionNotifications`` of level ``error``; the execution still
     counts as successful, as the scan went on.
     """
+    document, index = _skeleton(result, rules, root, cwd)
+    document["runs"][0]["results"] = list(_results(result, index, _Places(root, cwd)))
+    return document
+
+
+def write_sarif(
+    result: ScanResult, rules: Sequence[RuleDescription], root: str, stream: TextIO, cwd: str | None = None
+) -> None:
+    """Write :func:`sarif_document` to ``stream`` as :func:`~ascend_reflint.output.json_text` gives it (the
+    same text), one result at a time: thousands of findings, each with its related places, cost the memory
+    of one result's text, not the whole document's objects and text at once.
+
+    Args: as :func:`sarif_document`'s, and ``stream``, the text stream written to.
+    """
+    from ascend_reflint.output import json_text
+
+    document, index = _skeleton(result, rules, root, cwd)
+    results = _results(result, index, _Places(root, cwd))
+    first = next(results, None)
+    if first is None:
+        document["runs"][0]["results"] = []
+        stream.write(json_text(document))
+        return
+    document["runs"][0]["results"] = _RESULTS_PLACE
+    head, place, tail = json_text(document).rpartition(f'"{_RESULTS_PLACE}"')
+    assert place, "the results' place is in the document"
+    stream.write(head + "[")
+    for count, item in enumerate(itertools.chain([first], results)):
+        stream.write(("\n" if count == 0 else ",\n") + _RESULT_INDENT + _indented(json_text(item)))
+    stream.write("\n" + _RESULT_INDENT[:-2] + "]" + tail)
+
+
+#: What stands for the results in the document :func:`write_sarif` writes around them (results come last in
+#: the run, the run last in the document: the last occurrence is the place), and the results' indentation
+#: (``runs`` → run → ``results`` → result, two spaces a level).
+_RESULTS_PLACE = "reflint: the results go here"
+_RESULT_INDENT = " " * 8
+
+
+def _indented(text: str) -> str:
+    """A JSON value's text (ending with a newline) indented as a result of the document: its line ends
+    are JSON's own, none is inside a string."""
+    return text.rstrip("\n").replace("\n", "\n" + _RESULT_INDENT)
+
+
+def _skeleton(
+    result: ScanResult, rules: Sequence[RuleDescription], root: str, cwd: str | None
+) -> tuple[dict[str, Any], dict[str, int]]:
+    """The SARIF log without its results, and each rule code's index in its rules."""
     descriptors, index = _rule_descriptors(rules, result.findings)
-    seen: dict[str, int] = {}
-    results = []
-    for finding in result.findings:
-        fingerprint = finding.fingerprint()
-        seen[fingerprint] = seen.get(fingerprint, 0) + 1
-        if seen[fingerprint] > 1:
-            fingerprint = f"{fingerprint}:{seen[fingerprint]}"
-        results.append(_result(finding, index[finding.code], fingerprint, root, cwd))
     invocation: dict[str, Any] = {"executionSuccessful": True}
     if result.errors:
         invocation["toolExecutionNotifications"] = [_notification(e, root, cwd) for e in result.errors]
@@ -100,9 +143,45 @@ def sarif_document(
         "invocations": [invocation],
         "originalUriBaseIds": {SOURCE_ROOT: {"uri": _directory_uri(root)}},
         "columnKind": "unicodeCodePoints",
-        "results": results,
+        "results": [],
     }
-    return {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
+    return {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}, index
+
+
+def _results(result: ScanResult, index: dict[str, int], places: _Places) -> Iterator[dict[str, Any]]:
+    """One SARIF result per finding, in order, each with its fingerprint made unique in the scan."""
+    seen: dict[str, int] = {}
+    for finding in result.findings:
+        fingerprint = finding.fingerprint()
+        seen[fingerprint] = seen.get(fingerprint, 0) + 1
+        if seen[fingerprint] > 1:
+            fingerprint = f"{fingerprint}:{seen[fingerprint]}"
+        yield _result(finding, index[finding.code], fingerprint, places)
+
+
+class _Places:
+    """The ``artifactLocation`` and the shown path of each path of one document, each worked out once (a
+    family's files are the related places of thousands of findings; each costs two ``realpath`` calls)."""
+
+    def __init__(self, root: str, cwd: str | None) -> None:
+        self.root = root
+        self.cwd = cwd
+        self._artifacts: dict[str, dict[str, str]] = {}
+        self._shown: dict[str, str] = {}
+
+    def artifact(self, path: str) -> dict[str, str]:
+        """:func:`_artifact` of ``path`` (a new dict each time: the document may be changed by its reader)."""
+        found = self._artifacts.get(path)
+        if found is None:
+            found = self._artifacts[path] = _artifact(path, self.root, self.cwd)
+        return dict(found)
+
+    def shown(self, path: str) -> str:
+        """``path`` relative to the root when under it, else as given."""
+        found = self._shown.get(path)
+        if found is None:
+            found = self._shown[path] = _shown(path, self.root, self.cwd)
+        return found
 
 
 def _rule_descriptors(
@@ -162,19 +241,17 @@ def _first_paragraph(doc: str) -> str:
     return ""
 
 
-def _result(
-    finding: Finding, rule_index: int, fingerprint: str, root: str, cwd: str | None
-) -> dict[str, Any]:
+def _result(finding: Finding, rule_index: int, fingerprint: str, places: _Places) -> dict[str, Any]:
     span = finding.span
     result: dict[str, Any] = {
         "ruleId": finding.code,
         "ruleIndex": rule_index,
         "level": _LEVEL[finding.severity],
-        "message": {"text": result_message(finding, root, cwd)},
+        "message": {"text": _message(finding, places.shown)},
         "locations": [
             {
                 "physicalLocation": {
-                    "artifactLocation": _artifact(finding.path, root, cwd),
+                    "artifactLocation": places.artifact(finding.path),
                     "region": {
                         "startLine": span.line,
                         "startColumn": span.column,
@@ -191,7 +268,7 @@ def _result(
             {
                 "id": number,
                 "physicalLocation": {
-                    "artifactLocation": _artifact(related.path, root, cwd),
+                    "artifactLocation": places.artifact(related.path),
                     "region": {"startLine": related.line, "startColumn": related.column},
                 },
                 "message": {"text": related.message},
@@ -199,7 +276,7 @@ def _result(
             for number, related in enumerate(finding.related, start=1)
         ]
     if finding.fix is not None:
-        result["fixes"] = [sarif_fix(finding.fix, root, cwd)]
+        result["fixes"] = [sarif_fix(finding.fix, places.root, places.cwd)]
     return result
 
 
@@ -242,12 +319,17 @@ def result_message(finding: Finding, root: str, cwd: str | None = None) -> str:
     §3.11.5 asks for ``{{``/``}}``, but only consumers that substitute placeholders undo that, and a
     ``${VAR}`` shown as ``${{VAR}}`` would read as a GitHub expression.
     """
+    return _message(finding, lambda path: _shown(path, root, cwd))
+
+
+def _message(finding: Finding, shown: Callable[[str], str]) -> str:
+    """:func:`result_message`, with ``shown`` giving each related place's path as the link shows it."""
     text = finding.message
     hint = did_you_mean(finding)
     if hint is not None:
         text += f" {hint[0].upper()}{hint[1:]}"
     links = [
-        f"[{_link_text(f'{_shown(r.path, root, cwd)}:{r.line}:{r.column}')}]({number}) {r.message}"
+        f"[{_link_text(f'{shown(r.path)}:{r.line}:{r.column}')}]({number}) {r.message}"
         for number, r in enumerate(finding.related, start=1)
     ]
     if links:

@@ -126,7 +126,7 @@ def test_a_rule_may_not_raise_its_own_severity() -> None:
         remote_pins=(),
         rule=rule_info(rl001_ref_not_found),
     )
-    info = replace(context, rule=replace(context.rule, severity=Severity.INFO))
+    info = context._replace(rule=context.rule._replace(severity=Severity.INFO))
     with pytest.raises(ValueError, match="RL001 may lower its severity, not raise it to warning"):
         info.finding("x", severity=Severity.WARNING)
 

@@ -562,3 +562,71 @@ def test_a_warm_pre_commit_run_reads_what_files_not_given_give_from_the_cache(
     warm = run(capsys, cache, *staged)
     assert extracted == {}
     assert warm == cold == run(capsys, cache, *staged, "--no-cache")
+
+
+#: Two submodules, one by a URL relative to the superproject's origin.
+GITMODULES = (
+    '[submodule "megatron"]\n\tpath = third_party/megatron\n\turl = https://github.com/NVIDIA/Megatron-LM.git\n'
+    '[submodule "sibling"]\n\tpath = third_party/sibling\n\turl = ../sibling.git\n'
+)
+FIRST, SECOND = "1" * 40, "2" * 40
+
+
+@pytest.fixture
+def superproject(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A work tree whose index records a commit for each submodule, and an origin."""
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / ".gitmodules").write_text(GITMODULES)
+    for command in (
+        ["init", "-q"],
+        ["remote", "add", "origin", "https://github.com/volcengine/verl.git"],
+        ["update-index", "--add", "--cacheinfo", f"160000,{FIRST},third_party/megatron"],
+        ["update-index", "--add", "--cacheinfo", f"160000,{FIRST},third_party/sibling"],
+    ):
+        subprocess.run(["git", *command], cwd=root, check=True, capture_output=True)
+    monkeypatch.chdir(root)
+    return root
+
+
+def _submodule_pins(out: str) -> list[tuple[str, str | None]]:
+    return [(pin["url"], pin["ref"]) for pin in json.loads(out)["pins"]]
+
+
+def test_gitmodules_is_cached_while_the_index_and_the_config_stay_the_same(
+    superproject: Path, tmp_path: Path, extracted: Counter[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    cache = tmp_path / "cache"
+    cold = run(capsys, cache, *REFS)
+    assert _submodule_pins(cold[1]) == [
+        ("https://github.com/NVIDIA/Megatron-LM.git", FIRST),
+        ("https://github.com/volcengine/sibling.git", FIRST),
+    ]
+    assert run(capsys, cache, *REFS) == cold
+    assert extracted == {".gitmodules": 1}  # the second run ran no git and parsed nothing
+    # A new gitlink rewrites the index: extracted again, with the new commit.
+    subprocess.run(
+        ["git", "update-index", "--cacheinfo", f"160000,{SECOND},third_party/megatron"], check=True
+    )
+    assert _submodule_pins(run(capsys, cache, *REFS)[1])[0] == (
+        "https://github.com/NVIDIA/Megatron-LM.git",
+        SECOND,
+    )
+    # A new origin rewrites the config: the relative URL follows it.
+    subprocess.run(["git", "remote", "set-url", "origin", "https://github.com/other/verl.git"], check=True)
+    assert _submodule_pins(run(capsys, cache, *REFS)[1])[1] == ("https://github.com/other/sibling.git", FIRST)
+    assert extracted == {".gitmodules": 3}
+
+
+def test_gitmodules_is_not_cached_when_the_environment_points_git_elsewhere(
+    superproject: Path,
+    tmp_path: Path,
+    extracted: Counter[str],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("GIT_INDEX_FILE", str(superproject / ".git" / "index"))
+    cache = tmp_path / "cache"
+    assert run(capsys, cache, *REFS) == run(capsys, cache, *REFS)
+    assert extracted == {".gitmodules": 2}
+    assert entries(cache) == []

@@ -57,7 +57,7 @@ BASH_ACCEPTS = [
     # loops over an empty word list and over the positional parameters
     'for x in; do echo "$x"; done && for x do echo "$x"; done',
     # a command substitution whose text starts with a subshell (no arithmetic: no `))` closes it)
-    "echo $((echo a) ) && ((cd /tmp && pwd) )",
+    'echo $((echo a) ) && ((cd /tmp && pwd) ) && X="$((echo b) )"',
     # a parenthesis in a regular expression's bracket expression
     "[[ x =~ [)] ]] && [[ x =~ a[()]b ]]",
     # `[` is a command whose words are checked when it runs; `[x` is a word (a malformed exec form is shell

@@ -1,6 +1,7 @@
 """The start-up of every scan: a scan of a repository with no file to read loads what reading, checking and
 looking up would need only once there is something to read (the fixed cost that pre-commit pays on every
-commit; benchmarks/README.md has the figures), and still exits as README.md's exit table says."""
+commit; benchmarks/README.md has the figures), and still exits as README.md's exit table says. A warm scan
+naming a few files (pre-commit's, every file in the extraction cache) loads no extractor."""
 
 from __future__ import annotations
 
@@ -19,23 +20,64 @@ NOT_AT_START_UP = (
     "ascend_reflint.codec",
 )
 NOR_STDLIB = ("pathlib", "urllib", "ipaddress", "hashlib", "json", "shutil", "bz2", "lzma")
+#: What a warm scan naming files whose extractions are all cached must not import: the extractors and the
+#: variable resolution they use (nothing is parsed), and difflib (nothing is suggested).
+NOT_WHEN_WARM = ("ascend_reflint.extract", "ascend_reflint.resolve", "difflib", "shutil")
 
 
 def test_a_scan_of_an_empty_repository_imports_nothing_it_does_not_use(tmp_path: Path) -> None:
     subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+
+    completed, imported = _scan_importing(tmp_path, "--cache-dir", str(tmp_path / "c"))
+
+    assert completed.returncode == 0
+    assert completed.stdout == (
+        "0 errors, 0 warnings, 0 info in 0 of 0 files "
+        "(0 pins, 0 remotes: 0 checked (0 cached), 0 not checked)\n"
+    )
+    assert "ascend_reflint.scan" in imported  # the test can fail: it reads what was imported
+    assert sorted(name for name in imported if _in_packages(name, NOT_AT_START_UP)) == []
+    assert sorted(name for name in imported if name.split(".")[0] in NOR_STDLIB) == []
+
+
+def test_a_warm_scan_naming_files_imports_no_extractor(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    (project / "docker").mkdir(parents=True)
+    (project / "docker" / "Dockerfile").write_text(
+        "FROM ubuntu:22.04\n"
+        "ARG TAG=core_v0.12.1\n"
+        "RUN git clone --depth 1 --branch ${TAG} https://github.com/NVIDIA/Megatron-LM.git\n"
+    )
+    (project / "install.sh").write_text(
+        "#!/bin/bash\ngit clone https://github.com/o/r.git && cd r && git checkout v1.2.0\n"
+    )
+    subprocess.run(["git", "init", "-q"], cwd=project, check=True)
+    scan = ("--offline", "--cache-dir", str(tmp_path / "c"), "docker/Dockerfile", "install.sh")
+    cold, imported_cold = _scan_importing(project, *scan)
+
+    warm, imported = _scan_importing(project, *scan)
+
+    assert (cold.returncode, warm.returncode) == (1, 1)  # nothing could be checked offline (README's table)
+    assert warm.stdout == cold.stdout
+    assert warm.stdout == (
+        "docker/Dockerfile:3:41: RL010 [warning] github.com/nvidia/megatron-lm could not be looked up: "
+        "unknown (offline): not in the cache, so this pin went unchecked\n\n"
+        "install.sh:2:11: RL010 [warning] github.com/o/r could not be looked up: unknown (offline): "
+        "not in the cache, so this pin went unchecked\n\n"
+        "0 errors, 2 warnings, 0 info in 2 of 2 files "
+        "(2 pins, 2 remotes: 0 checked (0 cached), 2 not checked)\n"
+    )
+    assert "ascend_reflint.extract.dockerfile" in imported_cold  # the test can fail: the cold run parses
+    assert sorted(name for name in imported if _in_packages(name, NOT_WHEN_WARM)) == []
+
+
+def _scan_importing(cwd: Path, *arguments: str) -> tuple[subprocess.CompletedProcess[str], set[str]]:
+    """Run ``reflint scan ARGUMENTS`` in ``cwd`` under ``python -X importtime``: the completed process and
+    the names of the modules it imported."""
     env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
     completed = subprocess.run(
-        [
-            sys.executable,
-            "-X",
-            "importtime",
-            "-m",
-            "ascend_reflint",
-            "scan",
-            "--cache-dir",
-            str(tmp_path / "c"),
-        ],
-        cwd=tmp_path,
+        [sys.executable, "-X", "importtime", "-m", "ascend_reflint", "scan", *arguments],
+        cwd=cwd,
         capture_output=True,
         text=True,
         env=env,
@@ -46,17 +88,9 @@ def test_a_scan_of_an_empty_repository_imports_nothing_it_does_not_use(tmp_path:
         for line in completed.stderr.splitlines()
         if line.startswith("import time:")
     }
-
-    assert completed.returncode == 0
-    assert completed.stdout == (
-        "0 errors, 0 warnings, 0 info in 0 of 0 files "
-        "(0 pins, 0 remotes: 0 checked (0 cached), 0 not checked)\n"
-    )
-    assert "ascend_reflint.scan" in imported  # the test can fail: it reads what was imported
-    assert sorted(name for name in imported if _in_packages(name)) == []
-    assert sorted(name for name in imported if name.split(".")[0] in NOR_STDLIB) == []
+    return completed, imported
 
 
-def _in_packages(name: str) -> bool:
-    """True when the module ``name`` is one of :data:`NOT_AT_START_UP` or inside one."""
-    return any(name == package or name.startswith(f"{package}.") for package in NOT_AT_START_UP)
+def _in_packages(name: str, packages: tuple[str, ...]) -> bool:
+    """True when the module ``name`` is one of ``packages`` or inside one."""
+    return any(name == package or name.startswith(f"{package}.") for package in packages)

@@ -9,11 +9,20 @@ import json
 import stat
 from pathlib import Path
 
+import pytest
 from hostile.runner_commands import foreign_commands, obeyed
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ascend_reflint.output import Channel, guard_text, json_text, shown, workflow_command, write_file
+from ascend_reflint.output import (
+    Channel,
+    guard_text,
+    json_text,
+    replacing,
+    shown,
+    workflow_command,
+    write_file,
+)
 
 #: Pieces that make commands, white space the runner trims, and line ends (a lone CR among them).
 PIECES = ["::", ":", "##[", "#", "[", "]", " ", "\t", "\u00a0", "\u3000", "\r", "\n", "\r\n", "error", "x"]
@@ -106,3 +115,20 @@ def test_write_file_keeps_an_existing_files_mode_and_replaces_a_link(tmp_path: P
     assert (kept.read_text(), stat.S_IMODE(kept.stat().st_mode)) == ("new\n", 0o640)
     assert (target.read_text(), (tmp_path / "link.txt").is_symlink()) == ("target", False)
     assert sorted(path.name for path in tmp_path.iterdir()) == ["kept.txt", "link.txt", "target.txt"]
+
+
+def test_a_file_written_as_it_comes_replaces_the_target_only_when_it_is_whole(tmp_path: Path) -> None:
+    report = tmp_path / "report.sarif"
+    report.write_text("the last report\n")
+
+    with pytest.raises(RuntimeError, match="the render failed"), replacing(str(report)) as handle:
+        handle.write(b"half a report")
+        raise RuntimeError("the render failed")
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["report.sarif"]
+    assert report.read_text() == "the last report\n"
+
+    with replacing(str(report)) as handle:
+        handle.write(b"a whole ")
+        handle.write(b"report\n")
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["report.sarif"]
+    assert report.read_text() == "a whole report\n"

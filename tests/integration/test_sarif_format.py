@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -22,7 +23,7 @@ from ascend_reflint.model import (
     Span,
 )
 from ascend_reflint.output import json_text as dumps
-from ascend_reflint.report.sarif import rule_descriptor, sarif_document
+from ascend_reflint.report.sarif import rule_descriptor, sarif_document, write_sarif
 
 SUMMARY = ScanSummary(files=2, pins=2, remotes=1, lookups=1, cached=0, checked=1)
 SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -192,6 +193,25 @@ def test_serialised_document_is_valid_json_against_the_schema(tmp_path: Path) ->
         ScanResult([BRANCH_PIN], [], [], SUMMARY), RULES, str(tmp_path), cwd=str(tmp_path)
     )
     assert sarif_schema_errors(json.loads(dumps(document))) == []
+
+
+def test_the_written_log_is_the_document_serialised_one_result_at_a_time(tmp_path: Path) -> None:
+    fix = Fix(Applicability.SAFE, "pin the tag", (Edit("docker/Dockerfile", Span(2, 34, 2, 46), "v1"),))
+    findings = [
+        BRANCH_PIN,
+        replace(BRANCH_PIN, span=Span(9, 34, 9, 46), related=(), fix=fix, message="a ## [x] \u202e ::"),
+        Finding("RL099", "custom-check", Severity.INFO, "a.sh", Span(1, 1, 1, 2), "two\nlines"),
+    ]
+    for result in (
+        # what stands for the results while the document around them is written: a file's text may say it
+        ScanResult(findings, [FileMessage("bin/tool", "reflint: the results go here")], [], SUMMARY),
+        ScanResult([], [], [], SUMMARY),
+    ):
+        written = io.StringIO()
+        write_sarif(result, RULES, str(tmp_path), written, cwd=str(tmp_path))
+
+        assert written.getvalue() == dumps(sarif_document(result, RULES, str(tmp_path), cwd=str(tmp_path)))
+        assert sarif_schema_errors(json.loads(written.getvalue())) == []
 
 
 def test_an_empty_scan_is_a_valid_log_with_no_results(tmp_path: Path) -> None:

@@ -483,11 +483,14 @@ _CONFIG = OptionTable(
     ),
     short={"f": "file", "l": "list", "z": "null", "e": "edit"},
 )
-#: git-config(1) actions that write nothing, or write another thing than one variable's value.
+#: git-config(1) options that make the command read, edit or rename (no variable's value is written), or
+#: work on another file than the repository's or the user's (``--file``, ``--blob``).
 _CONFIG_OTHER_ACTIONS = frozenset(
     {"get", "get-all", "get-regexp", "get-urlmatch", "rename-section", "remove-section", "list", "get-color"}
     | {"get-colorbool", "edit", "file", "blob"}
 )
+#: git 2.46's ``git config`` subcommands (git-config(1) "COMMANDS").
+_CONFIG_SUBCOMMANDS = frozenset({"list", "get", "set", "unset", "rename-section", "remove-section", "edit"})
 
 
 def parse_config(words: Sequence[CommandWord], start: int) -> ConfigCommand | None:
@@ -506,10 +509,6 @@ def parse_config(words: Sequence[CommandWord], start: int) -> ConfigCommand | No
     if not positionals or (not unsets and len(positionals) < 2):
         return None
     return ConfigCommand(positionals[0], None if unsets else positionals[1], parsed.has("global", "system"))
-
-
-#: git 2.46's ``git config`` subcommands (git-config(1) "COMMANDS").
-_CONFIG_SUBCOMMANDS = frozenset({"list", "get", "set", "unset", "rename-section", "remove-section", "edit"})
 
 
 def names_submodule_recurse(name: str) -> bool:

@@ -8,15 +8,16 @@ notebooks, which users copy into their terminals and Dockerfiles.
   (:mod:`.notebook`).
 
 The languages read are in :mod:`.blocks`: scripts (``bash``, ``sh``, ``shell`` …), terminal sessions
-(``console``, ``shell-session``: prompts stripped, output skipped) and Dockerfiles; code in any other
-language is not read. Each script is a run of one
-:class:`~ascend_reflint.extract.shell.ShellSession` per file, so that a clone in one block and a checkout
-of it in a later one (``cd NAME && git checkout v1``) make one pin, as when a user runs the blocks in one
-terminal; a Dockerfile block is read as a Dockerfile. ``{{ name }}`` on one line (MyST substitutions,
-MkDocs macros) is filled in when the documentation is built: masked, and unresolved
-(:mod:`ascend_reflint.extract.template`). A block that does not parse is a notice, never a file error:
-what it holds is read as far as it goes. Pins have the kind ``docs`` whatever the block's language; their
-findings are capped at warning by the scan.
+(``console``, ``shell-session``: prompts stripped, output skipped) and Dockerfiles; code in any other language
+is not read. A Dockerfile under a script's label is read as a Dockerfile, and a Markdown fence without a
+language is read when its first line is a command, a prompt or a Dockerfile instruction
+(:func:`.blocks.read_as`). Each script is a run of one :class:`~ascend_reflint.extract.shell.ShellSession` per
+file, so that a clone in one block and a checkout of it in a later one (``cd NAME && git checkout v1``) make
+one pin, as when a user runs the blocks in one terminal; a Dockerfile block is read as a Dockerfile.
+``{{ name }}`` on one line (MyST substitutions, MkDocs macros) is filled in when the documentation is built:
+masked, and unresolved (:mod:`ascend_reflint.extract.template`). A block that does not parse is a notice,
+never a file error: what it holds is read as far as it goes. Pins have the kind ``docs`` whatever the block's
+language; their findings are capped at warning by the scan.
 """
 
 from __future__ import annotations
@@ -84,7 +85,7 @@ def extract_docs(source: SourceFile) -> None:
         if block.is_script:
             session.scope = Scope()
             block_text, source_map = shell_text(block)
-            _run(source, session, block_text, source_map, block.line, f"the {block.language} block")
+            _run(source, session, block_text, source_map, block.line, block.name)
         elif block.language in DOCKERFILE_LANGUAGES and not lower.endswith(".ipynb"):
             docker_pins.extend(_dockerfile_pins(source, block))
     pins = [*session.finish(), *docker_pins]
@@ -138,9 +139,7 @@ def _dockerfile_pins(source: SourceFile, block: Block) -> list[Pin]:
     try:
         extract_dockerfile(dockerfile, {})
     except ExtractError as error:
-        source.notices.append(
-            f"line {block.line}: the {block.language} block is not a valid Dockerfile ({error})"
-        )
+        source.notices.append(f"line {block.line}: {block.name} is not a valid Dockerfile ({error})")
     source.notices.extend(f"line {block.line}: {notice}" for notice in dockerfile.notices)
     return [dataclasses.replace(pin, kind=FileKind.DOCS) for pin in dockerfile.pins]
 

@@ -6,7 +6,17 @@ Language names are Pygments' (which Sphinx, MkDocs and GitHub use for highlighti
 ``sh-session``, ``shellsession``) are terminal sessions: a line that starts with a prompt (``$ ``, ``# ``,
 ``% ``, optionally after ``(venv) `` and ``user@host:dir``) is a command, the lines after a command that
 ends with ``\\`` continue it, every other line is the command's output. ``dockerfile``/``docker``/
-``containerfile`` are Dockerfiles. Any other language, or none, is not read.
+``containerfile`` are Dockerfiles. Any other language is not read.
+
+What a block holds can overrule its label (:func:`read_as`):
+
+- a script block whose first line (after blank lines and ``#`` comments) is a Dockerfile's ``FROM`` or
+  ``ARG`` instruction (upper case, as Docker's reference writes them; no shell has such commands), and
+  that has a ``FROM`` line, is a Dockerfile pasted under a ``bash`` label: it is read as a Dockerfile;
+- a Markdown fence without a language (no info string) is read only when its first line says what it is:
+  a Dockerfile (as above); a terminal session (a ``$ `` prompt); or a script whose first word is one of
+  :data:`COMMANDS`, the commands that start install steps (``git``, ``pip``, ``cd``, ``docker`` …). Text,
+  logs, directory trees and code in other languages start otherwise and are not read.
 """
 
 from __future__ import annotations
@@ -20,6 +30,17 @@ SCRIPT_LANGUAGES = frozenset({"bash", "sh", "shell", "zsh", "ksh"})
 SESSION_LANGUAGES = frozenset({"console", "shell-session", "shellsession", "sh-session", "bash-session"})
 DOCKERFILE_LANGUAGES = frozenset({"dockerfile", "docker", "containerfile"})
 READ_LANGUAGES = SCRIPT_LANGUAGES | SESSION_LANGUAGES | DOCKERFILE_LANGUAGES
+#: The commands whose name, first on the first line of a fence without a language, make it a script.
+COMMANDS = frozenset(
+    {
+        *("git", "pip", "pip3", "uv", "pipx", "python", "python3", "conda", "mamba", "micromamba"),
+        *("cd", "mkdir", "export", "source", "sudo", "bash", "sh", "wget", "curl"),
+        *("docker", "podman", "apt", "apt-get", "yum", "dnf", "npm", "yarn", "pnpm", "make", "cmake"),
+    }
+)
+#: The first line of a Dockerfile: a ``FROM`` or an ``ARG`` before it (Docker's Dockerfile reference).
+_DOCKERFILE_START = re.compile(r"[ \t]*(?:FROM|ARG)[ \t]+\S")
+_DOCKERFILE_FROM = re.compile(r"^[ \t]*FROM[ \t]+\S", re.MULTILINE)
 #: A prompt at the start of a terminal session's line: ``$ ``, ``# ``, ``% `` after an optional
 #: ``(venv) `` and ``user@host:~/dir``.
 _PROMPT = re.compile(
@@ -29,16 +50,50 @@ _PROMPT = re.compile(
 
 @dataclass(slots=True)
 class Block:
-    """A code block: its language (lower case), its text and map to the file, and its first line."""
+    """A code block: the language it is read as (lower case, :func:`read_as`), its text and map to the
+    file, its first line, and the language its label names (``""`` for none)."""
 
     language: str
     text: str
     source_map: SourceMap
     line: int
+    label: str
 
     @property
     def is_script(self) -> bool:
         return self.language in SCRIPT_LANGUAGES or self.language in SESSION_LANGUAGES
+
+    @property
+    def name(self) -> str:
+        """How a notice names the block: ``the bash block``, ``the unlabelled block``."""
+        return f"the {self.label or 'unlabelled'} block"
+
+
+def read_as(label: str, text: str) -> str:
+    """The language a block labelled ``label`` (lower case, ``""`` for none) whose content is ``text`` is
+    read as (see the module docstring), or ``""`` when it is not read."""
+    if label in DOCKERFILE_LANGUAGES or label in SESSION_LANGUAGES:
+        return label
+    first = _first_line(text)
+    if (label and label not in SCRIPT_LANGUAGES) or first is None:
+        return ""
+    if _DOCKERFILE_START.match(first) and _DOCKERFILE_FROM.search(text):
+        return "dockerfile"
+    if label:
+        return label
+    prompt = _PROMPT.match(first)
+    if prompt is not None and prompt.group().rstrip().endswith("$"):  # `%` starts curl's progress table
+        return "console"
+    return "bash" if first.split()[0] in COMMANDS else ""
+
+
+def _first_line(text: str) -> str | None:
+    """The first line of ``text`` that holds more than blanks and is no ``#`` comment, or None."""
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#"):
+            return line
+    return None
 
 
 def language_of(info: str) -> str:

@@ -11,6 +11,8 @@ CommonMark's, applied at any indentation:
 - an opening fence is three or more backticks or tildes (backticks: no backtick in the info string),
   after any indentation and ``>`` blockquote markers; its info string's first word is the language
   (:func:`~ascend_reflint.extract.docs.blocks.language_of`);
+- a fence without a language is read when its first line says it holds commands or a Dockerfile
+  (:func:`~ascend_reflint.extract.docs.blocks.read_as`);
 - the block ends at a line of the same character, at least as long, with only blanks after it (or at the
   end of the document);
 - each content line loses as many leading blanks and ``>`` markers as the opening fence had before it.
@@ -25,7 +27,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
-from ascend_reflint.extract.docs.blocks import READ_LANGUAGES, Block, language_of
+from ascend_reflint.extract.docs.blocks import READ_LANGUAGES, Block, language_of, read_as
 from ascend_reflint.extract.pinwords import may_name_pin
 from ascend_reflint.sourcemap import SourceMap, SourceMapBuilder
 
@@ -60,11 +62,13 @@ def markdown_blocks(text: str, source_map: SourceMap | None = None) -> list[Bloc
         ).search(text, position)
         body_end = closing.start() if closing is not None else len(text)
         language = language_of(info)
-        if language in READ_LANGUAGES and may_name_pin(text[position:body_end]):
+        if (language in READ_LANGUAGES or not language) and may_name_pin(text[position:body_end]):
             width = len(opening.group("prefix"))
             line += text.count("\n", counted_to, position)
             counted_to = position
-            blocks.append(_block(text, source_map, position, body_end, width, language, line))
+            block = _block(text, source_map, position, body_end, width, language, line)
+            if block.language:
+                blocks.append(block)
         position = closing.end() + 1 if closing is not None else len(text)
 
 
@@ -89,8 +93,9 @@ def _next_fence(text: str, position: int) -> tuple[re.Match[str] | None, int]:
 def _block(
     text: str, source_map: SourceMap | None, start: int, end: int, width: int, language: str, line: int
 ) -> Block:
-    """The block whose content lines are ``text[start:end]`` (the first on line ``line`` of ``text``), each
-    less ``width`` leading blanks and ``>``."""
+    """The block labelled ``language`` whose content lines are ``text[start:end]`` (the first on line
+    ``line`` of ``text``), each less ``width`` leading blanks and ``>``; its language is ``""`` when what
+    it holds is not read."""
     out = SourceMapBuilder()
     first_line = line
     offset = start
@@ -106,4 +111,4 @@ def _block(
         offset, line = line_end, line + 1
     if source_map is not None:
         first_line = source_map.position(start)[0]
-    return Block(language, out.text, out.source_map, first_line)
+    return Block(read_as(language, out.text), out.text, out.source_map, first_line, language)

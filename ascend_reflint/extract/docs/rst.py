@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from ascend_reflint.extract.docs.blocks import READ_LANGUAGES, Block, language_of
+from ascend_reflint.extract.docs.blocks import READ_LANGUAGES, Block, language_of, read_as
 from ascend_reflint.extract.pinwords import may_name_pin
 from ascend_reflint.sourcemap import SourceMap, SourceMapBuilder
 
@@ -68,7 +68,7 @@ def rst_blocks(text: str, source_map: SourceMap | None = None) -> list[Block]:
                 language=language,
                 at_line=line,
             )
-            if block is not None:
+            if block is not None and block.language:
                 blocks.append(block)
     return blocks
 
@@ -123,7 +123,7 @@ def _block(
         else:
             out.copy_mapped(text, source_map, offsets[number] + strip, offsets[number + 1])
     first_line = source_map.position(offsets[numbers[0]])[0] if source_map is not None else first + numbers[0]
-    return Block(language, out.text, out.source_map, first_line)
+    return Block(read_as(language, out.text), out.text, out.source_map, first_line, language)
 
 
 def _indent(line: str) -> int:

@@ -88,9 +88,8 @@ _REGEX_BRACKET = re.compile(r"(?<==~)([ \t]+[^\s\[]*)(\[\^?\]?[^\]\s]*\])")
 #: ``\\git clone URL`` is one command whose URL ends in ``\\ngit``). Not ``\\'`` (in a single-quoted
 #: string, ``'`` ends it) nor ``\\``` (an escaped backquote nests a command substitution).
 _ESCAPE_AT_LINE_START = re.compile(r"(?<=\n)\\[^\r\n'`]")
-#: A parenthesis, or what holds one that is no syntax: an escaped character, a quote's text (``'…'``,
-#: ``"…"`` with its escapes; to the end of the text when nothing closes it).
-_PARENTHESIS_OR_QUOTED = re.compile(r"""[()]|\\.|'[^']*'?|"(?:\\.|[^"\\])*"?""", re.DOTALL)
+#: A parenthesis, a quote, or an escaped character (which is neither).
+_PARENTHESIS_OR_QUOTE = re.compile(r"""[()"']|\\.""", re.DOTALL)
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 #: The commands that build a Dockerfile (see :func:`may_pin`), and what the walk looks for outside comments.
 _BUILDS = re.compile(r"docker|podman")
@@ -267,7 +266,7 @@ def _subshells_in_double_parentheses(text: str) -> str:
     parenthesis that closes the second ``(`` is followed by ``)``; else it is a command substitution
     (a subshell) whose text starts with a subshell: ``$((cd src && make) )`` (bash(1) "Arithmetic
     Expansion", "Command Substitution"; bash -n accepts both). The grammar reads every ``$((`` as
-    arithmetic. Parentheses are matched in one pass, quoted ones left out.
+    arithmetic. Parentheses are matched in one pass (:func:`_matching_parentheses`).
     """
     closing = _matching_parentheses(text)
     chars: list[str] | None = None
@@ -281,14 +280,23 @@ def _subshells_in_double_parentheses(text: str) -> str:
 
 
 def _matching_parentheses(text: str) -> dict[int, int]:
-    """The offset of the ``)`` that closes each ``(`` of ``text`` that one closes, quoted and escaped ones
-    left out (:data:`_PARENTHESIS_OR_QUOTED`)."""
+    """The offset of the ``)`` that closes each ``(`` of ``text`` that one closes; escaped ones, and those
+    in single quotes, left out. Those in double quotes count: ``"$((cd src && make) )"`` is common, a
+    lone parenthesis in a double-quoted string inside such a substitution is not."""
     closing: dict[int, int] = {}
     opened: list[int] = []
-    for match in _PARENTHESIS_OR_QUOTED.finditer(text):
-        if match[0] == "(":
+    in_double = False
+    offset = 0
+    while (match := _PARENTHESIS_OR_QUOTE.search(text, offset)) is not None:
+        token, offset = match[0], match.end()
+        if token == '"':
+            in_double = not in_double
+        elif token == "'" and not in_double:
+            end = text.find("'", offset)
+            offset = len(text) if end == -1 else end + 1
+        elif token == "(":
             opened.append(match.start())
-        elif match[0] == ")" and opened:
+        elif token == ")" and opened:
             closing[opened.pop()] = match.start()
     return closing
 
