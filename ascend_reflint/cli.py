@@ -59,15 +59,46 @@ def main(argv: Sequence[str] | None = None) -> int:
     if (sys.argv[1:] if argv is None else list(argv)) == ["--version"]:
         # The floor of every command, answered before the parser is built (argparse's formatter alone
         # loads textwrap, shutil and locale); the text is reflint's own.
-        if sys.stdout is not None:  # None: standard output was closed when Python started
-            sys.stdout.write(f"reflint {__version__}\n")
-        return EXIT_CLEAN
+        return _print_version()
     from ascend_reflint.output import guarded_streams, open_closed_standard_descriptors
 
     open_closed_standard_descriptors()
 
     with guarded_streams(), _signals_as_interrupts():
         return _main(argv)
+
+
+def _print_version() -> int:
+    """Write ``reflint VERSION`` to standard output and return the exit code.
+
+    A stream closed from the start (``>&-``: Python makes it None) or a reader that went away (EPIPE) costs
+    the output only, as for every command (docs/commands.md): 0, and nothing on standard error. Any other
+    write error (``> /dev/full``: ENOSPC) is one line on standard error and exit code 2, as a scan's is. The
+    write is flushed here, so that no error is left for Python's flush at exit ("Exception ignored …").
+    """
+    if sys.stdout is None:
+        return EXIT_CLEAN
+    try:
+        sys.stdout.write(f"reflint {__version__}\n")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _stdout_to_devnull()
+        return EXIT_CLEAN
+    except OSError as exc:
+        _stdout_to_devnull()
+        if sys.stderr is not None:
+            sys.stderr.write(f"reflint: error: cannot write to standard output: {exc.strerror or exc}\n")
+        return EXIT_ERROR
+    return EXIT_CLEAN
+
+
+def _stdout_to_devnull() -> None:
+    """Point standard output's descriptor at ``/dev/null``, so that Python's flush at exit writes what is
+    still buffered there instead of failing again (the Python docs, library/signal.html, "Note on
+    SIGPIPE")."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
 
 
 def _main(argv: Sequence[str] | None) -> int:
@@ -96,9 +127,9 @@ def _main(argv: Sequence[str] | None) -> int:
         sys.stderr.write(f"reflint: interrupted ({signal.Signals(number).name})\n")
         return 128 + number
     except BrokenPipeError:
-        # The reader went away (`reflint refs | head`): stop quietly, as the Python docs advise
-        # (library/signal.html, "Note on SIGPIPE"), with stdout on devnull so that exit does not fail again.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        # The reader went away (`reflint refs | head`): stop quietly, with stdout on devnull so that exit
+        # does not fail again.
+        _stdout_to_devnull()
         return EXIT_FINDINGS
     except Exception as exc:
         import logging

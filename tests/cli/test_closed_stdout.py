@@ -106,3 +106,24 @@ def test_a_standard_stream_closed_from_the_start_is_dev_null(
     )
     assert (completed.returncode, completed.stderr or "") == (1, err)
     assert (tmp_path / "r.sarif").read_text(encoding="utf-8").count('"ruleId"') == CLONES
+
+
+def test_version_to_a_reader_gone_or_a_closed_stdout_exits_0_without_a_word(tmp_path: Path) -> None:
+    command = _reflint("--version")
+    assert _gone_reader(command, tmp_path) == (0, "")
+    closed = subprocess.run(
+        command, cwd=tmp_path, stderr=subprocess.PIPE, text=True, preexec_fn=_closed((1,)), check=False
+    )
+    assert (closed.returncode, closed.stderr) == (0, "")
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
+def test_version_to_a_full_device_says_why_in_one_line_and_exits_2(tmp_path: Path) -> None:
+    with open("/dev/full", "w", encoding="utf-8") as full:
+        completed = subprocess.run(
+            _reflint("--version"), cwd=tmp_path, stdout=full, stderr=subprocess.PIPE, text=True, check=False
+        )
+    assert (completed.returncode, completed.stderr) == (
+        2,
+        "reflint: error: cannot write to standard output: No space left on device\n",
+    )
