@@ -237,7 +237,7 @@ def test_a_workflow_that_builds_a_named_dockerfile_is_read_for_its_values(projec
     assert (code, out) == _findings(scan, "docker/ascend/Dockerfile.ascend_9_a2")
 
 
-def test_gitmodules_is_always_read_since_its_remotes_follow_the_origin(
+def test_a_submodule_whose_origin_moves_onto_a_named_files_remote_is_compared(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, scan: Scan
 ) -> None:
     root = tmp_path / "project"
