@@ -812,11 +812,14 @@ class FixReport(NamedTuple):
         fixed: findings whose fix was applied.
         pinned: tags pinned to their commits (``--pin-commits``).
         files: files changed.
+        rounds: rounds of fixes that applied something; past one, a rescan after the first fixes found more
+            to fix (RL002 pins a release tag, then RL024 finds a newer one).
     """
 
     fixed: int
     pinned: int
     files: int
+    rounds: int = 1
 
 
 @dataclass(slots=True)

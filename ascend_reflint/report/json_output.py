@@ -170,7 +170,12 @@ def scan_document(result: ScanResult) -> dict[str, Any]:
             "findings": counts,
             "fixable": {"now": fixable, "with_unsafe_fixes": more},
             "fixed": (
-                {"findings": fixed.fixed, "pinned": fixed.pinned, "files": fixed.files}
+                {
+                    "findings": fixed.fixed,
+                    "pinned": fixed.pinned,
+                    "files": fixed.files,
+                    "rounds": fixed.rounds,
+                }
                 if fixed is not None
                 else None
             ),
