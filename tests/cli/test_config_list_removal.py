@@ -36,6 +36,7 @@ def test_a_removal_in_the_config_takes_a_remote_off_a_shipped_list(project: Path
             "gitcode.com/ascend/mindspeed, which the rule pack lists under full-history-remotes: `git "
             "describe` reads its history, and a shallow clone holds only the newest ones; drop the shallow "
             "option",
+            "Dockerfile:2:15: note: the shallow option, which the fix deletes",
             "Dockerfile:3:21: note: `git describe`",
             "",
             "1 error, 0 warnings, 0 info in 1 of 1 file (1 pin, 0 remotes: 0 checked (0 cached), 0 not "
