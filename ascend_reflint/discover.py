@@ -244,15 +244,15 @@ def classify(path: str, explicit: bool = False) -> FileKind | None:
     ``*.sh``, ``*.bash`` (shell); ``.github/workflows/*.yml|yaml`` and ``action.yml|yaml`` (workflow);
     ``requirements*.txt|in``, ``*.requirements.txt``, ``constraints*.txt`` and any ``*.txt``/``*.in`` in a
     folder named ``requirements`` (requirements); ``pyproject.toml`` (pyproject); ``environment*.yml|yaml``
-    (conda); ``.gitmodules`` (submodule); ``.pre-commit-config.yaml|yml`` (pre-commit); ``CMakeLists.txt``,
-    ``*.cmake`` (cmake); ``Makefile``, ``GNUmakefile``, ``Makefile-*``, ``Makefile.*``, ``*.mk`` (makefile);
-    ``.gitlab-ci.yml`` and ``*.yml|yaml`` under a ``.gitlab`` folder (gitlab-ci); ``Apptainerfile*``,
-    ``Singularity*`` and ``*.def`` files whose first line is a ``Bootstrap:`` header (apptainer); ``*.md``,
-    ``*.markdown``, ``*.mdx``, ``*.qmd``, ``*.rst``, ``*.ipynb`` (docs); ``compose.yaml``,
-    ``docker-compose*.yml|yaml`` (compose); ``docker-bake*.hcl|json`` (bake). A template of one of these
-    (:func:`is_template`: ``Dockerfile.j2``, ``.gitlab-ci.yml.jinja``) has the kind of its name without the
-    template's suffix. An explicit path with no such name is read as a shell script when it has a shell
-    shebang, as a Dockerfile when its first instruction is ``FROM`` or ``ARG``.
+    (conda); ``.gitmodules`` (submodule); ``.pre-commit-config.yaml|yml``, ``prek.toml`` (pre-commit);
+    ``CMakeLists.txt``, ``*.cmake`` (cmake); ``Makefile``, ``GNUmakefile``, ``Makefile-*``, ``Makefile.*``,
+    ``*.mk`` (makefile); ``.gitlab-ci.yml`` and ``*.yml|yaml`` under a ``.gitlab`` folder (gitlab-ci);
+    ``Apptainerfile*``, ``Singularity*`` and ``*.def`` files whose first line is a ``Bootstrap:`` header
+    (apptainer); ``*.md``, ``*.markdown``, ``*.mdx``, ``*.qmd``, ``*.rst``, ``*.ipynb`` (docs);
+    ``compose.yaml``, ``docker-compose*.yml|yaml`` (compose); ``docker-bake*.hcl|json`` (bake). A template of
+    one of these (:func:`is_template`: ``Dockerfile.j2``, ``.gitlab-ci.yml.jinja``) has the kind of its name
+    without the template's suffix. An explicit path with no such name is read as a shell script when it has a
+    shell shebang, as a Dockerfile when its first instruction is ``FROM`` or ``ARG``.
 
     Returns:
         The kind, or None when reflint does not read such a file.
@@ -324,7 +324,11 @@ _COMPOSE_FILE = re.compile(r"(?:docker-)?compose(?:\.[\w.-]+)?\.ya?ml")
 #: Docker Bake files (``docker-bake.hcl``, ``docker-bake.override.json``, ``docker-bake.ci.hcl``).
 _BAKE_FILE = re.compile(r"docker-bake(?:\.[\w.-]+)?\.(?:hcl|json)")
 #: Files whose whole name (lower case) gives their kind.
-_NAMED_KINDS = {"pyproject.toml": FileKind.PYPROJECT, ".gitmodules": FileKind.SUBMODULE}
+_NAMED_KINDS = {
+    "pyproject.toml": FileKind.PYPROJECT,
+    ".gitmodules": FileKind.SUBMODULE,
+    "prek.toml": FileKind.PRE_COMMIT,
+}
 
 
 def _is_makefile(lower: str) -> bool:

@@ -242,7 +242,7 @@ class CacheEntry(NamedTuple):
         document = {"format": FORMAT, "key": self.key, "file": form}
         try:
             self.cache.make_folder()
-            _remove_special_file(self.path)
+            remove_special_file(self.path)
             write_file(self.path, json_text(document, indent=None), inside=str(self.cache.directory))
         except OSError as error:
             self.cache.notice(
@@ -299,7 +299,7 @@ def package_digest(package: str, version: str) -> str:
 _CODE_DIGEST: str | None = None
 
 
-def _remove_special_file(path: str) -> None:
+def remove_special_file(path: str) -> None:
     """Remove a FIFO, socket or device at ``path``, which someone else put where only reflint writes
     (:func:`~ascend_reflint.output.write_file` refuses to replace what is not a file or a link)."""
     try:

@@ -98,8 +98,12 @@ def build_inventory(
     started = time.perf_counter()
     found = discover(paths, excludes, root_excludes=root_excludes, root=root, docs=docs)
     files = [source for source in found.files if source.abspath not in read_already]
+    unread: list[SourceFile] = []
     if narrow is not None:
-        files = narrow(files)
+        chosen = narrow(files)
+        read = {source.abspath for source in chosen}
+        unread = [source for source in files if source.abspath not in read]
+        files = chosen
     inventory = Inventory(files=files, errors=list(found.errors), notices=list(found.notices))
     inventory.timings["discover"] = time.perf_counter() - started
     started = time.perf_counter()
@@ -132,7 +136,7 @@ def build_inventory(
     if any(source.invocations for source in inventory.files):
         from ascend_reflint.invocations import apply_invocations
 
-        apply_invocations(inventory.files, inventory.files, named.root, build_args, cache)
+        apply_invocations(inventory.files, inventory.files, named.root, build_args, cache, unread)
     inventory.timings["extract"] = time.perf_counter() - started
     if cache is not None:
         inventory.cache_notices = cache.notices

@@ -47,6 +47,7 @@ def apply_invocations(
     root: str,
     build_args: Mapping[str, str] | None = None,
     cache: ExtractionCache | None = None,
+    unread: Sequence[SourceFile] = (),
 ) -> None:
     """Apply the invocations of ``invokers`` to the files of ``targets`` they invoke (see the module
     docstring); ``targets`` gain pins, command issues and nothing else.
@@ -59,8 +60,11 @@ def apply_invocations(
         cache: the extraction cache that read ``targets``: each extraction with the values given is kept
             in it too (:meth:`~ascend_reflint.extraction_cache.ExtractionCache.invoked_entry`), so that a
             warm scan parses nothing (None: extract each time).
+        unread: files of the tree that were found but not read (a scan naming files reads only some of the
+            others, :mod:`ascend_reflint.context`): an invocation that names one of them first runs it, not
+            a later path that was read.
     """
-    by_path = _Targets(targets)
+    by_path = _Targets(targets, unread)
     pending = deque(
         (source, invocation, 1, f"{source.path}#{number}")
         for source in invokers
@@ -156,10 +160,12 @@ class _Targets:
         chosen: real path → the file that an invocation ran there.
     """
 
-    def __init__(self, targets: Sequence[SourceFile]) -> None:
+    def __init__(self, targets: Sequence[SourceFile], unread: Sequence[SourceFile] = ()) -> None:
         self._targets = targets
+        self._unread = unread
         self._real_path = _RealPaths()
         self._by_kind: dict[FileKind, dict[str, SourceFile]] = {}
+        self._unread_by_kind: dict[FileKind, set[str]] = {}
         self.chosen: dict[str, SourceFile] = {}
 
     def of_kind(self, kind: FileKind) -> Mapping[str, SourceFile]:
@@ -171,6 +177,15 @@ class _Targets:
             }
         return found
 
+    def unread_of_kind(self, kind: FileKind) -> set[str]:
+        """The real paths of the files of ``kind`` that were found but not read."""
+        found = self._unread_by_kind.get(kind)
+        if found is None:
+            found = self._unread_by_kind[kind] = {
+                self._real_path(source.abspath) for source in self._unread if source.kind is kind
+            }
+        return found
+
 
 def _target(source: SourceFile, invocation: Invocation, root: str, targets: _Targets) -> str | None:
     """The real path of the file ``invocation`` (of ``source``) runs: the first of its paths that is a file
@@ -179,6 +194,8 @@ def _target(source: SourceFile, invocation: Invocation, root: str, targets: _Tar
     for candidate in invocation.paths:
         base = root if candidate.from_root else os.path.dirname(source.abspath)
         real = inside_root(root, os.path.join(base, *candidate.path.split("/")))
+        if real is not None and real in targets.unread_of_kind(invocation.kind):
+            return None  # it runs a file whose pins the scan does not need
         target = of_kind.get(real) if real is not None else None
         # A file that does not parse is not checked (its error says so): no invocation reads it either.
         if (

@@ -78,7 +78,7 @@ class Via(str, enum.Enum):
     - ``SUBMODULE``: a git submodule, at the commit that the superproject's index records for its path.
     - ``UV_SOURCE``: a ``git`` source of ``[tool.uv.sources]`` in ``pyproject.toml``.
     - ``POETRY``: a ``git`` dependency of Poetry (``[tool.poetry.dependencies]`` and its groups).
-    - ``PRE_COMMIT``: a ``repo:`` and its ``rev:`` in ``.pre-commit-config.yaml``.
+    - ``PRE_COMMIT``: a ``repo:`` and its ``rev:`` in ``.pre-commit-config.yaml`` (or prek's ``prek.toml``).
     - ``FETCHCONTENT``: CMake's ``FetchContent_Declare`` with ``GIT_REPOSITORY`` and ``GIT_TAG``.
     - ``EXTERNAL_PROJECT``: CMake's ``ExternalProject_Add`` with ``GIT_REPOSITORY`` and ``GIT_TAG``.
     - ``CPM``: ``CPMAddPackage``/``CPMFindPackage`` of CPM.cmake (named arguments or ``gh:owner/repo@1.2.3``).

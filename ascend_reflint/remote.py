@@ -58,6 +58,9 @@ def redact(text: str) -> str:
         The text with secrets replaced. Masking twice changes nothing more.
     """
 
+    if "@" not in text and "=" not in text:
+        return text  # every form above has one of them: most texts (ref names, paths) need no regex
+
     def _userinfo(match: re.Match[str]) -> str:
         if not any(char.isascii() and char.isalpha() for char in match.group("scheme")):
             return match.group(0)  # a scheme starts with a letter (RFC 3986, 3.1)

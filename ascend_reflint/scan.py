@@ -253,21 +253,24 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
     cache_dir = _cache_dir(options) if options.extraction_cache else None
     policy = build_policy(config, [Path(p) for p in options.rule_packs], cache_dir)
 
+    # Rules that need no ref list (`--select RL015`) say the same without one: no remote is asked, but for
+    # the drift rules the tags of a remote pinned both by commit and by name (is the tag that commit?).
+    needs_lookups = any(selection.runs(rule.code) for rule in all_rules() if rule.needs_lookup)
+    drift_only = not needs_lookups and (selection.runs("RL004") or selection.runs("RL005"))
     started = time.perf_counter()
-    context_files = read_context(inventory.files, config, policy, selection.runs, _reading(options))
+    context_files = read_context(
+        inventory.files, config, policy, selection.runs, _reading(options), drift_lookups=drift_only
+    )
     if any(source.invocations for source in context_files):  # a workflow not given builds a Dockerfile given
         from ascend_reflint.invocations import apply_invocations
 
         apply_invocations(inventory.files, context_files, config.root, options.build_args, inventory.cache)
     timings["context"] = time.perf_counter() - started
 
-    # Rules that need no ref list (`--select RL015`) say the same without one: no remote is asked, but for
-    # the drift rules the tags of a remote pinned both by commit and by name (is the tag that commit?).
-    needs_lookups = any(selection.runs(rule.code) for rule in all_rules() if rule.needs_lookup)
     if needs_lookups:
         requests = remotes_to_look_up(inventory.files)
-    elif selection.runs("RL004") or selection.runs("RL005"):
-        requests = drift_lookups([*inventory.files, *context_files])
+    elif drift_only:
+        requests = drift_lookups([*inventory.files, *context_files], inventory.files)
     else:
         requests = {}
     started = time.perf_counter()

@@ -5,8 +5,8 @@ without reading every file of the tree.
 One index per project and extraction settings, stored beside the project's extraction cache entries
 (``<cache dir>/extract/<project>/tree-index.json``). For each file (by its path relative to the project
 root) it holds a :class:`FileSummary`: the file's stat as it was when it was read (size, modification and
-change times, inode), the remotes its pins name, and whether it runs other files with values
-(:class:`~ascend_reflint.model.Invocation`).
+change times, inode), the remotes its pins name (by commit id and by name), whether it runs other files with
+values (:class:`~ascend_reflint.model.Invocation`), and whether it must be read all the same.
 
 A summary counts only while the file's stat is unchanged, as git trusts its index (git-update-index(1),
 "racy git"): a file whose modification time was less than :data:`RACY_SECONDS` before it was stat'ed is
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from ascend_reflint.model import SourceFile
 
 #: The index format; an index of another format is ignored (and replaced).
-FORMAT = 1
+FORMAT = 2
 #: The index's file name inside the project's extraction cache folder.
 NAME = "tree-index.json"
 #: The largest index read, in bytes (a summary takes about 150: some 200,000 files).
@@ -72,14 +72,25 @@ class FileSummary(NamedTuple):
     Attributes:
         stat: the file's stat when it was read.
         remotes: the normalised remotes its pins name, or None when one of them cannot be stored (it holds
-            a credential): then any remote may be among them.
+            a credential) or they depend on more than the file's content (the origin that a GitLab CI
+            include or a relative submodule URL is on, the gitlinks of git's index): then any remote may be
+            among them.
         invokes: True when it runs another file with values it gives (``docker build --build-arg``, a
-            reusable workflow called ``with:``).
+            reusable workflow called ``with:``), or may with the inputs its callers give (a reusable
+            workflow).
+        must_read: True when the file is read whatever its stat: it could not be read or extracted, or it
+            has its tool read files that discovery may not find (pip's ``-r``, GitLab CI's ``include:
+            local``), whose pins count for the cross-file rules.
+        commits: the remotes that its pins whose ref is known pin by commit id (``remotes`` None: unknown).
+        names: the remotes that they pin by name (a tag or branch).
     """
 
     stat: FileStat
     remotes: frozenset[str] | None
     invokes: bool
+    must_read: bool = False
+    commits: frozenset[str] = frozenset()
+    names: frozenset[str] = frozenset()
 
 
 class TreeIndex:
@@ -114,6 +125,11 @@ class TreeIndex:
                 self._summaries[relpath] = summary
                 self._changed = True
 
+    def relpaths(self) -> set[str]:
+        """The files that the index summarises (relative to the project root), whatever their stat."""
+        self._load()
+        return set(self._summaries)
+
     def keep_only(self, relpaths: Iterable[str]) -> None:
         """Forget the files not in ``relpaths`` (the files of the tree now: deleted files go)."""
         self._load()
@@ -128,6 +144,7 @@ class TreeIndex:
         (never raised)."""
         import json
 
+        from ascend_reflint.extraction_cache import remove_special_file
         from ascend_reflint.output import OutputFileError, write_file
 
         if not self._changed:
@@ -139,6 +156,7 @@ class TreeIndex:
         }
         try:
             self._cache.make_folder()
+            remove_special_file(self._path)
             text = json.dumps(document, separators=(",", ":"))
             write_file(self._path, text, inside=str(self._cache.directory))
         except OSError as error:
@@ -179,34 +197,63 @@ def summarize(source: SourceFile, stat: FileStat | None, stated_ns: int) -> File
         stated_ns: when ``stat`` was taken (:func:`time.time_ns`, before it).
 
     Returns:
-        The summary; None when it must not be stored: the file could not be read or extracted (it is read
-        again next time), its stat is unknown, or it was modified less than :data:`RACY_SECONDS` before
-        ``stated_ns``.
+        The summary; None when it must not be stored: its stat is unknown, or it was modified less than
+        :data:`RACY_SECONDS` before ``stated_ns``. A file that could not be read or extracted is summarised
+        as one that is read again next time (``must_read``).
     """
+    from ascend_reflint.check.refnames import pinned_commit
+    from ascend_reflint.model import FileKind, Via
     from ascend_reflint.remote import redact
 
-    if stat is None or source.error is not None:
+    if stat is None or stat.mtime_ns > stated_ns - RACY_SECONDS * 1_000_000_000:
         return None
-    if stat.mtime_ns > stated_ns - RACY_SECONDS * 1_000_000_000:
-        return None
-    remotes: frozenset[str] | None = frozenset(pin.remote for pin in source.pins if pin.remote is not None)
-    if remotes is not None and any(redact(remote) != remote for remote in remotes):
+    must_read = source.error is not None or bool(source.named_files)
+    pinned = frozenset(pin.remote for pin in source.pins if pin.remote is not None)
+    remotes: frozenset[str] | None = pinned
+    if any(redact(remote) != remote for remote in pinned):
         remotes = None  # the index never stores a secret
-    return FileSummary(stat, remotes, bool(source.invocations))
+    elif any(pin.via is Via.GITLAB_INCLUDE for pin in source.pins):
+        remotes = None  # a project of the instance that runs the pipeline: the origin's, which may change
+    elif source.kind is FileKind.SUBMODULE:
+        remotes = None  # its pins are the gitlinks of git's index, a relative URL is the origin's
+    ways = [
+        (pin.remote, pinned_commit(pin) is not None)
+        for pin in source.pins
+        if pin.remote is not None and pin.resolved and pin.ref is not None and remotes is not None
+    ]
+    commits = frozenset(remote for remote, by_commit in ways if by_commit)
+    names = frozenset(remote for remote, by_commit in ways if not by_commit)
+    # A reusable workflow runs what its callers' inputs name, which its own invocations may not show.
+    reusable = source.kind is FileKind.WORKFLOW and "workflow_call" in (source.text or "workflow_call")
+    return FileSummary(stat, remotes, bool(source.invocations) or reusable, must_read, commits, names)
 
 
 def _form(summary: FileSummary) -> list[object]:
     remotes = None if summary.remotes is None else sorted(summary.remotes)
-    return [*summary.stat, remotes, summary.invokes]
+    flags = [summary.invokes, summary.must_read]
+    return [*summary.stat, remotes, *flags, sorted(summary.commits), sorted(summary.names)]
 
 
 def _summary(form: object) -> FileSummary | None:
     """The summary stored as ``form``; None when it does not have the form :func:`_form` writes."""
-    if type(form) is not list or len(form) != 6:
+    if type(form) is not list or len(form) != 9:
         return None
-    *numbers, remotes, invokes = form
+    *numbers, remotes, invokes, must_read, commits, names = form
     if any(type(number) is not int for number in numbers) or type(invokes) is not bool:
         return None
-    if remotes is not None and (type(remotes) is not list or any(type(item) is not str for item in remotes)):
+    if type(must_read) is not bool or not all(_is_names(given) for given in (commits, names)):
         return None
-    return FileSummary(FileStat(*numbers), None if remotes is None else frozenset(remotes), invokes)
+    if remotes is not None and not _is_names(remotes):
+        return None
+    return FileSummary(
+        FileStat(*numbers),
+        None if remotes is None else frozenset(remotes),
+        invokes,
+        must_read,
+        frozenset(commits),
+        frozenset(names),
+    )
+
+
+def _is_names(form: object) -> bool:
+    return type(form) is list and all(type(item) is str for item in form)

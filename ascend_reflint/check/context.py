@@ -114,6 +114,9 @@ class TreeView(NamedTuple):
         policy: the merged rule packs.
         remotes: display path of a file of ``others`` → the normalised remotes it pins, from the tree index
             (:mod:`ascend_reflint.tree_index`); a file absent here, or mapped to None, may pin any remote.
+        open_scanned: display paths of files of ``scanned`` that may pin any remote once the files read
+            give them values (a Dockerfile whose URL is written with a variable, which a workflow read for
+            context builds with another value).
     """
 
     scanned: Sequence[SourceFile]
@@ -121,6 +124,7 @@ class TreeView(NamedTuple):
     relpaths: Mapping[str, str]
     policy: Policy
     remotes: Mapping[str, frozenset[str] | None]
+    open_scanned: frozenset[str] = frozenset()
 
     def may_pin(self, source: SourceFile, remote: str) -> bool:
         """True unless the tree index says that ``source`` (one of ``others``) pins no ``remote``."""

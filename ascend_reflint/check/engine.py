@@ -127,13 +127,16 @@ def default_branch_lookups(files: Sequence[SourceFile], lookups: Mapping[str, Lo
     return list(keys)
 
 
-def drift_lookups(files: Sequence[SourceFile]) -> dict[str, str]:
+def drift_lookups(files: Sequence[SourceFile], scanned: Sequence[SourceFile] | None = None) -> dict[str, str]:
     """The lookups that the drift rules (RL004, RL005) need when no other rule asks for one: one of each
     remote that some pins pin by commit id and others by name, since only its tags say whether a name is
     the commit pinned elsewhere.
 
     Args:
         files: every file read (scanned and context-only), with their pins.
+        scanned: the files whose findings are reported, when they are not all of ``files``: only the
+            remotes they pin can change those findings, so only those are looked up (whichever files of the
+            tree a scan naming them reads).
 
     Returns:
         lookup key → URL, as :func:`remotes_to_look_up` gives them.
@@ -146,7 +149,7 @@ def drift_lookups(files: Sequence[SourceFile]) -> dict[str, str]:
                 (commits if pinned_commit(pin) is not None else names).add(pin.remote)
     both = commits & names
     lookups: dict[str, str] = {}
-    for source in files:
+    for source in files if scanned is None else scanned:
         for pin in source.pins:
             if pin.remote in both and (key := pin_lookup_key(pin)) is not None:
                 lookups[key] = pin.url

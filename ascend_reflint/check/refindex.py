@@ -33,6 +33,10 @@ from ascend_reflint.model import RemoteRefs
 
 #: How many names on either side of a name's place a "nearest" question reads at most.
 WINDOW = 1000
+#: The largest ref list (branches and tags) whose names :meth:`RefIndex.same_version` scans rather than
+#: index, and how many times it does for one list before it builds the index.
+_SCANNED_NAMES = 5000
+_SCANS = 16
 #: How many ref lists keep their index (a scan looks up a few dozen remotes; more just start afresh).
 _INDEXED_LISTS = 256
 #: Branches that hold a proposed change, made by a tool, not a release however they are numbered: GitHub's
@@ -73,6 +77,7 @@ class RefIndex:
         self._spellings: _Spellings | None = None
         self._tips: dict[str, tuple[str | None, str | None]] | None = None
         self._tip_ids: list[str] = []
+        self._scans = 0
 
     def remembered(self, key: tuple[Any, ...], compute: Callable[[], _T]) -> _T:
         """``compute()``, remembered with this index under ``key``."""
@@ -86,8 +91,27 @@ class RefIndex:
         return self._version_index().candidates
 
     def same_version(self, version: RefVersion) -> list[Candidate]:
-        """Names that spell ``version`` (equal parts and tail)."""
+        """Names that spell ``version`` (equal parts and tail).
+
+        The first few questions about a small ref list scan its names instead of building the version
+        index: only the names holding every number of ``version`` written out are parsed (a name that
+        spells it holds them all), which costs far less than parsing every name when, as in most scans,
+        these are the only questions about versions. A large list, or many questions, build the index."""
+        names = len(self.refs.branches) + len(self.refs.tags)
+        if self._versions is None and names <= _SCANNED_NAMES and self._scans < _SCANS:
+            self._scans += 1
+            return self._same_version_scanned(version)
         return self._version_index().by_version.get(_version_key(version), [])
+
+    def _same_version_scanned(self, version: RefVersion) -> list[Candidate]:
+        key, digits = _version_key(version), {str(number) for part in version.numbers for number in part}
+        found = []
+        for name in set(self.refs.branches) | set(self.refs.tags):
+            if all(written in name for written in digits) and not is_proposal(name):
+                spelt = parse_version(name)
+                if spelt is not None and _version_key(spelt) == key:
+                    found.append(Candidate(name, name in self.refs.tags, spelt))
+        return sorted(found, key=lambda candidate: candidate.name)
 
     def same_release(self, version: RefVersion) -> list[Candidate]:
         """Names of ``version``'s release: only the last part's qualifier may differ."""

@@ -24,28 +24,14 @@ The file is read with ``tomllib`` (which says what is wrong with text that is no
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ascend_reflint.extract.errors import ExtractError
 from ascend_reflint.extract.requirements import pip_vcs_pin
-from ascend_reflint.extract.tomlpos import (
-    MAX_KEY_DOTS,
-    KeyPath,
-    TomlString,
-    long_dotted_key,
-    toml_error,
-    toml_strings,
-)
+from ascend_reflint.extract.tomlpos import KeyPath, TomlString, check_toml, toml_strings
 from ascend_reflint.model import Pin, RefType, Resolution, SourceFile, Span, Via
 from ascend_reflint.remote import normalise_remote
 from ascend_reflint.sourcemap import LineIndex
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on Python 3.10 only
-    import tomli as tomllib
 
 #: Key paths of requirement strings; ``str`` stands for any key (a group name), ``int`` for an array index.
 _REQUIREMENT_PATHS: tuple[tuple[str | type, ...], ...] = (
@@ -86,17 +72,7 @@ def extract_pyproject(source: SourceFile) -> None:
         ExtractError: when the text is not valid TOML.
     """
     assert source.text is not None
-    long_key = long_dotted_key(source.text)
-    if long_key is not None:
-        raise ExtractError(
-            f"line {long_key}: a dotted key of more than {MAX_KEY_DOTS + 1} parts, which reflint's TOML "
-            "reader takes quadratic time over; not read"
-        )
-    try:
-        tomllib.loads(source.text)
-    except tomllib.TOMLDecodeError as error:
-        message, line, column = toml_error(error, source.text)
-        raise ExtractError(f"invalid TOML: {message}", line, column) from None
+    check_toml(source.text)
     if "git" not in source.text:  # no git source, no git+ URL: nothing to locate
         return
     strings = toml_strings(source.text)

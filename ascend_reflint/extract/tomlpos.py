@@ -15,6 +15,7 @@ Key paths hold the table names and keys as ``tomllib`` gives them, with array in
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -342,3 +343,31 @@ def toml_error(error: ValueError, text: str) -> tuple[str, int | None, int | Non
         return message[: match.start()], int(match.group(1)), int(match.group(2))
     before_end = text.rsplit("\n", 1)
     return message[: match.start()], text.count("\n") + 1, len(before_end[-1]) + 1
+
+
+def check_toml(text: str) -> None:
+    """Check that ``text`` is a TOML document that ``tomllib`` (``tomli`` before Python 3.11) reads, before
+    :func:`toml_strings` locates its values.
+
+    Raises:
+        ExtractError: when a line holds a dotted key too long to read (:func:`long_dotted_key`), or when the
+            text is not valid TOML (the message and position are ``tomllib``'s).
+    """
+    from ascend_reflint.extract.errors import ExtractError
+
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on Python 3.10 only
+        import tomli as tomllib
+
+    long_key = long_dotted_key(text)
+    if long_key is not None:
+        raise ExtractError(
+            f"line {long_key}: a dotted key of more than {MAX_KEY_DOTS + 1} parts, which reflint's TOML "
+            "reader takes quadratic time over; not read"
+        )
+    try:
+        tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        message, line, column = toml_error(error, text)
+        raise ExtractError(f"invalid TOML: {message}", line, column) from None

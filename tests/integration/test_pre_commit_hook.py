@@ -77,6 +77,7 @@ READ_BY_NAME = (
     ".gitmodules",
     ".pre-commit-config.yaml",
     "x/.pre-commit-config.yml",
+    "prek.toml",
     "CMakeLists.txt",
     "cmake/deps.cmake",
     "Makefile",

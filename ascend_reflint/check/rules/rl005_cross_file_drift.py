@@ -136,7 +136,8 @@ def compared_with(view: TreeView) -> Iterator[str]:
 
     A scanned pin counts whether or not its ref is resolved, and one whose remote is unknown stands for
     every remote: the values that the files read for context give (build arguments of a workflow that
-    builds the file) may resolve them.
+    builds the file) may resolve them, or give a URL written with a variable another remote
+    (``view.open_scanned``).
     """
     policy = view.policy
     members: dict[str, list[SourceFile]] = {}
@@ -145,7 +146,10 @@ def compared_with(view: TreeView) -> Iterator[str]:
     scanned: dict[tuple[str, str | None], list[SourceFile]] = {}
     for source in view.scanned:
         family = _family(policy, view.relpaths[source.path])
-        for remote in {pin.remote for pin in source.pins}:
+        remotes = {pin.remote for pin in source.pins}
+        if source.path in view.open_scanned:
+            remotes.add(None)
+        for remote in remotes:
             if remote is None or not policy.may_drift_across_files(remote):
                 scanned.setdefault((family, remote), []).append(source)
     for (family, remote), sources in scanned.items():

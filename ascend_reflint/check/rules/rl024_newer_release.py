@@ -45,7 +45,7 @@ written (the `ARG` or variable that holds it, see RL002).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 from ascend_reflint.check.context import PinContext
 from ascend_reflint.check.refnames import NamedRef, pinned_ref
@@ -117,15 +117,33 @@ def _line(name: str, numbers: tuple[int, ...], refs: RemoteRefs) -> list[tuple[t
     ``(numbers, tag)``; a tag that is also a branch's name is left out (a clone would get the branch)."""
     wanted = parse_version(name)
     assert wanted is not None
-    line = []
+    return [entry for entry in _releases(refs).get(wanted.skeleton, ()) if entry[1] != name]
+
+
+def _releases(refs: RemoteRefs) -> dict[str, list[tuple[tuple[int, ...], str]]]:
+    """The remote's final releases by naming scheme (a version's skeleton), read once per ref list: a
+    remote pinned in sixty workflow steps has its tags parsed once, not sixty times."""
+    cached = _RELEASES.get(id(refs.tags))
+    if cached is not None and cached[0] is refs.tags:
+        return cached[1]
+    releases: dict[str, list[tuple[tuple[int, ...], str]]] = {}
     for tag in refs.tags:
         version = parse_version(tag)
-        if tag == name or tag in refs.branches or version is None or version.skeleton != wanted.skeleton:
+        if tag in refs.branches or version is None:
             continue
         found = _release_numbers(tag)
         if found is not None:
-            line.append((found, tag))
-    return line
+            releases.setdefault(version.skeleton, []).append((found, tag))
+    if len(_RELEASES) >= _RELEASES_KEPT:
+        _RELEASES.clear()
+    _RELEASES[id(refs.tags)] = (refs.tags, releases)
+    return releases
+
+
+#: Releases by skeleton of the ref lists seen, by the identity of their tag mapping (kept with it, so that
+#: an id is never taken for another mapping's).
+_RELEASES: dict[int, tuple[Mapping[str, str], dict[str, list[tuple[tuple[int, ...], str]]]]] = {}
+_RELEASES_KEPT = 256
 
 
 def _extends(candidate: tuple[int, ...], numbers: tuple[int, ...]) -> bool:

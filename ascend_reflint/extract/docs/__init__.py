@@ -8,17 +8,16 @@ notebooks, which users copy into their terminals and Dockerfiles.
   (:mod:`.notebook`).
 
 The languages read are in :mod:`.blocks`: scripts (``bash``, ``sh``, ``shell`` …), terminal sessions
-(``console``, ``shell-session``: prompts stripped, output skipped) and Dockerfiles; code in any other
-language is not read. A Dockerfile under a script's label is read as a Dockerfile, and a Markdown fence
-without a language is read when its first line is a command, a prompt or a Dockerfile instruction
-(:func:`.blocks.read_as`). Each script is a run of one :class:`~ascend_reflint.extract.shell.ShellSession`
-per file, so that a clone in one block and a checkout
-of it in a later one (``cd NAME && git checkout v1``) make one pin, as when a user runs the blocks in one
-terminal; a Dockerfile block is read as a Dockerfile. ``{{ name }}`` on one line (MyST substitutions,
-MkDocs macros) is filled in when the documentation is built: masked, and unresolved
-(:mod:`ascend_reflint.extract.template`). A block that does not parse is a notice, never a file error:
-what it holds is read as far as it goes. Pins have the kind ``docs`` whatever the block's language; their
-findings are capped at warning by the scan.
+(``console``, ``shell-session``: prompts stripped, output skipped) and Dockerfiles; code in any other language
+is not read. A Dockerfile under a script's label is read as a Dockerfile, and a Markdown fence without a
+language is read when its first line is a command, a prompt or a Dockerfile instruction
+(:func:`.blocks.read_as`). Each script is a run of one :class:`~ascend_reflint.extract.shell.ShellSession` per
+file, so that a clone in one block and a checkout of it in a later one (``cd NAME && git checkout v1``) make
+one pin, as when a user runs the blocks in one terminal; a Dockerfile block is read as a Dockerfile.
+``{{ name }}`` on one line (MyST substitutions, MkDocs macros) is filled in when the documentation is built:
+masked, and unresolved (:mod:`ascend_reflint.extract.template`). A block that does not parse is a notice,
+never a file error: what it holds is read as far as it goes. Pins have the kind ``docs`` whatever the block's
+language; their findings are capped at warning by the scan.
 """
 
 from __future__ import annotations
