@@ -56,8 +56,9 @@ OWN_COMMANDS = ("error", "warning", "notice")
 #: Characters that Unicode makes "default ignorable" (DerivedCoreProperties.txt,
 #: ``Default_Ignorable_Code_Point``) that are not control or format characters (those are escaped by
 #: category): combining grapheme joiner, Hangul fillers, Khmer inherent vowels, Mongolian and other
-#: variation selectors, and the code points reserved as ignorable.
-_IGNORABLE = re.compile(
+#: variation selectors, and the code points reserved as ignorable. None is ASCII: the pattern is compiled
+#: (and kept by re) when text outside ASCII is first shown, not by every command.
+_IGNORABLE = (
     "[\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u2065\u3164\ufe00-\ufe0f\uffa0\ufff0-\ufff8"
     "\U000e0000-\U000e0fff]"
 )
@@ -92,7 +93,7 @@ def shown(text: str) -> str:
     from ascend_reflint.remote import redact  # imported when first shown: `reflint --version` needs none
 
     text = redact(text)
-    if text.isprintable() and not _IGNORABLE.search(text):
+    if text.isprintable() and (text.isascii() or not re.search(_IGNORABLE, text)):
         return text
     return "".join(_escaped(char) if _invisible(char) else char for char in text)
 
@@ -100,7 +101,11 @@ def shown(text: str) -> str:
 def _invisible(char: str) -> bool:
     if char == "\t":
         return False
-    return unicodedata.category(char) in _ESCAPED_CATEGORIES or _IGNORABLE.match(char) is not None
+    return unicodedata.category(char) in _ESCAPED_CATEGORIES or _is_ignorable(char)
+
+
+def _is_ignorable(char: str) -> bool:
+    return not char.isascii() and re.match(_IGNORABLE, char) is not None
 
 
 def _escaped(char: str) -> str:
@@ -119,9 +124,7 @@ def _blank(char: str) -> bool:
     """White space as ``String.TrimStart`` sees it (``Char.IsWhiteSpace``), widened to every Python white
     space and to characters a reader cannot see: over-escaping a line is harmless, under-escaping is not."""
     return (
-        char.isspace()
-        or unicodedata.category(char) in ("Zs", "Zl", "Zp", "Cc", "Cf")
-        or bool(_IGNORABLE.match(char))
+        char.isspace() or unicodedata.category(char) in ("Zs", "Zl", "Zp", "Cc", "Cf") or _is_ignorable(char)
     )
 
 
