@@ -237,6 +237,34 @@ def test_a_workflow_that_builds_a_named_dockerfile_is_read_for_its_values(projec
     assert (code, out) == _findings(scan, "docker/ascend/Dockerfile.ascend_9_a2")
 
 
+def test_a_submodule_whose_origin_moves_onto_a_named_files_remote_is_compared(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, scan: Scan
+) -> None:
+    root = tmp_path / "project"
+    _write(root, ".gitmodules", '[submodule "vllm"]\n\tpath = third_party/vllm\n\turl = ../vllm.git\n')
+    _write(root, "Dockerfile", "FROM ubuntu:22.04\n" + CLONE.format("v0.9.1"))
+    for command in (
+        ["init", "-q"],
+        ["remote", "add", "origin", "https://github.com/someone-else/verl.git"],
+        ["update-index", "--add", "--cacheinfo", f"160000,{'1' * 40},third_party/vllm"],
+    ):
+        subprocess.run(["git", *command], cwd=root, check=True, capture_output=True)
+    monkeypatch.chdir(root)
+    # The submodule is github.com/someone-else/vllm: nothing to compare the Dockerfile's pin with.
+    assert _findings(scan, "Dockerfile") == (0, [NOTHING])
+    # The origin moves: the same .gitmodules (same stat) now pins the Dockerfile's remote, at a commit.
+    subprocess.run(
+        ["git", "remote", "set-url", "origin", "https://github.com/vllm-project/verl.git"], check=True
+    )
+    code, out = _findings(scan, "Dockerfile")
+    assert code == 0
+    assert out[0] == (
+        f'Dockerfile:2:34: RL005 [warning] {VLLM} is pinned at "v0.9.1" here, but at "{"1" * 40}" in '
+        ".gitmodules; the files of folder '.' should pin one ref (or list the remote under "
+        "drift-allowed-remotes)"
+    )
+
+
 def test_a_requirements_file_that_another_names_is_read_through_it_every_time(
     project: Path, scan: Scan
 ) -> None:
@@ -342,7 +370,8 @@ def test_drift_rules_alone_look_up_a_remote_named_by_tag_that_a_file_not_read_pi
     _write(project, "other/apex.sh", _apex("24.04.01"))
     scan(*CROSS, "other/apex.sh")
     summary = (
-        "0 errors, 0 warnings, 0 info in 0 of 1 file (1 pin, 1 remote: 0 checked (0 cached), 1 not checked)"
+        "0 errors, 0 warnings, 0 info in 0 of 1 file (1 pin, 1 remote: 0 checked (0 cached), 1 not checked; "
+        "looked up only to compare tags with the commit ids pinned elsewhere (RL004, RL005))"
     )
     assert _findings(scan, "other/apex.sh") == (0, [summary])
 
