@@ -568,16 +568,21 @@ def build_policy(config: Config, rule_packs: Sequence[Path] = (), cache_dir: Pat
     Raises:
         PolicyError: a pack cannot be read or is not valid.
     """
-    from ascend_reflint.check.packs import bundled_packs, load_pack_file
+    from ascend_reflint.check.packs import bundled_packs, load_located_pack
     from ascend_reflint.check.policy import Policy
 
     policy = Policy.from_packs(bundled_packs(cache_dir=cache_dir))
     for path in config.rule_pack_paths():
-        policy = policy.merged_with(load_pack_file(path))
+        pack, locate = load_located_pack(path)
+        policy = policy.merged_with(pack, source=str(path), locate=locate)
     if config.path is not None and config.settings is not None:
-        policy = policy.merged_with(config.settings, name=config.path)
+        prefix = "tool.reflint." if config.path.endswith(".toml") else ""
+        policy = policy.merged_with(
+            config.settings, name=config.path, locate=config.locate, key_prefix=prefix
+        )
     for path in rule_packs:
-        policy = policy.merged_with(load_pack_file(path))
+        pack, locate = load_located_pack(path)
+        policy = policy.merged_with(pack, source=str(path), locate=locate)
     return policy
 
 
