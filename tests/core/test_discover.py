@@ -189,6 +189,12 @@ def test_paths_outside_cwd_are_shown_as_given(tmp_path: Path) -> None:
         ("docs/install.rst", FileKind.DOCS),
         ("tutorials/sft.ipynb", FileKind.DOCS),
         ("docs/guide.qmd", FileKind.DOCS),
+        ("pkg/__pycache__/makefile.cpython-311.pyc", None),
+        ("Dockerfile.tar.gz", None),
+        ("requirements.txt.gz", None),
+        ("build.sh.o", None),
+        ("lib/Makefile.so", None),
+        ("Dockerfile.png", None),
     ],
 )
 def test_classify_by_name(name: str, kind: FileKind | None) -> None:
