@@ -841,6 +841,13 @@ def _cached_describes(inventory, cache_dir: str | None) -> dict[Pin, str]:  # ty
     }
 
 
+def _partial(paths: Sequence[str], root: str) -> bool:
+    """True when ``paths`` (none: the working directory) are not the project root itself: files, or a
+    folder inside it."""
+    real_root = os.path.realpath(root)
+    return any(os.path.realpath(path) != real_root for path in paths or ["."])
+
+
 def _run_scan(args: argparse.Namespace) -> int:
     from ascend_reflint.scan import ScanOptions, run_scan
 
@@ -880,6 +887,7 @@ def _run_scan(args: argparse.Namespace) -> int:
         report_unused_ignores=args.report_unused_ignores,
         baseline=args.baseline,
         write_baseline=args.write_baseline,
+        partial=_partial(args.paths, config.root),
         excludes=tuple(args.exclude),
         build_args=_build_args(args.build_arg),
         max_bytes=args.max_file_size,

@@ -62,12 +62,15 @@ class Config(NamedTuple):
             there is no file.
         folder: the absolute folder of the config file, which its ``rule-packs`` are relative to (None:
             the root).
+        locate: where a key or list entry of the file is, for errors found after validation (a removal
+            that removes nothing when the packs are merged); None when there is no file.
     """
 
     root: str
     path: str | None = None
     settings: UserConfig | None = None
     folder: str | None = None
+    locate: Locator | None = None
 
     @property
     def select(self) -> tuple[str, ...] | None:
@@ -220,16 +223,20 @@ def load_config(paths: Sequence[str], config_file: str | None = None, cwd: str |
         folder = os.path.dirname(path)
         text = _read(path, config_file)
         if path.endswith(".toml"):
-            return Config(root, config_file, parse_toml_config(text, config_file, folder), folder)
-        return Config(root, config_file, parse_yaml_config(text, config_file, folder), folder)
+            settings, locate = _parse_toml(text, config_file, folder)
+        else:
+            settings, locate = _parse_yaml(text, config_file, folder)
+        return Config(root, config_file, settings, folder, locate)
     if os.path.isfile(os.path.join(root, YAML_NAME)):
         shown = _shown(os.path.join(root, YAML_NAME), cwd)
-        return Config(root, shown, parse_yaml_config(_read_in_root(root, YAML_NAME, shown), shown, root))
+        settings, locate = _parse_yaml(_read_in_root(root, YAML_NAME, shown), shown, root)
+        return Config(root, shown, settings, locate=locate)
     if os.path.isfile(os.path.join(root, PYPROJECT_NAME)):
         shown = _shown(os.path.join(root, PYPROJECT_NAME), cwd)
         pyproject = _read_pyproject(root, shown)
         if pyproject is not None and (table := reflint_table(pyproject, shown)) is not None:
-            return Config(root, shown, _validate_table(table, pyproject, shown, root))
+            settings, locate = _validate_table(table, pyproject, shown, root)
+            return Config(root, shown, settings, locate=locate)
     return Config(root)
 
 
@@ -315,6 +322,11 @@ def parse_yaml_config(text: str, source: str, root: str | None = None) -> UserCo
         ConfigError: the text is not YAML, not a mapping, or not a valid config; a rule pack outside
             ``root``.
     """
+    return _parse_yaml(text, source, root)[0]
+
+
+def _parse_yaml(text: str, source: str, root: str | None) -> tuple[UserConfig, Locator]:
+    """:func:`parse_yaml_config`'s settings, and where each key and list entry is in ``text``."""
     from ascend_reflint.check.located import InvalidFileError, load_yaml, yaml_locator
     from ascend_reflint.check.pack_schema import UserConfig
 
@@ -323,10 +335,11 @@ def parse_yaml_config(text: str, source: str, root: str | None = None) -> UserCo
     except InvalidFileError as error:
         raise ConfigError(str(error)) from None
     if data is None:
-        return UserConfig()
+        return UserConfig(), yaml_locator(data)
     if not isinstance(data, dict):
         raise ConfigError(f"{source}: the config must be a mapping of settings (see `reflint scan --help`)")
-    return _validate(data, source, yaml_locator(data), "", root)
+    locate = yaml_locator(data)
+    return _validate(data, source, locate, "", root), locate
 
 
 def parse_toml_config(text: str, source: str, root: str | None = None) -> UserConfig:
@@ -341,6 +354,11 @@ def parse_toml_config(text: str, source: str, root: str | None = None) -> UserCo
         ConfigError: the text is not TOML, has no such table, or the table is not a valid config; a rule
             pack outside ``root``.
     """
+    return _parse_toml(text, source, root)[0]
+
+
+def _parse_toml(text: str, source: str, root: str | None) -> tuple[UserConfig, Locator]:
+    """:func:`parse_toml_config`'s settings, and where each key is in ``text``."""
     table = reflint_table(text, source)
     if table is None:
         raise ConfigError(f"{source}: no [tool.reflint] table")
@@ -387,7 +405,11 @@ def reflint_table(text: str, source: str) -> dict[str, Any] | None:
     return table
 
 
-def _validate_table(table: dict[str, Any], text: str, source: str, root: str | None) -> UserConfig:
+def _validate_table(
+    table: dict[str, Any], text: str, source: str, root: str | None
+) -> tuple[UserConfig, Locator]:
+    """The settings of the ``[tool.reflint]`` ``table`` of ``text``, and where each key is in ``text`` (an
+    entry of a list is found at its key's line when the list spans lines)."""
     lines = toml_key_lines(text)
 
     def locate(loc: Loc) -> tuple[int, int] | None:
@@ -397,7 +419,7 @@ def _validate_table(table: dict[str, Any], text: str, source: str, root: str | N
                 return lines[full[:length]]
         return None
 
-    return _validate(table, source, locate, "tool.reflint.", root)
+    return _validate(table, source, locate, "tool.reflint.", root), locate
 
 
 def _validate(

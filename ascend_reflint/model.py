@@ -168,15 +168,24 @@ class CloneLayout(NamedTuple):
             ``--shallow-exclude`` and ``--single-branch`` given (long names, also for ``-b``), the span
             covering the option and its value with the white space before them: what a fix deletes to drop
             the option.
+        written: the span of each of ``options`` without the white space before it (``--depth 1``), in the
+            same order: where a finding's note about the option points.
     """
 
     end: Span | None
     directory: str | None
     options: tuple[tuple[str, Span], ...] = ()
+    written: tuple[Span, ...] = ()
 
     def option_spans(self, *names: str) -> tuple[Span, ...]:
         """The spans of the options named ``names``, in file order."""
         return tuple(span for name, span in self.options if name in names)
+
+    def first_written(self, *names: str) -> Span | None:
+        """Where the first of the options named ``names`` is written (without the white space before it), or
+        None when none is (or the layout gives no ``written`` spans)."""
+        pairs = zip(self.options, self.written, strict=False)
+        return next((span for (name, _), span in pairs if name in names), None)
 
 
 class CallSite(NamedTuple):
@@ -813,11 +822,14 @@ class FixReport(NamedTuple):
         fixed: findings whose fix was applied.
         pinned: tags pinned to their commits (``--pin-commits``).
         files: files changed.
+        rounds: rounds of fixes that applied something; past one, a rescan after the first fixes found more
+            to fix (RL002 pins a release tag, then RL024 finds a newer one).
     """
 
     fixed: int
     pinned: int
     files: int
+    rounds: int = 1
 
 
 class ScanResult:

@@ -83,6 +83,8 @@ class ScanOptions(NamedTuple):
         report_unused_ignores: report suppression comments that suppress nothing (RL099).
         baseline: a baseline file whose findings are not reported.
         write_baseline: a file to record every finding in (then none is reported).
+        partial: the scan covers part of the project (explicit files, a sub-folder): the baseline's entries
+            of the files not scanned are kept as they are (not stale, not rewritten).
         excludes: ``--exclude`` globs, for the work tree read as context.
         build_args: ``--build-arg`` values, for the work tree read as context.
         max_bytes: the largest file read, for the work tree read as context (None: the default).
@@ -117,6 +119,7 @@ class ScanOptions(NamedTuple):
     report_unused_ignores: bool = False
     baseline: str | None = None
     write_baseline: str | None = None
+    partial: bool = False
     excludes: tuple[str, ...] = ()
     build_args: Mapping[str, str] = MappingProxyType({})
     max_bytes: int | None = None
@@ -319,7 +322,7 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
     run = ScanRun(result, timings, side_notices, Answers(lookups, checks.commits))
     if stats.cached or stats.cached_failures:
         run.cache_in_tree = _cache_in_tree(options, config)
-    run.result.findings = _after_baseline(findings, options, run)
+    run.result.findings = _after_baseline(findings, options, run, inventory)
     return run
 
 
@@ -428,7 +431,7 @@ def _unchecked_run(
         timings,
         side_notices,
     )
-    run.result.findings = _after_baseline([], options, run)
+    run.result.findings = _after_baseline([], options, run, inventory)
     return run
 
 
@@ -565,16 +568,21 @@ def build_policy(config: Config, rule_packs: Sequence[Path] = (), cache_dir: Pat
     Raises:
         PolicyError: a pack cannot be read or is not valid.
     """
-    from ascend_reflint.check.packs import bundled_packs, load_pack_file
+    from ascend_reflint.check.packs import bundled_packs, load_located_pack
     from ascend_reflint.check.policy import Policy
 
     policy = Policy.from_packs(bundled_packs(cache_dir=cache_dir))
     for path in config.rule_pack_paths():
-        policy = policy.merged_with(load_pack_file(path))
+        pack, locate = load_located_pack(path)
+        policy = policy.merged_with(pack, source=str(path), locate=locate)
     if config.path is not None and config.settings is not None:
-        policy = policy.merged_with(config.settings, name=config.path)
+        prefix = "tool.reflint." if config.path.endswith(".toml") else ""
+        policy = policy.merged_with(
+            config.settings, name=config.path, locate=config.locate, key_prefix=prefix
+        )
     for path in rule_packs:
-        policy = policy.merged_with(load_pack_file(path))
+        pack, locate = load_located_pack(path)
+        policy = policy.merged_with(pack, source=str(path), locate=locate)
     return policy
 
 
@@ -649,18 +657,21 @@ def _with_severity(finding: Finding, policy: Policy) -> Finding:
     return dataclasses.replace(finding, severity=policy.severity_for(finding.code, finding.severity))
 
 
-def _after_baseline(findings: list[Finding], options: ScanOptions, run: ScanRun) -> list[Finding]:
+def _after_baseline(
+    findings: list[Finding], options: ScanOptions, run: ScanRun, inventory: Inventory
+) -> list[Finding]:
+    scope = {source.path for source in inventory.files} if options.partial else None
     if options.write_baseline is not None:
         from ascend_reflint.baseline import write_baseline
 
-        write_baseline(options.write_baseline, findings)
+        write_baseline(options.write_baseline, findings, scope)
         run.baseline_written = len(findings)
         return []
     if options.baseline is None:
         return findings
     from ascend_reflint.baseline import apply_baseline
 
-    applied = apply_baseline(options.baseline, findings)
+    applied = apply_baseline(options.baseline, findings, scope)
     run.baseline_matched = len(findings) - len(applied.findings)
     run.baseline_stale = applied.stale
     return applied.findings

@@ -40,10 +40,9 @@ Glob = Annotated[str, AfterValidator(check_glob)]
 Globs = Annotated[tuple[Glob, ...], Field(min_length=1)]
 EnvName = Annotated[str, AfterValidator(check_env_name)]
 VariantToken = Annotated[str, AfterValidator(check_token)]
-#: Entries of a top-level list, where ``!ENTRY`` removes what an earlier pack lists.
-RemovableRemotes = Annotated[
-    tuple[Annotated[str, AfterValidator(removable(normalise_entry))], ...], AfterValidator(unique)
-]
+#: Entries of a top-level list, where ``!ENTRY`` removes what an earlier pack lists. Not made unique here:
+#: the merge keeps an entry's first occurrence, and refuses a removal given twice at its index.
+RemovableRemotes = tuple[Annotated[str, AfterValidator(removable(normalise_entry))], ...]
 RemovableTokens = tuple[Annotated[str, AfterValidator(removable(check_token))], ...]
 RemovableEnvNames = tuple[Annotated[str, AfterValidator(removable(check_env_name))], ...]
 Host = Annotated[str, AfterValidator(check_host)]

@@ -46,6 +46,7 @@ from ascend_reflint.output import shown
 if TYPE_CHECKING:
     from importlib.resources.abc import Traversable
 
+    from ascend_reflint.check.located import Locator
     from ascend_reflint.check.pack_schema import RulePack
 
 PACK_SUFFIX = ".yaml"
@@ -65,6 +66,11 @@ def parse_pack(text: str, source: str) -> RulePack:
         PolicyError: when the text is not YAML, not a mapping, or not a valid pack; each line of the
             message starts with ``source:line:column:`` and names the key at fault.
     """
+    return _parse_located(text, source)[0]
+
+
+def _parse_located(text: str, source: str) -> tuple[RulePack, Locator]:
+    """:func:`parse_pack`'s pack, and where each of its keys and list entries is in ``text``."""
     from pydantic import ValidationError
 
     from ascend_reflint.check.located import InvalidFileError, load_yaml, validation_messages, yaml_locator
@@ -76,15 +82,26 @@ def parse_pack(text: str, source: str) -> RulePack:
         raise PolicyError(str(error)) from None
     if not isinstance(data, dict):
         raise PolicyError(f"{source}: a rule pack must be a mapping with at least a 'name' key")
+    locate = yaml_locator(data)
     try:
-        return RulePack.model_validate(data)
+        return RulePack.model_validate(data), locate
     except ValidationError as error:
-        raise PolicyError(validation_messages(error, source, yaml_locator(data), RulePack)) from None
+        raise PolicyError(validation_messages(error, source, locate, RulePack)) from None
 
 
 def load_pack_file(path: Path) -> RulePack:
     """Read the rule pack at ``path`` (a side file: regular, at most
     :data:`~ascend_reflint.sidefile.CONFIG_MAX_BYTES`) and validate it.
+
+    Raises:
+        PolicyError: when the file cannot be read or is not a valid pack.
+    """
+    return load_located_pack(path)[0]
+
+
+def load_located_pack(path: Path) -> tuple[RulePack, Locator]:
+    """:func:`load_pack_file`'s pack, and where each of its keys and list entries is in the file (for the
+    errors that merging it finds: :meth:`~ascend_reflint.check.policy.Policy.merged_with`).
 
     Raises:
         PolicyError: when the file cannot be read or is not a valid pack.
@@ -96,7 +113,7 @@ def load_pack_file(path: Path) -> RulePack:
         text = read_side_file(path, CONFIG_MAX_BYTES)
     except FileReadError as error:
         raise PolicyError(shown(f"{path}: cannot read the rule pack: {error}")) from None
-    return parse_pack(text, str(path))
+    return _parse_located(text, str(path))
 
 
 def bundled_rules_dir() -> Traversable:

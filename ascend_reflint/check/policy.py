@@ -11,10 +11,13 @@ import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from ascend_reflint.check.fields import REMOVAL, normalise_entry
 from ascend_reflint.model import Severity
+
+if TYPE_CHECKING:
+    from ascend_reflint.check.located import Locator
 
 
 class PolicyError(Exception):
@@ -220,16 +223,32 @@ class Policy:
             policy = policy.merged_with(pack)
         return policy
 
-    def merged_with(self, pack: PackValues, name: str | None = None) -> Policy:
+    def merged_with(
+        self,
+        pack: PackValues,
+        name: str | None = None,
+        source: str | None = None,
+        locate: Locator | None = None,
+        key_prefix: str = "",
+    ) -> Policy:
         """A new policy: this one with ``pack`` applied after it (lists concatenate, severities replace).
 
         Args:
             pack: a rule pack (shipped or validated), or the settings of a user's config.
             name: the name to record in ``packs`` (default: the pack's own ``name``).
+            source: the file ``pack`` was read from, for errors (default: the name).
+            locate: where a key or list entry of that file is (``("full-history-remotes", 1)`` → line and
+                column), for errors.
+            key_prefix: put before a key in errors (``tool.reflint.`` for a ``pyproject.toml`` table).
+
+        Raises:
+            PolicyError: a removal (``!ENTRY``) that removes nothing, at ``source:line:column:`` when
+                ``locate`` finds it.
         """
         label = name if name is not None else str(getattr(pack, "name", "config"))
+        place = _Place(source or label, locate, key_prefix)
         lists: dict[str, Any] = {
-            field_name: _merged(getattr(self, field_name), _settings(pack, field_name), label, field_name)
+            field_name: _merged(getattr(self, field_name), _settings(pack, field_name), place, field_name)
             for field_name in LIST_FIELDS
         }
         same_kind = self.drift_same_kind if pack.drift_same_kind is None else pack.drift_same_kind
@@ -294,24 +313,47 @@ def _normalised_remote(remote: str | None) -> str | None:
         return None
 
 
-def _merged(earlier: tuple[Any, ...], entries: tuple[Any, ...], label: str, name: str) -> tuple[Any, ...]:
-    """The list ``name`` after a pack (``label``) gives ``entries``: each entry added, first occurrence kept,
-    and each ``!ENTRY`` removing ENTRY from what is listed before it.
+class _Place(NamedTuple):
+    """The file a pack was read from, where its keys and entries are in it (None: not known), and what
+    goes before a key in messages."""
+
+    source: str
+    locate: Locator | None
+    key_prefix: str = ""
+
+    def of(self, key: str, index: int) -> str:
+        """``source:line:column: key[index]``, or ``source: key[index]`` when the place is not known."""
+        position = self.locate((key, index)) if self.locate is not None else None
+        where = self.source if position is None else f"{self.source}:{position[0]}:{position[1]}"
+        return f"{where}: {self.key_prefix}{key}[{index}]"
+
+
+def _merged(earlier: tuple[Any, ...], entries: tuple[Any, ...], place: _Place, name: str) -> tuple[Any, ...]:
+    """The list ``name`` after a pack gives ``entries``: each entry added, first occurrence kept, and each
+    ``!ENTRY`` removing ENTRY from what is listed before it.
 
     Raises:
-        PolicyError: for a removal of an entry that nothing before it lists (a misspelt remote would
-            otherwise remove nothing, silently).
+        PolicyError: for a removal of an entry that nothing before it lists, or that an earlier removal of
+            the same list removed already (a misspelt remote would otherwise remove nothing, silently).
     """
     merged = dict.fromkeys(earlier)
-    for entry in entries:
+    removed_at: dict[str, int] = {}
+    key = name.replace("_", "-")
+    for index, entry in enumerate(entries):
         if isinstance(entry, str) and entry.startswith(REMOVAL):
             removed = entry[len(REMOVAL) :]
-            if removed not in merged:
-                key = name.replace("_", "-")
+            if removed in removed_at:
                 raise PolicyError(
-                    f"{label}: {key}: {entry!r} removes nothing: no rule pack before it lists {removed!r}"
+                    f"{place.of(key, index)}: {entry!r} removes nothing: "
+                    f"{place.key_prefix}{key}[{removed_at[removed]}] removes it already"
+                )
+            if removed not in merged:
+                raise PolicyError(
+                    f"{place.of(key, index)}: {entry!r} removes nothing: no rule pack before it lists "
+                    f"{removed!r}"
                 )
             del merged[removed]
+            removed_at[removed] = index
         else:
             merged.setdefault(entry)
     return tuple(merged)

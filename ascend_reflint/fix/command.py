@@ -70,7 +70,9 @@ def write_fixes(outcome: FixOutcome, first: ScanRun) -> ScanRun:
     run = outcome.run
     failures = write_fixed(outcome)
     written = len(outcome.changed) - len(failures)
-    run.result.fixed = FixReport(outcome.fixed if written else 0, outcome.pinned if written else 0, written)
+    run.result.fixed = (
+        FixReport(outcome.fixed, outcome.pinned, written, outcome.rounds) if written else FixReport(0, 0, 0)
+    )
     run.result.errors.extend(failures)
     run.result.summary = run.result.summary._replace(
         lookups=first.result.summary.lookups, cached=first.result.summary.cached
@@ -87,7 +89,7 @@ def write_diff(outcome: FixOutcome) -> int:
     """
     from ascend_reflint.fix.diff import unified_diff
     from ascend_reflint.output import Channel
-    from ascend_reflint.report.text import write_file_messages
+    from ascend_reflint.report.text import rounds_note, write_file_messages
 
     diff = unified_diff(outcome.changed)
     if diff:
@@ -104,15 +106,3 @@ def write_diff(outcome: FixOutcome) -> int:
     else:
         sys.stderr.write("reflint: nothing to fix\n")
     return files
-
-
-def rounds_note(rounds: int) -> str:
-    """What a fix summary says of ``rounds`` rounds: nothing for one; for more, that the fixes of a round made
-    findings that the next round fixed, which no message of the first scan named (RL002 pins the release tag
-    ``core_v0.18.0``, then RL024 finds ``core_v0.18.2`` newer)."""
-    if rounds < 2:
-        return ""
-    return (
-        f", in {rounds} rounds: rescanning after the first fixes found more to fix (keep a rule's fixes out "
-        "with --unfixable CODE)"
-    )

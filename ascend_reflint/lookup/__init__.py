@@ -19,7 +19,7 @@ import logging
 import os
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -95,9 +95,9 @@ class LookupOptions:
             raise ValueError(f"cache_ttl must not be negative, not {self.cache_ttl}")
 
 
-@dataclass
 class LookupStats:
-    """What one :func:`lookup_remotes` call did.
+    """What one :func:`lookup_remotes` call did (a plain class, as
+    :class:`~ascend_reflint.lookup.history.HistoryStats`: this module is on every warm scan's path).
 
     Attributes:
         lookups: URLs asked over the network in this call (git was started, whether it answered or not).
@@ -107,10 +107,11 @@ class LookupStats:
             written, …); each distinct notice once.
     """
 
-    lookups: int = 0
-    cached: int = 0
-    cached_failures: int = 0
-    notices: list[str] = field(default_factory=list)
+    def __init__(self) -> None:
+        self.lookups = 0
+        self.cached = 0
+        self.cached_failures = 0
+        self.notices: list[str] = []
 
     def notice(self, message: str) -> None:
         """Add ``message`` unless it is already there."""

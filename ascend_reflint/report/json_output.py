@@ -74,7 +74,8 @@ def _message(message: FileMessage) -> dict[str, str | int | None]:
 
 
 def refs_document(inventory: Inventory, describes: Mapping[Pin, str] | None = None) -> dict[str, Any]:
-    """The ``refs --format json`` document: ``pins``, ``files_scanned``, ``errors``, ``notices``.
+    """The ``refs --format json`` document: ``pins``, ``files_scanned`` (the files read: those that could
+    not be read or parsed are ``errors``, as the scan's summary counts them), ``errors``, ``notices``.
 
     Args:
         inventory: what ``refs`` found.
@@ -84,7 +85,8 @@ def refs_document(inventory: Inventory, describes: Mapping[Pin, str] | None = No
     describes = describes or {}
     return {
         "pins": [pin_record(pin, describes.get(pin)) for pin in inventory.pins],
-        "files_scanned": len(inventory.files),
+        # As the scan's summary counts them: a file that could not be read or parsed is one of the errors.
+        "files_scanned": sum(1 for source in inventory.files if source.error is None),
         "errors": _messages(inventory.errors),
         "notices": _messages(
             [*inventory.notices, *(FileMessage("", notice) for notice in inventory.cache_notices)]
@@ -168,7 +170,12 @@ def scan_document(result: ScanResult) -> dict[str, Any]:
             "findings": counts,
             "fixable": {"now": fixable, "with_unsafe_fixes": more},
             "fixed": (
-                {"findings": fixed.fixed, "pinned": fixed.pinned, "files": fixed.files}
+                {
+                    "findings": fixed.fixed,
+                    "pinned": fixed.pinned,
+                    "files": fixed.files,
+                    "rounds": fixed.rounds,
+                }
                 if fixed is not None
                 else None
             ),

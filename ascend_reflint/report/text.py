@@ -194,7 +194,8 @@ def fix_line(result: ScanResult) -> str | None:
     """What ``--fix`` did or would do, as ruff says it, or None when there is nothing to say:
 
     - after ``--fix``: ``N fixed, M remaining`` (and ``K tags pinned to commits``), then ``(K more fixable
-      with --unsafe-fixes)`` when that is so;
+      with --unsafe-fixes)`` when that is so, and ``, in R rounds: …`` when fixes ran in more than one
+      (:func:`rounds_note`);
     - else: ``[*] N fixable with --fix`` and ``(K more with --unsafe-fixes)``, or ``K fixable with
       --fix --unsafe-fixes`` when only unsafe fixes are there.
     """
@@ -206,10 +207,22 @@ def fix_line(result: ScanResult) -> str | None:
             f", {report.pinned} tag{'s' * (report.pinned != 1)} pinned to commits" if report.pinned else ""
         )
         line = f"{report.fixed} fixed{pinned}, {len(result.findings)} remaining"
-        return f"{line} ({hidden})" if hidden else line
+        return (f"{line} ({hidden})" if hidden else line) + rounds_note(report.rounds)
     if now:
         return f"[*] {now} fixable with --fix" + (f" ({more} more with --unsafe-fixes)" if more else "")
     return f"{more} fixable with --fix --unsafe-fixes" if more else None
+
+
+def rounds_note(rounds: int) -> str:
+    """What a fix summary (``--fix``'s line, ``--diff``'s) says of ``rounds`` rounds: nothing for one; for
+    more, that the fixes of a round made findings that the next round fixed, which no message of the first
+    scan named (RL002 pins the release tag ``core_v0.18.0``, then RL024 finds ``core_v0.18.2`` newer)."""
+    if rounds < 2:
+        return ""
+    return (
+        f", in {rounds} rounds: rescanning after the first fixes found more to fix (keep a rule's fixes out "
+        "with --unfixable CODE)"
+    )
 
 
 def statistics_lines(findings: Sequence[Finding]) -> list[str]:
@@ -254,7 +267,9 @@ def _write_finding(finding: Finding, stream: TextIO, console: object, marked: bo
 def summary_line(result: ScanResult) -> str:
     """``N errors, N warnings, N info in F of T files (P pins, R remotes: K checked (C cached), U not
     checked)``: F files have findings, of T read; ``; N cached failures, --refresh asks again`` before the
-    closing parenthesis when answers were failures kept in the cache."""
+    closing parenthesis when answers were failures kept in the cache, and ``; looked up only to compare tags
+    with the commit ids pinned elsewhere (RL004, RL005)`` when no rule that needs ref lists runs and remotes
+    were still looked up (:func:`ascend_reflint.check.drift_lookups`)."""
     counts = {severity: 0 for severity in Severity}
     for finding in result.findings:
         counts[finding.severity] += 1
@@ -269,6 +284,9 @@ def summary_line(result: ScanResult) -> str:
     )
     if s.cached_failures:
         text += f"; {s.cached_failures} cached failure{'s' * (s.cached_failures != 1)}, --refresh asks again"
+    if s.remotes and not s.lookup_rules:
+        # Only the drift rules ran: they ask a remote only when it is pinned both by commit id and by name.
+        text += "; looked up only to compare tags with the commit ids pinned elsewhere (RL004, RL005)"
     text += ")"
     if result.errors:
         text += f"; {len(result.errors)} file{'s' * (len(result.errors) != 1)} could not be read"

@@ -55,7 +55,8 @@ def test_remotes_in_a_pack_are_normalised_from_any_url_form() -> None:
         "  - git.example.com/Team/Tool\n",
         "mine.yaml",
     )
-    assert pack.tag_pinned_remotes == (
+    # Each form normalised; the merge keeps the first of the three that name one remote.
+    assert Policy().merged_with(pack).tag_pinned_remotes == (
         "github.com/nvidia/megatron-lm",
         "gitcode.com/ascend/mindspeed",
         "git.example.com/Team/Tool",

@@ -38,6 +38,7 @@ def test_a_history_command_with_no_arguments_needs_the_history(
         "Dockerfile:2:28: RL003 [*] [error] a shallow clone (`--depth 1`) of gitcode.com/ascend/mindspeed, "
         f"which the rule pack lists under full-history-remotes: `{command}` reads its history, "
         "and a shallow clone holds only the newest ones; drop the shallow option",
+        "Dockerfile:2:15: note: the shallow option, which the fix deletes",
         f"Dockerfile:2:{column}: note: `{command}`",
     ]
     assert main(["refs", "Dockerfile"]) == 0

@@ -98,6 +98,17 @@ def test_refs_lists_no_pin_of_a_file_that_does_not_parse(
     assert captured.err.splitlines() == ERRORS
 
 
+def test_refs_json_counts_the_files_read_as_the_scan_summary_does(
+    tree: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Six files found, five of them not parsed: one scanned, as the scan's summary says ("in 0 of 1 file").
+    assert main(["refs", "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert (document["files_scanned"], len(document["errors"]), len(document["pins"])) == (1, 5, 1)
+    assert main(["scan", "--offline", "--cache-dir", "cache", "--format", "json"]) == 1
+    assert json.loads(capsys.readouterr().out)["summary"]["files"] == 1
+
+
 def test_json_gives_the_line_and_column_as_fields(tree: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["scan", "--offline", "--cache-dir", "cache", "--format", "json", "pyproject.toml"]) == 1
     document = json.loads(capsys.readouterr().out)

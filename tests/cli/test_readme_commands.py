@@ -95,11 +95,8 @@ def test_the_hook_and_action_examples_pin_a_commit_of_main_that_holds_what_they_
     assert {"sarif-file"} <= set(action["outputs"])
 
 
-def test_the_unsafe_fixes_of_the_sample_say_that_a_second_round_fixed_more(
-    tmp_path: Path, remotes: FakeRemotes
-) -> None:
-    # The sample says "2 fixable with --fix --unsafe-fixes"; the diff fixes 3: RL002 pins core_v0.18.0, whose
-    # rescan finds core_v0.18.2 newer (RL024), which the second round takes. The summary says so.
+def _sample_scan(tmp_path: Path, remotes: FakeRemotes, *options: str) -> subprocess.CompletedProcess[str]:
+    """The README's scan of a copy of ``examples/`` with ``options`` added."""
     (_, scan), _ = first_console_block()
     shutil.copytree(PROJECT / "examples", tmp_path / "reflint" / "examples")
     env = {
@@ -108,14 +105,22 @@ def test_the_unsafe_fixes_of_the_sample_say_that_a_second_round_fixed_more(
         "XDG_CACHE_HOME": str(tmp_path / "cache"),
         **remotes.env(),
     }
-    completed = subprocess.run(
-        [sys.executable, "-m", "ascend_reflint", *scan[1:], "--diff", "--unsafe-fixes"],
+    return subprocess.run(
+        [sys.executable, "-m", "ascend_reflint", *scan[1:], *options],
         cwd=tmp_path,
         env=env,
         capture_output=True,
         text=True,
         timeout=120,
     )
+
+
+def test_the_unsafe_fixes_of_the_sample_say_that_a_second_round_fixed_more(
+    tmp_path: Path, remotes: FakeRemotes
+) -> None:
+    # The sample says "2 fixable with --fix --unsafe-fixes"; the diff fixes 3: RL002 pins core_v0.18.0, whose
+    # rescan finds core_v0.18.2 newer (RL024), which the second round takes. The summary says so.
+    completed = _sample_scan(tmp_path, remotes, "--diff", "--unsafe-fixes")
     assert (completed.returncode, completed.stderr) == (
         1,
         "reflint: would fix 3 findings in 2 files, in 2 rounds: rescanning after the first fixes found more "
@@ -125,3 +130,16 @@ def test_the_unsafe_fixes_of_the_sample_say_that_a_second_round_fixed_more(
         "-MEGATRON_REF=core_r0.18.0",
         "+MEGATRON_REF=core_v0.18.2",
     ]
+
+
+def test_fix_says_as_diff_does_that_a_second_round_fixed_more(tmp_path: Path, remotes: FakeRemotes) -> None:
+    completed = _sample_scan(tmp_path, remotes, "--fix", "--unsafe-fixes")
+    assert (completed.returncode, completed.stdout.splitlines()[-1:]) == (
+        0,
+        [
+            "3 fixed, 0 remaining, in 2 rounds: rescanning after the first fixes found more to fix (keep a "
+            "rule's fixes out with --unfixable CODE)"
+        ],
+    )
+    script = tmp_path / "reflint/examples/ascend-images/scripts/install_megatron.sh"
+    assert "MEGATRON_REF=core_v0.18.2\n" in script.read_text(encoding="utf-8")

@@ -43,13 +43,16 @@ def _cmake(*declarations: str) -> None:
     )
 
 
-def _finding(line: int, column: int, via: str, commit: str, fails: str) -> str:
-    return (
+def _finding(line: int, column: int, via: str, commit: str, fails: str) -> list[str]:
+    """The finding at ``GIT_TAG``'s commit, and its note at the ``GIT_SHALLOW`` after it, which the fix
+    deletes."""
+    return [
         f"CMakeLists.txt:{line}:{column}: RL003 [*] [error] GIT_SHALLOW makes {via} clone "
         "github.com/nvidia/cutlass with `--depth 1`, which holds the newest commit of each branch and tag "
         "only, so the checkout of "
-        f'commit "{commit}" {fails} {DOC}'
-    )
+        f'commit "{commit}" {fails} {DOC}',
+        f"CMakeLists.txt:{line}:{column + len(commit) + 1}: note: GIT_SHALLOW, which the fix deletes",
+    ]
 
 
 def test_without_a_lookup_a_shallow_commit_is_reported_and_a_tag_is_not(
@@ -66,8 +69,8 @@ def test_without_a_lookup_a_shallow_commit_is_reported_and_a_tag_is_not(
     assert scan("--select", "RL003") == (
         1,
         [
-            _finding(2, 85, "FetchContent", commit, unless),
-            _finding(5, 63, "CPM.cmake", commit[:12], unless),
+            *_finding(2, 85, "FetchContent", commit, unless),
+            *_finding(5, 63, "CPM.cmake", commit[:12], unless),
             "",
             "2 errors, 0 warnings, 0 info in 1 of 1 file (4 pins, 0 remotes: 0 checked (0 cached), 0 not "
             "checked)",
@@ -88,8 +91,8 @@ def test_the_ref_list_tells_a_tag_a_branch_tip_and_no_tip(cutlass: FakeRemote, s
     assert scan("--select", "RL003,RL010") == (
         1,
         [
-            _finding(3, 85, "FetchContent", at_main, branch),
-            _finding(4, 85, "FetchContent", NO_TIP, "fails: it is the tip of no branch or tag"),
+            *_finding(3, 85, "FetchContent", at_main, branch),
+            *_finding(4, 85, "FetchContent", NO_TIP, "fails: it is the tip of no branch or tag"),
             "",
             "2 errors, 0 warnings, 0 info in 1 of 1 file (3 pins, 1 remote: 1 checked (0 cached), 0 not "
             "checked)",

@@ -63,3 +63,33 @@ def test_refs_text_says_reflint_where_no_file_is_concerned(
         f"Dockerfile: notice: {LATIN_1}\n"
         f"reflint: notice: cannot write the extraction cache in {cache}: Not a directory\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "notice"),
+    [
+        # The cells' list is never closed: Python's JSON reader stops at the end of the text, line 5.
+        (
+            '{\n "cells": [\n  {"cell_type": "code", "source": ["!git clone https://github.com/o/r.git"]\n}\n',
+            "line 5, column 1: not a Jupyter notebook (not JSON: Expecting ',' delimiter): not read",
+        ),
+        (
+            '{"metadata": {}, "nbformat": 4, "git": 1}\n',
+            "not a Jupyter notebook (no JSON with cells): not read",
+        ),
+    ],
+    ids=["malformed", "no-cells"],
+)
+def test_a_notebook_that_is_not_one_is_a_notice_at_the_json_error(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    text: str,
+    notice: str,
+) -> None:
+    (tmp_path / "nb.ipynb").write_text(text, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["refs"]) == 0
+    assert capsys.readouterr().err == f"nb.ipynb: notice: {notice}\n"
+    assert main(["refs", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["notices"] == [{"path": "nb.ipynb", "message": notice}]

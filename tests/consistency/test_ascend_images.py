@@ -139,7 +139,7 @@ def expected_findings(commit: str) -> list[dict[str, Any]]:
             "holds only the newest ones; drop the shallow option",
             remote=MINDSPEED,
             ref=commit,
-            related=[related(A2, 3, 5, "the shallow clone")],
+            related=[related(A2, 3, 15, "the shallow option, which the fix deletes")],
             fix={
                 "applicability": "safe",
                 "message": "drop the shallow option: clone the whole history",

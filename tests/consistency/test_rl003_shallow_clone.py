@@ -15,6 +15,8 @@ OTHER = "89abcdef0123456789abcdef0123456789abcdef"
 DEEPEP = "github.com/deepseek-ai/deepep"
 DEEPEP_URL = "https://github.com/deepseek-ai/DeepEP.git"
 DEEPEP_REFS = RemoteRefs(DEEPEP, branches={"main": TIP, "hybrid-ep": OTHER}, tags={"v1.2.1": OTHER}, head=TIP)
+#: The related location of a finding whose fix deletes the shallow option: the option as written.
+SHALLOW = "the shallow option, which the fix deletes"
 
 
 def test_a_shallow_clone_of_a_full_history_remote_is_an_error(tmp_path: Path) -> None:
@@ -34,7 +36,7 @@ def test_a_shallow_clone_of_a_full_history_remote_is_an_error(tmp_path: Path) ->
             "a shallow clone (`--depth 1`) of gitcode.com/ascend/mindspeed, which the rule pack lists under "
             'full-history-remotes: its commits are checked out by id (here "f2b0977e"), and a shallow clone '
             "holds only the newest ones; drop the shallow option",
-            (Related("Dockerfile", 2, 5, "the shallow clone"),),
+            (Related("Dockerfile", 2, 15, SHALLOW),),
         )
     ]
 
@@ -72,7 +74,7 @@ def test_any_shallow_form_and_any_case_of_a_listed_remote_counts(
             f"a shallow clone ({shallow}) of {remote}, which the rule pack lists under full-history-remotes: "
             "`git describe` reads its history, and a shallow clone holds only the newest ones; drop the "
             "shallow option",
-            (Related("install.sh", 2, 17, "`git describe`"),),
+            (Related("install.sh", 1, 11, SHALLOW), Related("install.sh", 2, 17, "`git describe`")),
         )
     ]
 
@@ -114,7 +116,7 @@ def test_a_checkout_that_cannot_be_resolved_needs_a_listed_remotes_history(tmp_p
             "a shallow clone (`--depth 1`) of gitcode.com/ascend/mindspeed, which the rule pack lists under "
             "full-history-remotes: the checkout of `$COMMIT` needs another commit than the one cloned, and a "
             "shallow clone holds only the newest ones; drop the shallow option",
-            (Related("install.sh", 1, 1, "the shallow clone"),),
+            (Related("install.sh", 1, 11, SHALLOW),),
         )
     ]
 
@@ -142,7 +144,7 @@ def test_a_commit_checked_out_from_a_depth_1_clone_is_an_error(tmp_path: Path) -
             "of github.com/deepseek-ai/deepep, which holds only the newest commits of the default branch, so "
             "the checkout fails (or breaks once the default branch moves on); drop the shallow option, or "
             "fetch the commit with `git fetch --depth 1 origin <full commit id>` and check out FETCH_HEAD",
-            (Related("install.sh", 1, 1, "the shallow clone"),),
+            (Related("install.sh", 1, 11, SHALLOW),),
         )
     ]
 
@@ -162,7 +164,7 @@ def test_a_commit_that_is_the_tip_of_the_cloned_branch_is_held(tmp_path: Path) -
             f"branch of {DEEPEP}, which holds only the newest commits of the default branch, so the "
             "checkout fails (or breaks once the default branch moves on); drop the shallow option, or "
             "fetch the commit with `git fetch --depth 1 origin <full commit id>` and check out FETCH_HEAD",
-            (Related("install.sh", 1, 1, "the shallow clone"),),
+            (Related("install.sh", 1, 11, SHALLOW),),
         )
     ]
 
@@ -192,7 +194,7 @@ def test_another_branch_or_tag_than_the_cloned_one_is_an_error(tmp_path: Path) -
             "github.com/deepseek-ai/deepep, which holds no other branch, and only the tags at the tip of "
             '"main", so the checkout fails (or breaks once "main" moves on); clone it directly with '
             "`git clone --depth 1 --branch v1.2.1`, or drop the shallow option",
-            (Related("install.sh", 1, 1, "the shallow clone"),),
+            (Related("install.sh", 1, 11, SHALLOW),),
         )
     ]
 
@@ -216,7 +218,7 @@ def test_a_name_checked_out_from_a_default_branch_clone_needs_the_ref_list(tmp_p
             f"{DEEPEP}, which holds no other branch, and only the tags at the tip of the default branch, so "
             "the checkout fails (or breaks once the default branch moves on); clone it directly with `git "
             f"clone --depth 1 --branch {ref}`, or drop the shallow option",
-            (Related(path, 1, 1, "the shallow clone"),),
+            (Related(path, 1, 11, SHALLOW),),
         )
         for path, ref in (("b.sh", "v1.2.1"), ("c.sh", "hybrid-ep"))
     ]

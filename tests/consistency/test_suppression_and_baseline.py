@@ -182,6 +182,42 @@ def test_a_baseline_hides_known_findings_and_counts_the_stale_ones(
     )
 
 
+def test_a_scan_of_some_files_reads_and_writes_only_their_baseline_entries(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # pre-commit passes the staged files: the other files' entries are neither stale nor dropped.
+    monkeypatch.chdir(tmp_path)
+    write_tree(tmp_path, {"Dockerfile": DOCKERFILE, "install.sh": SCRIPT})
+    options = ("--offline", "--cache-dir", "cache", "--select", "RL015")
+    assert scan_json(capsys, *options, "--write-baseline", "baseline.json")[::2] == (
+        0,
+        "reflint: wrote 3 findings to the baseline baseline.json\n",
+    )
+    # install.sh alone: its entry matches; Dockerfile's 2 are not counted as stale.
+    assert scan_json(capsys, *options, "--baseline", "baseline.json", "install.sh")[::2] == (
+        0,
+        "reflint: baseline baseline.json: 1 findings not reported; 0 baseline entries no longer match\n",
+    )
+    # Its clone gets a ref: its entry is stale, and refreshing from install.sh alone keeps Dockerfile's.
+    write_tree(tmp_path, {"install.sh": SCRIPT.replace("h.git", "h.git --branch v1")})
+    assert scan_json(capsys, *options, "--baseline", "baseline.json", "install.sh")[::2] == (
+        0,
+        "reflint: baseline baseline.json: 0 findings not reported; 1 baseline entry no longer matches (fixed "
+        "or changed; refresh it with --write-baseline baseline.json)\n",
+    )
+    scan_json(capsys, *options, "--write-baseline", "baseline.json", "install.sh")
+    recorded = json.loads((tmp_path / "baseline.json").read_text())["findings"]
+    assert [(e["path"], e["remote"]) for e in recorded] == [
+        ("Dockerfile", "github.com/o/a"),
+        ("Dockerfile", "github.com/o/c"),
+    ]
+    # The whole project again: nothing new, nothing stale.
+    assert scan_json(capsys, *options, "--baseline", "baseline.json")[::2] == (
+        0,
+        "reflint: baseline baseline.json: 2 findings not reported; 0 baseline entries no longer match\n",
+    )
+
+
 def test_a_missing_baseline_is_exit_2_and_both_options_together_are_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

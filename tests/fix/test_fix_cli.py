@@ -140,7 +140,7 @@ def test_json_gives_each_fix_and_counts_what_is_fixable_and_fixed(
     summary = json.loads(out)["summary"]
     assert (summary["fixable"], summary["fixed"]) == (
         {"now": 0, "with_unsafe_fixes": 1},
-        {"findings": 1, "pinned": 0, "files": 1},
+        {"findings": 1, "pinned": 0, "files": 1, "rounds": 1},
     )
 
 

@@ -71,6 +71,11 @@ Safe: the shallow options (`--depth N`, `--shallow-since`, `--shallow-exclude`) 
 clone then holds the whole history: it takes longer, and builds what the recipe meant. For CMake,
 `GIT_SHALLOW <value>` is deleted. A clone whose options come from a variable (`git clone $GIT_ARGS …`) is
 not rewritten.
+
+The finding is at the ref that needs the history (the checkout's ref, the pin's), where the build fails; its
+related location (a `note:` in text, `related` in JSON, `relatedLocations` in SARIF) is where the fix
+applies: the shallow option as written (`--depth 1`, `GIT_SHALLOW TRUE`), or, when no fix can rewrite the
+clone, the `git clone` that a checkout follows.
 """
 
 from __future__ import annotations
@@ -102,7 +107,7 @@ def check(context: PinContext) -> Iterator[Finding]:
     pin = context.pin
     if not pin.shallow or _fetched_before_checkout(pin):
         return
-    related = _clone_place(pin)
+    related = _shallow_place(pin)
     if context.policy.needs_full_history(pin.remote):
         need = _history_need(pin)
         if need is not None:
@@ -179,6 +184,7 @@ def _cmake_commit(context: PinContext, commit: str) -> Iterator[Finding]:
         f'the newest commit of each branch and tag only, so the checkout of commit "{commit}" {fails} '
         "(CMake's documentation: with GIT_SHALLOW, GIT_TAG works only with branch names and tags); drop "
         "GIT_SHALLOW",
+        related=_shallow_place(pin),
         fix=_full_clone(pin),
         at_use=True,
     )
@@ -238,8 +244,17 @@ def _shallow(pin: Pin) -> str:
     return f"a shallow clone ({option})"
 
 
-def _clone_place(pin: Pin) -> tuple[Related, ...]:
-    """The ``git clone`` that a checkout follows, when it is written elsewhere than the pin's span."""
+def _shallow_place(pin: Pin) -> tuple[Related, ...]:
+    """Where the fix applies: the shallow option as written (``--depth 1``, CMake's ``GIT_SHALLOW ON``),
+    which the fix deletes; else, for a checkout, the ``git clone`` it follows (options from a variable,
+    which no fix rewrites); else nothing (the finding is at the clone)."""
+    from ascend_reflint.check.fixes import SHALLOW_OPTIONS
+
+    layout = pin.clone_layout
+    option = layout.first_written(*SHALLOW_OPTIONS) if layout is not None else None
+    if option is not None:
+        what = "GIT_SHALLOW" if pin.via in _CMAKE else "the shallow option"
+        return (Related(pin.path, option.line, option.column, f"{what}, which the fix deletes"),)
     clone = pin.clone_span
     if pin.via is not Via.CHECKOUT or clone is None:
         return ()

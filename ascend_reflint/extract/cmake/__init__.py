@@ -300,7 +300,8 @@ class _Reader:
         before, keyword, value = args[at - 1].argument, args[at].argument, args[at + 1].argument
         if len({before, keyword, value}) < 3 or "#" in self.text[before.end : value.start]:
             return None
-        return CloneLayout(None, None, (("depth", self.lines.span(before.end, value.end)),))
+        deleted, written = self.lines.span(before.end, value.end), self.lines.span(keyword.start, value.end)
+        return CloneLayout(None, None, (("depth", deleted),), (written,))
 
     # Arguments
 

@@ -61,12 +61,13 @@ def extract_docs(source: SourceFile) -> None:
     blocks: list[Block] = []
     if lower.endswith(".ipynb"):
         from ascend_reflint.extract.docs.notebook import notebook_parts
+        from ascend_reflint.extract.errors import ExtractError
 
-        parts = notebook_parts(text)
-        if parts is None:
-            source.notices.append("not a Jupyter notebook (no JSON with cells): not read")
+        try:
+            runs, blocks = notebook_parts(text)
+        except ExtractError as error:  # a notice, not an error: documentation is read as far as it goes
+            source.notices.append(f"{error}: not read")
             return
-        runs, blocks = parts
         for run in runs:
             session.scope = run.scope
             _run(source, session, run.text, run.source_map, run.line, "the notebook's shell command")

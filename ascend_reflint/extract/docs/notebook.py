@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from ascend_reflint.extract.docs.blocks import Block
 from ascend_reflint.extract.docs.markdown import markdown_blocks
+from ascend_reflint.extract.errors import ExtractError
 from ascend_reflint.extract.jsontext import decode_json_string
 from ascend_reflint.extract.pinwords import may_name_pin
 from ascend_reflint.model import Resolution
@@ -53,23 +54,31 @@ class ShellRun:
     line: int
 
 
-def notebook_parts(text: str) -> tuple[list[ShellRun], list[Block]] | None:
+def notebook_parts(text: str) -> tuple[list[ShellRun], list[Block]]:
     """The shell commands of a notebook's code cells and the fenced blocks of its Markdown cells.
 
     Args:
         text: the notebook file's text.
 
     Returns:
-        ``(runs, blocks)`` in cell order, or None when the text is not a notebook (not JSON, no cells; JSON
-        nested thousands deep, which no notebook is and Python's JSON reader refuses).
+        ``(runs, blocks)`` in cell order.
+
+    Raises:
+        ExtractError: the text is not a notebook: not JSON (with the line and column where Python's JSON
+            reader stopped), no cells, or JSON nested thousands deep, which no notebook is and Python's
+            JSON reader refuses.
     """
     try:
         document = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ExtractError(
+            f"not a Jupyter notebook (not JSON: {error.msg})", error.lineno, error.colno
+        ) from None
     except (ValueError, RecursionError):
-        return None
+        document = None
     cells = document.get("cells") if isinstance(document, dict) else None
     if not isinstance(cells, list):
-        return None
+        raise ExtractError("not a Jupyter notebook (no JSON with cells)")
     wanted = {index for index, cell in enumerate(cells) if may_name_pin(_joined(cell))}
     if not wanted:
         return [], []

@@ -247,6 +247,7 @@ def _clone_layout(walker: Walker, command: Command, clone: CloneCommand, url: st
     """
     words, text = command.words, command.text
     options: list[tuple[str, Span]] = []
+    written: list[Span] = []
     for name, first, last in clone.options:
         display = words[first].display
         if name not in _REMOVABLE or not (display.startswith("--") or display.startswith("-b")):
@@ -254,12 +255,13 @@ def _clone_layout(walker: Walker, command: Command, clone: CloneCommand, url: st
         if any(words[index].provenance is not None for index in range(first - 1, last + 1)):
             continue
         options.append((name, walker.expander.span(text, _raw_end(words[first - 1]), _raw_end(words[last]))))
+        written.append(walker.expander.span(text, words[first].start, _raw_end(words[last])))
     end: Span | None = None
     last_end = _raw_end(words[-1])
     if words[-1].provenance is None and _ENDS_COMMAND.match(text.text, last_end):
         after = walker.expander.span(text, last_end - 1, last_end)
         end = Span(after.end_line, after.end_column, after.end_line, after.end_column)
-    return CloneLayout(end, _clone_directory(command, clone, url), tuple(options))
+    return CloneLayout(end, _clone_directory(command, clone, url), tuple(options), tuple(written))
 
 
 def _clone_directory(command: Command, clone: CloneCommand, url: str | None) -> str | None:
