@@ -27,11 +27,6 @@ from ascend_reflint.worktree import ls_files
 _SKIPPED_DIRS = frozenset(
     {".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", "site-packages", ".tox"}
 )
-#: A :data:`_SKIPPED_DIRS` folder in a path relative to the folder listed (``/``-separated), or in git's
-#: NUL-separated listing of such paths.
-_IN_SKIPPED_DIR = re.compile(
-    "(?:^|[/\0])(?:" + "|".join(re.escape(name) for name in sorted(_SKIPPED_DIRS)) + ")/"
-)
 _SHELL_SUFFIXES = (".sh", ".bash")
 _SHELL_INTERPRETERS = frozenset({"sh", "bash", "dash", "ksh", "zsh", "ash"})
 _YAML_SUFFIXES = (".yml", ".yaml")
@@ -504,8 +499,8 @@ def _git_files(folder: str) -> list[str] | None:
         return None
     listing = output.decode("utf-8", "surrogateescape")
     names = listing.split("\0")
-    if _IN_SKIPPED_DIR.search(listing):  # one search of the whole listing in the usual case
-        names = [name for name in names if not _IN_SKIPPED_DIR.search(name)]
+    if any(skipped + "/" in listing for skipped in _SKIPPED_DIRS):  # a few searches of the listing, usually
+        names = [name for name in names if _SKIPPED_DIRS.isdisjoint(name.split("/")[:-1])]
     if os.sep != "/":  # git writes "/"; the names are joined and compared with the platform's paths
         names = [name.replace("/", os.sep) for name in names]
     # ls-files lists deleted-but-tracked files too: discover leaves out those it would read.
