@@ -285,7 +285,8 @@ def classify(path: str, explicit: bool = False) -> FileKind | None:
 
     Names (any case): ``Dockerfile*``, ``Containerfile*``, ``*.dockerfile``, ``*_Dockerfile`` (dockerfile);
     ``*.sh``, ``*.bash`` (shell); ``.github/workflows/*.yml|yaml`` and ``action.yml|yaml`` (workflow);
-    ``requirements*.txt|in``, ``*.requirements.txt``, ``constraints*.txt`` and any ``*.txt``/``*.in`` in a
+    ``requirements*.txt|in``, ``*.requirements.txt``, ``*-requirements*.txt|in``, ``*_requirements*.txt|in``,
+    ``constraints*.txt`` and any ``*.txt``/``*.in`` in a
     folder named ``requirements`` (requirements); ``pyproject.toml`` (pyproject); ``environment*.yml|yaml``
     (conda); ``.gitmodules`` (submodule); ``.pre-commit-config.yaml|yml``, ``prek.toml`` (pre-commit);
     ``CMakeLists.txt``, ``*.cmake`` (cmake); ``Makefile``, ``GNUmakefile``, ``Makefile-*``, ``Makefile.*``,
@@ -403,10 +404,18 @@ def _yaml_kind(path: str, lower: str) -> FileKind | None:
     return None
 
 
+#: Requirements files named with a prefix (``dev-requirements.txt``, pip-tools' ``dev-requirements.in``,
+#: ``freesound_requirements.txt``, ``test_requirements_gpu.txt``); ``requirements.md`` is documentation.
+_AFFIXED_REQUIREMENTS = re.compile(r"[\w.-]*[-_]requirements[\w.-]*\.(?:txt|in)")
+
+
 def _is_requirements(path: str, lower: str) -> bool:
-    """``requirements*.txt|in``, ``*.requirements.txt``, ``constraints*.txt``, or a ``.txt``/``.in`` file in a
-    folder named ``requirements``."""
+    """``requirements*.txt|in``, ``*.requirements.txt``, ``*-requirements*.txt|in``,
+    ``*_requirements*.txt|in``, ``constraints*.txt``, or a ``.txt``/``.in`` file in a folder named
+    ``requirements``."""
     if lower.startswith("requirements") or lower.endswith(".requirements.txt"):
+        return True
+    if _AFFIXED_REQUIREMENTS.fullmatch(lower):
         return True
     if lower.startswith("constraints") and lower.endswith(".txt"):
         return True
