@@ -1,7 +1,9 @@
 """Discovery: the files to read, and their kind.
 
 Inside a git work tree the files are those git tracks plus untracked ones it does not ignore
-(``git ls-files --cached --others --exclude-standard``); elsewhere the folder is walked. Kinds come from
+(``git ls-files --cached --others --exclude-standard``); elsewhere the folder is walked. Either way nothing
+below a virtual environment's, package manager's or version control's folder (``.venv``, ``site-packages``,
+``__pycache__``, ``node_modules`` …) is read. Kinds come from
 names and, for scripts without an extension, from the shebang. Paths given explicitly (as pre-commit passes
 them) are always read, even with an unusual name.
 """
@@ -17,8 +19,14 @@ from ascend_reflint.model import FileKind, FileMessage, SourceFile
 from ascend_reflint.textfile import FileReadError, read_head
 from ascend_reflint.worktree import ls_files
 
-#: Folders never walked outside a git work tree (inside one, git's ignore rules decide).
-_SKIPPED_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".tox"})
+#: Folders never read below a folder given (a folder given itself is read): version control's own, and those
+#: that virtual environments and package managers fill with other projects' files and compiled code. They are
+#: skipped in a git work tree too when git does not ignore them (an un-ignored ``.venv`` holds thousands of
+#: installed packages' scripts and requirements, none of them the project's recipes), as ruff's default
+#: ``exclude`` skips them.
+_SKIPPED_DIRS = frozenset(
+    {".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", "site-packages", ".tox"}
+)
 _SHELL_SUFFIXES = (".sh", ".bash")
 _SHELL_INTERPRETERS = frozenset({"sh", "bash", "dash", "ksh", "zsh", "ash"})
 _YAML_SUFFIXES = (".yml", ".yaml")
@@ -48,6 +56,41 @@ _NOT_RECIPE_SUFFIXES = (
     ".rej",
     ".swp",
     ".lock",
+)
+#: Compiled, packed and binary files (lower-case suffixes): never a recipe, whatever their name says
+#: (``__pycache__/makefile.cpython-311.pyc``, ``dockerfile.cpython-311.pyc``, ``Dockerfile.tar.gz``).
+_BINARY_SUFFIXES = (
+    ".pyc",
+    ".pyo",
+    ".pyd",
+    ".so",
+    ".o",
+    ".a",
+    ".obj",
+    ".lib",
+    ".dll",
+    ".dylib",
+    ".exe",
+    ".class",
+    ".jar",
+    ".whl",
+    ".egg",
+    ".zip",
+    ".tar",
+    ".gz",
+    ".tgz",
+    ".bz2",
+    ".xz",
+    ".zst",
+    ".7z",
+    ".png",
+    ".jpg",
+    ".jpeg",
+    ".gif",
+    ".webp",
+    ".ico",
+    ".bmp",
+    ".pdf",
 )
 _SURROGATE = re.compile("[\udc80-\udcff]")
 #: The notice on a path given on the command line whose kind reflint does not read.
@@ -242,7 +285,8 @@ def classify(path: str, explicit: bool = False) -> FileKind | None:
 
     Names (any case): ``Dockerfile*``, ``Containerfile*``, ``*.dockerfile``, ``*_Dockerfile`` (dockerfile);
     ``*.sh``, ``*.bash`` (shell); ``.github/workflows/*.yml|yaml`` and ``action.yml|yaml`` (workflow);
-    ``requirements*.txt|in``, ``*.requirements.txt``, ``constraints*.txt`` and any ``*.txt``/``*.in`` in a
+    ``requirements*.txt|in``, ``*.requirements.txt``, ``*-requirements*.txt|in``, ``*_requirements*.txt|in``,
+    ``constraints*.txt`` and any ``*.txt``/``*.in`` in a
     folder named ``requirements`` (requirements); ``pyproject.toml`` (pyproject); ``environment*.yml|yaml``
     (conda); ``.gitmodules`` (submodule); ``.pre-commit-config.yaml|yml``, ``prek.toml`` (pre-commit);
     ``CMakeLists.txt``, ``*.cmake`` (cmake); ``Makefile``, ``GNUmakefile``, ``Makefile-*``, ``Makefile.*``,
@@ -254,11 +298,16 @@ def classify(path: str, explicit: bool = False) -> FileKind | None:
     without the template's suffix. An explicit path with no such name is read as a shell script when it has a
     shell shebang, as a Dockerfile when its first instruction is ``FROM`` or ``ARG``.
 
+    A compiled, packed or binary file (``*.pyc``, ``*.so``, ``*.o``, ``*.a``, ``*.whl``, ``*.tar.gz``,
+    images …) is never read, whatever the rest of its name says.
+
     Returns:
         The kind, or None when reflint does not read such a file.
     """
     name = os.path.basename(path)
     lower = name.lower()
+    if lower.endswith(_BINARY_SUFFIXES):
+        return None
     suffix = _template_suffix(lower)
     if suffix is not None:
         stem = path[: len(path) - len(suffix)]
@@ -355,10 +404,18 @@ def _yaml_kind(path: str, lower: str) -> FileKind | None:
     return None
 
 
+#: Requirements files named with a prefix (``dev-requirements.txt``, pip-tools' ``dev-requirements.in``,
+#: ``freesound_requirements.txt``, ``test_requirements_gpu.txt``); ``requirements.md`` is documentation.
+_AFFIXED_REQUIREMENTS = re.compile(r"[\w.-]*[-_]requirements[\w.-]*\.(?:txt|in)")
+
+
 def _is_requirements(path: str, lower: str) -> bool:
-    """``requirements*.txt|in``, ``*.requirements.txt``, ``constraints*.txt``, or a ``.txt``/``.in`` file in a
-    folder named ``requirements``."""
+    """``requirements*.txt|in``, ``*.requirements.txt``, ``*-requirements*.txt|in``,
+    ``*_requirements*.txt|in``, ``constraints*.txt``, or a ``.txt``/``.in`` file in a folder named
+    ``requirements``."""
     if lower.startswith("requirements") or lower.endswith(".requirements.txt"):
+        return True
+    if _AFFIXED_REQUIREMENTS.fullmatch(lower):
         return True
     if lower.startswith("constraints") and lower.endswith(".txt"):
         return True
@@ -413,7 +470,8 @@ def _shebang_program(line: str) -> str:
 
 
 def _list_folder(folder: str) -> tuple[list[str], list[tuple[str, str]], bool]:
-    """The files under ``folder``: git's view in a work tree, else a walk.
+    """The files under ``folder``: git's view in a work tree, else a walk; none below a
+    :data:`_SKIPPED_DIRS` folder either way.
 
     Returns:
         ``(names, unlisted, may_be_gone)``: the files' paths relative to ``folder`` (clean: no ``.``, ``..``
@@ -442,12 +500,16 @@ def _list_folder(folder: str) -> tuple[list[str], list[tuple[str, str]], bool]:
 
 
 def _git_files(folder: str) -> list[str] | None:
-    """Tracked and untracked-but-not-ignored files under ``folder``, relative to it, or None outside a git
-    work tree (see :func:`ascend_reflint.worktree.ls_files` for how git is run in a folder not trusted)."""
+    """Tracked and untracked-but-not-ignored files under ``folder``, relative to it, but none below a
+    :data:`_SKIPPED_DIRS` folder, or None outside a git work tree (see
+    :func:`ascend_reflint.worktree.ls_files` for how git is run in a folder not trusted)."""
     output = ls_files(folder, "--cached", "--others", "--exclude-standard")
     if output is None:
         return None
-    names = output.decode("utf-8", "surrogateescape").split("\0")
+    listing = output.decode("utf-8", "surrogateescape")
+    names = listing.split("\0")
+    if any(skipped + "/" in listing for skipped in _SKIPPED_DIRS):  # a few searches of the listing, usually
+        names = [name for name in names if _SKIPPED_DIRS.isdisjoint(name.split("/")[:-1])]
     if os.sep != "/":  # git writes "/"; the names are joined and compared with the platform's paths
         names = [name.replace("/", os.sep) for name in names]
     # ls-files lists deleted-but-tracked files too: discover leaves out those it would read.
