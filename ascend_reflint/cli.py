@@ -101,6 +101,10 @@ def _stdout_to_devnull() -> None:
     os.close(devnull)
 
 
+#: The commands that install the logging handler when they first read a file (see ``_main``).
+_DEFERRED_LOGGING = frozenset({"scan", "refs"})
+
+
 def _main(argv: Sequence[str] | None) -> int:
     from ascend_reflint.output import configure_logging, shown, shown_lines
 
@@ -113,7 +117,9 @@ def _main(argv: Sequence[str] | None) -> int:
             command_parser.error(unrecognized_message(command_parser, unrecognized))
     except SystemExit as exc:  # argparse exits 2 on usage errors and 0 for --help
         return int(exc.code or 0)
-    configure_logging(sys.stderr, args.debug)  # every logger masks credentials
+    # Every logger masks credentials. A scan or refs installs the handler once it has files to read (an
+    # empty scan never imports logging); nothing logs before that.
+    configure_logging(sys.stderr, args.debug, defer=args.command in _DEFERRED_LOGGING and not args.debug)
     if args.command is None:
         parser.print_help(sys.stderr)
         return EXIT_ERROR
@@ -134,6 +140,9 @@ def _main(argv: Sequence[str] | None) -> int:
     except Exception as exc:
         import logging
 
+        from ascend_reflint.output import ensure_logging
+
+        ensure_logging()
         logging.getLogger("reflint").debug("internal error", exc_info=True)  # through the safe formatter
         detail = shown(f"{type(exc).__name__}: {exc}")
         sys.stderr.write(f"reflint: internal error: {detail} (run with --debug for details)\n")

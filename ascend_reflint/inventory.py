@@ -6,7 +6,6 @@ naming it and the cause, and every other file is still read.
 
 from __future__ import annotations
 
-import logging
 import os
 import time
 from collections import deque
@@ -21,8 +20,6 @@ from ascend_reflint.textfile import DEFAULT_MAX_BYTES, FileReadError, read_recip
 
 if TYPE_CHECKING:
     from ascend_reflint.extraction_cache import ExtractionCache
-
-log = logging.getLogger("reflint")
 
 
 @dataclass
@@ -106,6 +103,10 @@ def build_inventory(
         files = chosen
     inventory = Inventory(files=files, errors=list(found.errors), notices=list(found.notices))
     inventory.timings["discover"] = time.perf_counter() - started
+    if inventory.files:
+        from ascend_reflint.output import ensure_logging
+
+        ensure_logging()  # extraction may log (its failures, with --debug), and so may the libraries it runs
     started = time.perf_counter()
     queue = deque(inventory.files)
     known = {*read_already, *(source.abspath for source in files)}
@@ -262,7 +263,9 @@ def _extract(source: SourceFile, build_args: Mapping[str, str]) -> bool:
         _failed(source, f"too deeply nested or too large to extract ({type(exc).__name__})")
         return False
     except Exception as exc:  # a bug of ours must not lose the other files' findings
-        log.debug("extracting %s failed", source.path, exc_info=True)
+        import logging
+
+        logging.getLogger("reflint").debug("extracting %s failed", source.path, exc_info=True)
         _failed(source, f"internal error while extracting ({type(exc).__name__}: {exc}); run with --debug")
         return False
     return not ran_out()

@@ -479,10 +479,23 @@ def _safe_log_formatter() -> type[logging.Formatter]:
 _HANDLER_NAME = "reflint-output"
 
 
-def configure_logging(stream: TextIO, debug: bool) -> None:
+def configure_logging(stream: TextIO, debug: bool, defer: bool = False) -> None:
     """Send every logger's records (reflint's and any library's) to ``stream`` as ``reflint: MESSAGE`` lines
     through a formatter that masks and escapes as :func:`shown` does: WARNING and up, or everything with
-    ``debug``. Replaces the handler that an earlier call installed."""
+    ``debug``. Replaces the handler that an earlier call installed.
+
+    Args:
+        stream: where the records go.
+        debug: every record, not only WARNING and up.
+        defer: install the handler when :func:`ensure_logging` is first called, not now: a command calls it
+            before it reads a file or runs another library's code, which is when a record can be made, so
+            that a scan that finds nothing to read never imports :mod:`logging` (about 3 ms of start-up).
+    """
+    global _PENDING_LOGGING
+    if defer:
+        _PENDING_LOGGING = (stream, debug)
+        return
+    _PENDING_LOGGING = None
     import logging
 
     root = logging.getLogger()
@@ -493,6 +506,16 @@ def configure_logging(stream: TextIO, debug: bool) -> None:
     handler.setFormatter(_safe_log_formatter()("reflint: %(message)s"))
     root.addHandler(handler)
     root.setLevel(logging.DEBUG if debug else logging.WARNING)
+
+
+def ensure_logging() -> None:
+    """Install the handler that a deferred :func:`configure_logging` left pending, if any."""
+    if _PENDING_LOGGING is not None:
+        configure_logging(*_PENDING_LOGGING)
+
+
+#: The arguments of a deferred :func:`configure_logging`, until :func:`ensure_logging` applies them.
+_PENDING_LOGGING: tuple[TextIO, bool] | None = None
 
 
 # -- files ------------------------------------------------------------------------------------------------

@@ -11,15 +11,16 @@ import sys
 from pathlib import Path
 
 #: What a scan that finds no file must not import: the stages after discovery, the cache's codec and hashes,
-#: pathlib (with urllib.parse and ipaddress behind it), and shutil (with bz2 and lzma behind it), which
-#: argparse's help formatter imports for the terminal's width.
+#: pathlib (with urllib.parse and ipaddress behind it), shutil (with bz2 and lzma behind it), which
+#: argparse's help formatter imports for the terminal's width, and logging (its handler is installed when
+#: there is a file to read).
 NOT_AT_START_UP = (
     "ascend_reflint.check",
     "ascend_reflint.lookup",
     "ascend_reflint.extract",
     "ascend_reflint.codec",
 )
-NOR_STDLIB = ("pathlib", "urllib", "ipaddress", "hashlib", "json", "shutil", "bz2", "lzma")
+NOR_STDLIB = ("pathlib", "urllib", "ipaddress", "hashlib", "json", "shutil", "bz2", "lzma", "logging")
 #: What a warm scan naming files whose extractions are all cached must not import: the extractors and the
 #: variable resolution they use (nothing is parsed), and difflib (nothing is suggested).
 NOT_WHEN_WARM = ("ascend_reflint.extract", "ascend_reflint.resolve", "difflib", "shutil")
