@@ -27,7 +27,7 @@ from collections import deque
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from ascend_reflint.model import FileKind, GivenValue, Invocation, Pin, Resolution, SourceFile
+from ascend_reflint.model import FileKind, GivenValue, Invocation, Pin, Resolution, SourceFile, Span, Via
 from ascend_reflint.sidefile import inside_root
 
 if TYPE_CHECKING:
@@ -75,6 +75,7 @@ def apply_invocations(
     # Each target's own pins, unsited (:func:`_unsited`): the pins that an invocation does not change.
     own: dict[str, set[tuple[object, ...]]] = {}
     explained: dict[str, dict[Pin, Pin]] = {}  # own unresolved pin → the same pin, with what gives its value
+    given: dict[str, _Given] = {}  # which own unresolved pins the invocations give values, and which not
     while pending:
         invoker, invocation, depth, slot = pending.popleft()
         real = _target(invoker, invocation, root, by_path)
@@ -93,6 +94,7 @@ def apply_invocations(
             if pin.resolution is not Resolution.UNRESOLVED
         )
         _explain(target, copy, invocation, explained.setdefault(real, {}))
+        given.setdefault(real, _Given()).record(target, copy)
         target.issues.extend(issue for issue in copy.issues if issue not in target.issues)
         if depth < MAX_DEPTH:  # a reusable workflow that builds a Dockerfile with the inputs it was given
             pending.extend(
@@ -104,7 +106,14 @@ def apply_invocations(
         from ascend_reflint.resolve import merge_call_sites
     for real, pins in added.items():
         target = by_path.chosen[real]
-        own_pins = [explained[real].get(pin, pin) for pin in target.pins]
+        resolved = given[real].everywhere()
+        own_pins = [
+            explained[real].get(pin, pin)
+            for pin in target.pins
+            if pin.resolution is not Resolution.UNRESOLVED
+            or pin in explained[real]
+            or (pin.span, pin.via) not in resolved
+        ]
         target.pins = sorted(
             merge_call_sites([*own_pins, *pins]), key=lambda pin: (pin.span.line, pin.span.column)
         )
@@ -129,6 +138,40 @@ def _explain(target: SourceFile, copy: SourceFile, invocation: Invocation, expla
             and pin.resolution_note != own.resolution_note
         ):
             explained[own] = dataclasses.replace(pin, call_sites=(invocation.site,))
+
+
+class _Given:
+    """Which of a target's own unresolved pins (an ``ARG`` without a default) its invocations give a value.
+
+    A pin that every invocation of the file resolves is left out of the file's own pins: the builds check
+    it (each through its call site), and RL009's "has no default and no --build-arg" would contradict
+    them. A pin that some invocation leaves as it is (a build that gives no such value) keeps its own
+    unresolved pin: that build fetches with no value.
+    """
+
+    __slots__ = ("left", "resolved")
+
+    def __init__(self) -> None:
+        self.resolved: set[tuple[Span, Via]] = set()
+        self.left: set[tuple[Span, Via]] = set()
+
+    def record(self, target: SourceFile, copy: SourceFile) -> None:
+        """Record what ``copy`` (``target`` extracted with one invocation's values; the pins that the
+        values do not change left out) does to each unresolved pin of ``target``: resolves it, leaves it
+        as it is (absent from ``copy``), or leaves it unresolved another way (an unknown value: neither)."""
+        resolutions = {(pin.span, pin.via): pin.resolution for pin in copy.pins}
+        for pin in target.pins:
+            if pin.resolution is Resolution.UNRESOLVED:
+                key = (pin.span, pin.via)
+                resolution = resolutions.get(key)
+                if resolution is None:
+                    self.left.add(key)
+                elif resolution is not Resolution.UNRESOLVED:
+                    self.resolved.add(key)
+
+    def everywhere(self) -> set[tuple[Span, Via]]:
+        """The pins (by span and via) that some invocation resolves and none leaves as they are."""
+        return self.resolved - self.left
 
 
 class _RealPaths:

@@ -188,14 +188,26 @@ class PinContext(NamedTuple):
 
     def other_pins_of_remote(self) -> tuple[Related, ...]:
         """``related`` entries for the file's other pins in ``remote_pins``, at their URL tokens (else their
-        spans), for a finding that stands for all of them; a suppression comment at any of them then
-        suppresses it (see :mod:`ascend_reflint.suppress`). Empty when this pin is the only one."""
-        return tuple(
-            Related(other.path, at.line, at.column, f"another pin of {other.remote}")
-            for other in self.remote_pins
-            if other is not self.pin
-            for at in (other.url_span or other.span,)
-        )
+        spans), for a finding at this pin's URL token (else its span) that stands for all of them; a
+        suppression comment at any of them then suppresses it (see :mod:`ascend_reflint.suppress`).
+
+        A related place is never the finding's own: pins that share this pin's URL token (the ``git
+        checkout``s of one clone all fetch the clone's URL) are each at their own span, this pin included,
+        so that the note says which pins the finding stands for. Empty when this pin is the only one.
+        """
+        here = _place(self.pin)
+        shared = any(_place(other) == here for other in self.remote_pins if other is not self.pin)
+        related: dict[tuple[int, int], Related] = {}
+        for other in self.remote_pins:
+            if other is self.pin and not shared:
+                continue
+            at = _place(other)
+            if at == here:
+                at = (other.span.line, other.span.column)
+            if at != here:
+                what = "another pin" if other is not self.pin else "a pin"
+                related.setdefault(at, Related(other.path, *at, f"{what} of {other.remote}"))
+        return tuple(related.values())
 
     def finding(
         self,
@@ -415,3 +427,9 @@ class ProjectContext(NamedTuple):
         """A related place at ``pin``'s ref where it is written (its origin, when it has one)."""
         path, line, column = at_value(pin.ref_origin, pin.path, pin.span.line, pin.span.column)
         return Related(path, line, column, message)
+
+
+def _place(pin: Pin) -> tuple[int, int]:
+    """Where a finding about ``pin``'s remote is: its URL token's (else its span's) line and column."""
+    at = pin.url_span or pin.span
+    return at.line, at.column

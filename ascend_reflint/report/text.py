@@ -78,7 +78,9 @@ def _refs_table(inventory: Inventory, rows: Sequence[tuple[str, ...]], stream: T
     widths = [max(cell_len(cell) for cell in column) for column in zip(_TABLE_COLUMNS, *rows, strict=True)]
     if sum(widths) + _TABLE_FRAME > console.width:
         return False
-    table = Table(title=f"{len(inventory.pins)} pins in {len(inventory.files)} files", title_justify="left")
+    pins, files = len(inventory.pins), len(inventory.files)
+    title = f"{pins} pin{'s' * (pins != 1)} in {files} file{'s' * (files != 1)}"
+    table = Table(title=title, title_justify="left")
     for column in _TABLE_COLUMNS:
         table.add_column(column, no_wrap=True)
     for pin, (location, remote, ref, via, clone) in zip(inventory.pins, rows, strict=True):

@@ -502,9 +502,9 @@ def test_rl010_not_rl014_for_a_mirror_without_a_copy() -> None:
         (
             "RL010",
             Severity.WARNING,
-            f"the mirror {mirror} has no copy of github.com/nvidia/megatron-lm (your git config rewrites its "
-            "URL with url.<base>.insteadOf), so this pin went unchecked; add it to the mirror to have it "
-            "checked",
+            "the mirror that your git config sends https://github.com/NVIDIA/Megatron-LM.git to "
+            "(url.<base>.insteadOf) has no copy of github.com/nvidia/megatron-lm, so this pin went "
+            "unchecked; add it to the mirror to have it checked",
         )
     ]
 

@@ -103,3 +103,34 @@ def test_a_width_of_nothing_is_the_terminal_s_not_an_empty_output(
 
     monkeypatch.setattr(shutil, "get_terminal_size", lambda fallback=(80, 24): os.terminal_size((80, 24)))
     assert refs(capsys, monkeypatch, columns) == LINES
+
+
+@pytest.mark.parametrize(
+    ("paths", "title"),
+    [
+        (["docker/Dockerfile.a2"], "2 pins in 1 file"),
+        (["scripts/install.sh", "docker/Dockerfile.a2"], "4 pins in 2 files"),
+    ],
+)
+def test_the_table_title_counts_in_the_singular_and_the_plural(
+    tree: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    paths: list[str],
+    title: str,
+) -> None:
+    monkeypatch.setenv("COLUMNS", "200")
+    assert main(["refs", "--color", "always", *paths]) == 0
+    assert _ANSI.sub("", capsys.readouterr().out.splitlines()[0]).rstrip() == title
+
+
+def test_one_pin_in_one_file_is_said_in_the_singular(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "Dockerfile").write_text(
+        "FROM x\nRUN git clone --branch v1 https://github.com/o/r.git\n", encoding="utf-8"
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("COLUMNS", "200")
+    assert main(["refs", "--color", "always"]) == 0
+    assert _ANSI.sub("", capsys.readouterr().out.splitlines()[0]).rstrip() == "1 pin in 1 file"

@@ -211,16 +211,16 @@ def test_credentials_reach_only_an_allowed_host_over_https(
     )
     # The two rewritten URLs were answered by the mirror the rewrite points at: said of the mirror (RL010).
     mirror = (
-        "the mirror https://127.0.0.1:{port}/rewritten-{name}/o/r.git has no copy of {name}.example/o/r that "
-        "it gives without credentials (your git config rewrites its URL with url.<base>.insteadOf), so this "
-        "pin went unchecked; add it to the mirror to have it checked"
+        "the mirror that your git config sends https://{name}.example/o/r.git to (url.<base>.insteadOf) has "
+        "no copy of {name}.example/o/r that it gives without credentials, so this pin went unchecked; add it "
+        "to the mirror to have it checked"
     )
     assert [(f["code"], f["line"], f["message"]) for f in json_output(completed)["findings"]] == [
         ("RL014", 2, first),
         ("RL014", 3, f"127.0.0.1:{https_server.port}/other/r{private}"),
         ("RL014", 4, f"localhost:{http_server.port}/plain/r{private}"),
-        ("RL010", 5, mirror.format(port=https_server.port, name="global")),
-        ("RL010", 6, mirror.format(port=https_server.port, name="env")),
+        ("RL010", 5, mirror.format(name="global")),
+        ("RL010", 6, mirror.format(name="env")),
     ]
     assert completed.returncode == 1
 

@@ -279,8 +279,8 @@ def test_query_tokens_passwords_with_at_signs_and_scp_users_are_masked_everywher
         "***@127.0.0.1:o/r.git",
         f"http://127.0.0.1:{closed_port}/o/r.git?private_token=***",
     ]
-    # The URL that the user's insteadOf made of it (the mirror, here the local copy) is masked, and so are
-    # git's own messages: ssh's user@host.
+    # The URL that RL010 names (the pin's own, which the user's insteadOf sends to a mirror) is masked, and
+    # so are git's own messages: ssh's user@host.
     assert [(run.returncode, run.stderr) for run in (runs[0], runs[1], runs[3], runs[4])] == [
         (0, ""),
         (0, ""),
@@ -288,7 +288,7 @@ def test_query_tokens_passwords_with_at_signs_and_scp_users_are_masked_everywher
         (1, "reflint: no remote could be checked: 4 pins unchecked\n"),
     ]
     assert runs[2].returncode == 1
-    mirror = remotes.root.resolve() / "github.com" / "NVIDIA" / "Megatron-LM.git?access_token=***"
+    url = "https://github.com/NVIDIA/Megatron-LM.git?access_token=***"
     port = closed_port
     assert [
         (f["line"], re.sub(r" after \d+ ms:", " after N ms:", f["message"]))
@@ -296,9 +296,9 @@ def test_query_tokens_passwords_with_at_signs_and_scp_users_are_masked_everywher
     ] == [
         (
             2,
-            f"the mirror {mirror} has no copy of github.com/nvidia/megatron-lm (your git config rewrites "
-            "its URL with url.<base>.insteadOf), so this pin went unchecked; add it to the mirror to have "
-            "it checked",
+            f"the mirror that your git config sends {url} to (url.<base>.insteadOf) has no copy of "
+            "github.com/nvidia/megatron-lm, so this pin went unchecked; add it to the mirror to have it "
+            "checked",
         ),
         (
             3,

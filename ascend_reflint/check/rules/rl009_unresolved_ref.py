@@ -19,6 +19,13 @@ script's `--build-arg TE_REF="$(cat te.txt)"`), and a reusable workflow's input 
 are reported with where that value is given (`the build argument TE_REF is given at
 .github/workflows/image.yml:14: …`), and the build or the call as a related place.
 
+When the project's builds of a Dockerfile give an `ARG` without a default its value (a script's
+`docker build --build-arg TE=release_v2.10`, a workflow's `build-args:`, a bake target, a compose
+service), the pin is checked through each build, which is its related place, and RL009 is not reported for
+it. When some build of it gives no value (a `docker build` without `--build-arg TE=…`), that build fetches
+with an empty value, so RL009 stays at the use, beside what the other builds' values get. reflint cannot
+know of builds made by hand: a Dockerfile that no file of the project builds is reported as before.
+
 Where a default value would let reflint check the pin (a variable the file never sets, an `ARG`
 without a default), the message says so. For a loop variable, an expression, a command, or a variable
 that the file sets empty on purpose (`ARG VLLM_COMMIT=""`, or `VLLM_COMMIT=` in a script that tests

@@ -14,10 +14,11 @@ over `https://` of the same repository. A `# reflint: ignore[RL010]` comment at 
 that URL suppresses the finding.
 
 When your git configuration sends the remote's URL to a mirror (`url.<base>.insteadOf`, common in CI and
-air-gapped setups) and the mirror has no such repository, that is reported here too, as "the mirror
-<URL> has no copy of <remote>": it says nothing about the remote itself (RL014 is only for a remote that
-answered "no such repository" to its own URL), and the build, in a container or on another machine, may
-not use the mirror at all.
+air-gapped setups) and the mirror has no such repository, that is reported here too, as "the mirror that
+your git config sends <the pin's URL> to (url.<base>.insteadOf) has no copy of <remote>" (the pin's own
+URL, whichever spelling of it a scan of other files looked up first): it says nothing about the remote
+itself (RL014 is only for a remote that answered "no such repository" to its own URL), and the build, in a
+container or on another machine, may not use the mirror at all.
 
 ## Why is this bad?
 
@@ -44,6 +45,7 @@ from collections.abc import Iterator
 
 from ascend_reflint.check.context import PinContext
 from ascend_reflint.model import FailureKind, Finding, LookupFailure, Severity
+from ascend_reflint.remote import redact
 
 CODE = "RL010"
 NAME = "remote-unreachable"
@@ -84,10 +86,12 @@ def check(context: PinContext) -> Iterator[Finding]:
     elif failure.kind in _MIRROR_ANSWERS:
         # Said of the mirror, never of the remote: the build (in a container, on another machine) may not
         # use the mirror at all, and the repository may well exist upstream.
+        # The pin's own URL, not the mirror URL that the lookup fetched: one lookup stands for every spelling
+        # of a remote's URL, and which spelling came first depends on the files scanned.
         answer = _MIRROR_ANSWERS[failure.kind].format(remote=failure.remote)
         message = (
-            f"the mirror {failure.detail} {answer} (your git config rewrites its URL with "
-            f"url.<base>.insteadOf), so {unchecked}; add it to the mirror to have it checked"
+            f"the mirror that your git config sends {redact(context.pin.url)} to (url.<base>.insteadOf) "
+            f"{answer}, so {unchecked}; add it to the mirror to have it checked"
         )
     else:
         message = f"{failure.remote} could not be looked up: {_reason(failure)}, so {unchecked}"
