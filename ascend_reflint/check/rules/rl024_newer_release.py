@@ -45,9 +45,10 @@ written (the `ARG` or variable that holds it, see RL002).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 
 from ascend_reflint.check.context import PinContext
+from ascend_reflint.check.refindex import index_of
 from ascend_reflint.check.refnames import NamedRef, pinned_ref
 from ascend_reflint.check.versions import parse_version
 from ascend_reflint.model import Applicability, Finding, Fix, Pin, RefType, RemoteRefs, Severity, Via
@@ -121,11 +122,13 @@ def _line(name: str, numbers: tuple[int, ...], refs: RemoteRefs) -> list[tuple[t
 
 
 def _releases(refs: RemoteRefs) -> dict[str, list[tuple[tuple[int, ...], str]]]:
-    """The remote's final releases by naming scheme (a version's skeleton), read once per ref list: a
-    remote pinned in sixty workflow steps has its tags parsed once, not sixty times."""
-    cached = _RELEASES.get(id(refs.tags))
-    if cached is not None and cached[0] is refs.tags:
-        return cached[1]
+    """The remote's final releases by naming scheme (a version's skeleton), read once per ref list and kept
+    with its index (:func:`~ascend_reflint.check.refindex.index_of`): a remote pinned in sixty workflow
+    steps has its tags parsed once, not sixty times."""
+    return index_of(refs).remembered(("newer-release", "releases"), lambda: _releases_of(refs))
+
+
+def _releases_of(refs: RemoteRefs) -> dict[str, list[tuple[tuple[int, ...], str]]]:
     releases: dict[str, list[tuple[tuple[int, ...], str]]] = {}
     for tag in refs.tags:
         version = parse_version(tag)
@@ -134,16 +137,7 @@ def _releases(refs: RemoteRefs) -> dict[str, list[tuple[tuple[int, ...], str]]]:
         found = _release_numbers(tag)
         if found is not None:
             releases.setdefault(version.skeleton, []).append((found, tag))
-    if len(_RELEASES) >= _RELEASES_KEPT:
-        _RELEASES.clear()
-    _RELEASES[id(refs.tags)] = (refs.tags, releases)
     return releases
-
-
-#: Releases by skeleton of the ref lists seen, by the identity of their tag mapping (kept with it, so that
-#: an id is never taken for another mapping's).
-_RELEASES: dict[int, tuple[Mapping[str, str], dict[str, list[tuple[tuple[int, ...], str]]]]] = {}
-_RELEASES_KEPT = 256
 
 
 def _extends(candidate: tuple[int, ...], numbers: tuple[int, ...]) -> bool:
