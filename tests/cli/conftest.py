@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from gitfixtures import FakeRemotes, build_remotes
 
 from ascend_reflint.cli import main
 
@@ -23,3 +24,9 @@ def scan(capsys: pytest.CaptureFixture[str]) -> Scan:
         return code, captured.out.splitlines(), captured.err.splitlines()
 
     return run
+
+
+@pytest.fixture(scope="module")
+def remotes(tmp_path_factory: pytest.TempPathFactory) -> FakeRemotes:
+    """Local bare repositories with real-looking refs, one set per test module (see gitfixtures)."""
+    return build_remotes(tmp_path_factory.mktemp("remotes"))

@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
-from gitfixtures import FakeRemotes, build_remotes, set_env
+from gitfixtures import FakeRemotes, set_env
 from hostile.spans import span_violations
 
 from ascend_reflint.cli import main
@@ -65,11 +65,6 @@ Build
     FROM ubuntu:22.04
     RUN git clone -b core_r0.18.0 https://github.com/NVIDIA/Megatron-LM.git
 """
-
-
-@pytest.fixture(scope="module")
-def remotes(tmp_path_factory: pytest.TempPathFactory) -> FakeRemotes:
-    return build_remotes(tmp_path_factory.mktemp("remotes"))
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from gitfixtures import FakeRemotes, build_remotes
+from gitfixtures import FakeRemotes
 from ruamel.yaml import YAML
 
 PROJECT = Path(__file__).resolve().parents[2]
@@ -29,11 +29,6 @@ def first_console_block() -> tuple[list[str], list[str]]:
     commands = [line[2:] for line in block.group(1).splitlines() if line.startswith("$ ")]
     output = [line for line in block.group(1).splitlines() if not line.startswith("$ ")]
     return [shlex.split(command, comments=True) for command in commands], output
-
-
-@pytest.fixture(scope="module")
-def remotes(tmp_path_factory: pytest.TempPathFactory) -> FakeRemotes:
-    return build_remotes(tmp_path_factory.mktemp("remotes"))
 
 
 def test_the_first_commands_install_the_checkout_and_scan_another_folder() -> None:

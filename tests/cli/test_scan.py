@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from expected import MEGATRON_RELEASE_BRANCH
-from gitfixtures import FakeRemotes, build_remotes, set_env
+from gitfixtures import FakeRemotes, set_env
 from loopback import http_status_server
 
 from ascend_reflint.cli import main
@@ -51,11 +51,6 @@ MISSING_AND_UNREACHABLE = """\
 git clone --branch v1 https://github.com/nobody/missing.git
 git clone --branch v1 https://127.0.0.1:9/o/unreachable.git
 """
-
-
-@pytest.fixture(scope="module")
-def remotes(tmp_path_factory: pytest.TempPathFactory) -> FakeRemotes:
-    return build_remotes(tmp_path_factory.mktemp("remotes"))
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from gitfixtures import FakeRemotes, build_remotes, set_env
+from gitfixtures import FakeRemotes, set_env
 
 from ascend_reflint.cli import main
 
@@ -54,11 +54,6 @@ RELEASE_BRANCH = (
 )
 #: The line after the summary: RELEASE_BRANCH's fix is unsafe (the branch has moved on since the tag).
 FIXABLE = "1 fixable with --fix --unsafe-fixes"
-
-
-@pytest.fixture(scope="module")
-def remotes(tmp_path_factory: pytest.TempPathFactory) -> FakeRemotes:
-    return build_remotes(tmp_path_factory.mktemp("remotes"))
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from gitfixtures import FakeRemotes, build_remotes, set_env
+from gitfixtures import FakeRemotes, set_env
 
 from ascend_reflint.cli import main
 
@@ -58,11 +58,6 @@ dependencies:
 }
 #: A commit that neither the remote's history nor its server has (RL001 says `git submodule update` fails).
 ABSENT_COMMIT = "89abcdef0123456789abcdef0123456789abcdef"
-
-
-@pytest.fixture(scope="module")
-def remotes(tmp_path_factory: pytest.TempPathFactory) -> FakeRemotes:
-    return build_remotes(tmp_path_factory.mktemp("remotes"))
 
 
 @pytest.fixture

@@ -11,17 +11,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from gitfixtures import FakeRemotes, build_remotes, set_env
+from gitfixtures import FakeRemotes, set_env
 
 #: The ``scan`` fixture of ``conftest.py``: ``scan(*args)`` → (exit code, stdout lines, stderr lines).
 Scan = Callable[..., tuple[int, list[str], list[str]]]
 MEGATRON_URL = "https://github.com/NVIDIA/Megatron-LM.git"
 GITMODULES = f'[submodule "megatron"]\n\tpath = third_party/megatron\n\turl = {MEGATRON_URL}\n'
-
-
-@pytest.fixture(scope="module")
-def remotes(tmp_path_factory: pytest.TempPathFactory) -> FakeRemotes:
-    return build_remotes(tmp_path_factory.mktemp("remotes"))
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from gitfixtures import FakeRemotes, build_remotes, set_env
+from gitfixtures import FakeRemotes, set_env
 
 from ascend_reflint.cli import main
 
@@ -63,11 +63,6 @@ SUMMARY = (
 
 def release_branch(variant: str) -> list[str]:
     return [line.format(variant=variant) for line in RELEASE_BRANCH]
-
-
-@pytest.fixture(scope="module")
-def remotes(tmp_path_factory: pytest.TempPathFactory) -> FakeRemotes:
-    return build_remotes(tmp_path_factory.mktemp("remotes"))
 
 
 @pytest.fixture

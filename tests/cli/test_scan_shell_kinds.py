@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from gitfixtures import FakeRemotes, build_remotes, set_env
+from gitfixtures import FakeRemotes, set_env
 
 from ascend_reflint.cli import main
 
@@ -25,11 +25,6 @@ FILES = {
         "GIT_TAG core_v0.99.0)\n"
     ),
 }
-
-
-@pytest.fixture(scope="module")
-def remotes(tmp_path_factory: pytest.TempPathFactory) -> FakeRemotes:
-    return build_remotes(tmp_path_factory.mktemp("remotes"))
 
 
 @pytest.fixture
