@@ -7,7 +7,7 @@ from typing import Any
 
 from ascend_reflint.inventory import Inventory
 from ascend_reflint.model import FileMessage, Finding, Fix, Origin, Pin, ScanResult, Span
-from ascend_reflint.report import fix_counts
+from ascend_reflint.report import fix_counts, rule_counts
 
 
 def pin_record(pin: Pin, describe: str | None = None) -> dict[str, Any]:
@@ -181,3 +181,22 @@ def scan_document(result: ScanResult) -> dict[str, Any]:
             ),
         },
     }
+
+
+def statistics_document(result: ScanResult) -> list[dict[str, Any]]:
+    """The ``scan --format json --statistics`` document: ruff's ``--statistics --output-format json`` array,
+    one object per rule and severity (:func:`ascend_reflint.report.rule_counts`, most findings first):
+    ``code``, ``rule`` (the name, as findings call it; ruff's ``name``), ``severity``, ``count``,
+    ``fixable`` (true when ``--fix`` would fix every one of them, with the options given, as ruff's
+    ``fixable``) and ``fixable_count`` (how many it would fix). An empty array when nothing was found."""
+    return [
+        {
+            "code": entry.code,
+            "rule": entry.rule,
+            "severity": entry.severity.label,
+            "count": entry.total,
+            "fixable": entry.fixable == entry.total,
+            "fixable_count": entry.fixable,
+        }
+        for entry in rule_counts(result)
+    ]
