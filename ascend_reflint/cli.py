@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from ascend_reflint.model import FileMessage, Pin, ScanResult, Severity
     from ascend_reflint.output import Channel
     from ascend_reflint.report.text import TextOptions
-    from ascend_reflint.scan import ScanRun
+    from ascend_reflint.scan import ScanOptions, ScanRun
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 #: What ``reflint scan`` exits with; 0 never stands for "nothing was checked". Also in README.md.
@@ -508,6 +508,12 @@ def _parser() -> argparse.ArgumentParser:
         help="record every finding in FILE (then report none), for --baseline later",
     )
     scan.add_argument("--profile", action="store_true", help="print the time each stage took to stderr")
+    scan.add_argument(
+        "--show-settings",
+        action="store_true",
+        help="print the settings a scan of PATH would use (rules and severities, the config and rule packs "
+        "merged, the remotes each list holds, the project's own remotes) and exit, scanning nothing",
+    )
     scan.set_defaults(handler=_run_scan, command_parser=scan)
 
     cache = commands.add_parser("cache", help="show or empty reflint's caches")
@@ -907,6 +913,8 @@ def _run_scan(args: argparse.Namespace) -> int:
         extraction_cache=not args.no_cache,
         docs=config.docs and not args.no_docs,
     )
+    if args.show_settings:
+        return _show_settings(args, config, options)
     destinations = _destinations(args.format or ["text"], args.output)
     _check_statistics(args.statistics, [output_format for output_format, _ in destinations])
     if args.sarif_file is not None:
@@ -973,6 +981,47 @@ def _run_scan(args: argparse.Namespace) -> int:
             f"reflint: no remote could be checked: {unchecked} pin{'s' * (unchecked != 1)} unchecked\n"
         )
     return scan_exit_code(result, Severity.parse(args.fail_on), args.exit_zero)
+
+
+def _show_settings(args: argparse.Namespace, config: Config, options: ScanOptions) -> int:
+    """``--show-settings``: the settings in effect (:mod:`ascend_reflint.report.settings`) in the text
+    form, or in JSON with ``--format json``, to standard output or ``--output``."""
+    from pathlib import Path
+
+    from ascend_reflint.own_remotes import own_remotes
+    from ascend_reflint.report.settings import settings_document, settings_text
+    from ascend_reflint.scan import RuleSelection, build_policy
+
+    formats = set(args.format or ["text"])
+    if not formats <= {"text", "json"} or len(formats) > 1 or len(args.output) > 1:
+        raise UsageError("--show-settings prints one text or json document (one --format, one --output)")
+    try:
+        policy = build_policy(config, [Path(path) for path in options.rule_packs])
+    except _input_errors() as exc:
+        raise UsageError(str(exc)) from None
+    scan_settings = {
+        "exclude": [*config.exclude, *options.excludes],
+        "unsafe-fixes": args.unsafe_fixes or config.unsafe_fixes,
+        "pin-commits": args.pin_commits or config.pin_commits,
+        "verify-commits": options.verify_commits and config.verify_commits,
+        "docs": options.docs,
+        "gitlab-host": config.gitlab_host,
+    }
+    document = settings_document(
+        config, policy, RuleSelection.of(options, config), scan_settings, own_remotes(config.root)
+    )
+    if formats == {"json"}:
+        from ascend_reflint.output import json_text
+
+        text = json_text(document)
+    else:
+        text = settings_text(document)
+
+    def render(stream: Channel) -> None:
+        stream.write(text)
+
+    _emit(args.output[0] if args.output else None, render)
+    return EXIT_CLEAN
 
 
 def scan_exit_code(result: ScanResult, fail_on: Severity, exit_zero: bool = False) -> int:
