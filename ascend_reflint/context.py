@@ -13,9 +13,8 @@ the values they give enter its pins; and since those values can change a Dockerf
 remotes without changing its stat, the index's remotes of those two kinds are not trusted in a scan that
 reads a file the index does not summarise (it may run them with other values) or misses one that it does
 (another file may now be the one run). When only the drift rules run, a remote of the files given is looked
-up when the tree pins it both by commit id and by name (:func:`~ascend_reflint.check.drift_lookups`; also
-at two names, which the files compared already show): a file that pins it the other way is read. Without
-the extraction cache (``--no-cache``) every file is read.
+up when the tree pins it both by commit id and by name (:func:`~ascend_reflint.check.drift_lookups`): a
+file that pins it the other way is read. Without the extraction cache (``--no-cache``) every file is read.
 """
 
 from __future__ import annotations

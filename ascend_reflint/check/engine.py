@@ -130,8 +130,7 @@ def default_branch_lookups(files: Sequence[SourceFile], lookups: Mapping[str, Lo
 def drift_lookups(files: Sequence[SourceFile], scanned: Sequence[SourceFile] | None = None) -> dict[str, str]:
     """The lookups that the drift rules (RL004, RL005) need when no other rule asks for one: one of each
     remote that some pins pin by commit id and others by name, since only its tags say whether a name is
-    the commit pinned elsewhere, and of each remote pinned at two names or more, since only its ref list
-    says which is a branch (a branch never wins their vote: :mod:`ascend_reflint.check.vote`).
+    the commit pinned elsewhere.
 
     Args:
         files: every file read (scanned and context-only), with their pins.
@@ -143,15 +142,12 @@ def drift_lookups(files: Sequence[SourceFile], scanned: Sequence[SourceFile] | N
         lookup key → URL, as :func:`remotes_to_look_up` gives them.
     """
     commits: set[str] = set()
-    names: dict[str, set[str]] = {}
+    names: set[str] = set()
     for source in files:
         for pin in source.pins:
             if pin.remote is not None and pin.resolved and pin.ref is not None:
-                if pinned_commit(pin) is not None:
-                    commits.add(pin.remote)
-                else:
-                    names.setdefault(pin.remote, set()).add(pin.ref)
-    both = (commits & names.keys()) | {remote for remote, named in names.items() if len(named) > 1}
+                (commits if pinned_commit(pin) is not None else names).add(pin.remote)
+    both = commits & names
     lookups: dict[str, str] = {}
     for source in files if scanned is None else scanned:
         for pin in source.pins:

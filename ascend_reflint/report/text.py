@@ -282,8 +282,8 @@ def summary_line(result: ScanResult) -> str:
     if s.cached_failures:
         text += f"; {s.cached_failures} cached failure{'s' * (s.cached_failures != 1)}, --refresh asks again"
     if s.remotes and not s.lookup_rules:
-        # Only the drift rules ran: they ask a remote only when it is pinned by commit id and by name, or at
-        # two names.
+        # Only the drift rules ran: they ask a remote only when it is pinned both by commit id and by name, or
+        # when they found its pins at refs that disagree.
         text += "; looked up only to tell tags, branches and commit ids apart (RL004, RL005)"
     text += ")"
     if result.errors:

@@ -80,9 +80,7 @@ CHECKED = (
     "0 errors, 0 warnings, 0 info in 0 of 2 files (2 pins, 1 remote: 1 checked (0 cached), 0 not checked)"
 )
 #: With only the drift rules, the summary says why a remote was looked up at all.
-DRIFT_ONLY = (
-    CHECKED[:-1] + "; looked up only to tell tags, branches and commit ids apart (RL004, RL005))"
-)
+DRIFT_ONLY = CHECKED[:-1] + "; looked up only to tell tags, branches and commit ids apart (RL004, RL005))"
 TWO_WARNINGS = DRIFT_ONLY.replace("0 warnings", "2 warnings").replace("in 0 of", "in 2 of")
 
 
