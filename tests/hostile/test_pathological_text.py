@@ -312,3 +312,32 @@ def test_one_remote_at_a_thousand_refs_in_two_kinds_of_file(tmp_path: Path) -> N
         "and at least 17 other refs; the files of folder '.' should pin one ref (or list the remote under "
         "drift-allowed-remotes)"
     )
+
+
+def test_a_shell_text_of_millions_of_commands_is_not_parsed(tmp_path: Path) -> None:
+    # tree-sitter-bash's tree holds some 230 bytes per character of one-letter commands, the walk as much
+    # again: 3 MB of them took 30 s and 1.2 GB, a 10 MiB script (under the file-size cap) crashed the scan
+    # under a 2 GiB address-space limit (SIGSEGV: every other file's findings lost).
+    commands = "git clone --branch v3 https://github.com/o/t.git\n" + "x\n" * 1_500_000
+    write_tree(
+        tmp_path,
+        {
+            "a.sh": "git clone --branch v1 https://github.com/o/r.git\n",
+            "b.sh": commands,
+        },
+    )
+
+    completed = run_reflint(
+        ["scan", "--format", "json", "--offline", "--no-cache"], tmp_path, preexec_fn=cpu_bounded()
+    )
+
+    assert completed.returncode == 1
+    document = json_output(completed)
+    too_long = (
+        "a shell text of 3,000,049 characters is longer than the 1,048,576 that reflint parses (the parser "
+        "holds some 230 bytes per character); reflint reads none of it"
+    )
+    assert [(error["path"], error["message"]) for error in document["errors"]] == [("b.sh", too_long)]
+    assert [(finding["code"], finding["path"], finding["ref"]) for finding in document["findings"]] == [
+        ("RL010", "a.sh", "v1")
+    ]

@@ -24,6 +24,12 @@ from ascend_reflint.sourcemap import SourceMap
 _LANGUAGE = Language(tree_sitter_bash.language())
 _LOCAL = threading.local()
 
+#: The longest shell text parsed, in characters. tree-sitter-bash's tree holds up to some 230 bytes per
+#: character (a one-letter command per line: 2 MB of ``x`` lines make 445 MB of tree), and the walk as
+#: much again, so a script of 10 MiB (the file-size cap) took 4.5 GB, or crashed the scan under a 2 GiB
+#: address-space limit. The longest script of the 13 real repositories in benchmarks/ is 68 kB.
+MAX_TEXT_CHARS = 1024 * 1024
+
 #: A comment that is an assignment with the ``#`` put in front: ``# MCORE_REF=core_v0.18.0``.
 _COMMENTED_ASSIGNMENT = re.compile(
     r"#+[ \t]*(?:(?:export|local|readonly|declare(?:[ \t]+-\w+)*)[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)="
@@ -372,8 +378,10 @@ def _parse_within(data: bytes, budget: ParseBudget) -> Tree:
     checked by tree-sitter's progress callback, which it calls every hundred or so parse steps).
 
     The parse that uses the budget up raises :class:`ExtractError`; the file's later texts are read as
-    empty, without a word more (that error said that no more is read).
+    empty, without a word more (that error said that no more is read). A text longer than
+    :data:`MAX_TEXT_CHARS` raises it before it is parsed.
     """
+    check_length(len(data))
     parser = _parser()
     if budget.left <= 0:
         return parser.parse(b"")
@@ -390,6 +398,16 @@ def _parse_within(data: bytes, budget: ParseBudget) -> Tree:
         raise ExtractError(_over_budget(budget)) from None
     finally:
         budget.left -= time.thread_time() - started
+
+
+def check_length(length: int) -> None:
+    """Raise :class:`ExtractError` when a shell text of ``length`` characters is longer than
+    :data:`MAX_TEXT_CHARS`: it is not parsed, and none of it is read."""
+    if length > MAX_TEXT_CHARS:
+        raise ExtractError(
+            f"a shell text of {length:,} characters is longer than the {MAX_TEXT_CHARS:,} that reflint "
+            "parses (the parser holds some 230 bytes per character); reflint reads none of it"
+        )
 
 
 def _over_budget(budget: ParseBudget) -> str:
