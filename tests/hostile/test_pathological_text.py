@@ -341,3 +341,29 @@ def test_a_shell_text_of_millions_of_commands_is_not_parsed(tmp_path: Path) -> N
     assert [(finding["code"], finding["path"], finding["ref"]) for finding in document["findings"]] == [
         ("RL010", "a.sh", "v1")
     ]
+
+
+def test_a_dockerfile_of_a_million_instructions_is_not_read(tmp_path: Path) -> None:
+    # Each instruction cost some 1 kB and 80 µs: a 10 MiB Dockerfile of "RUN x" lines took 2 GB and minutes,
+    # and crashed the scan (MemoryError) under a 2 GiB address-space limit.
+    write_tree(
+        tmp_path,
+        {
+            "a.sh": "git clone --branch v1 https://github.com/o/r.git\n",
+            "Dockerfile": "FROM x\nRUN git clone --branch v3 https://github.com/o/t.git\n"
+            + "RUN x\n" * 1_000_000,
+        },
+    )
+
+    completed = run_reflint(
+        ["scan", "--format", "json", "--offline", "--no-cache"], tmp_path, preexec_fn=cpu_bounded()
+    )
+
+    assert completed.returncode == 1
+    document = json_output(completed)
+    assert [(error["path"], error["line"], error["message"]) for error in document["errors"]] == [
+        ("Dockerfile", 50_001, "more than 50,000 instructions; reflint reads none of the file")
+    ]
+    assert [(finding["code"], finding["path"], finding["ref"]) for finding in document["findings"]] == [
+        ("RL010", "a.sh", "v1")
+    ]

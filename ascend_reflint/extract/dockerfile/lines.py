@@ -20,6 +20,11 @@ _KNOWN_DIRECTIVES = frozenset({"escape", "syntax", "check"})
 WHITESPACE = re.compile(r"[\t\v\f\r ]+")
 HEREDOC_WORD = re.compile(r"(\d*)<<(-?)([^<]*)")
 _HEREDOC_INSTRUCTIONS = frozenset({"RUN", "COPY", "ADD"})
+#: The most instructions read from one Dockerfile. Each costs some 1 kB and 80 µs to read and dispatch, so
+#: a 10 MiB file (the file-size cap) of ``RUN x`` lines, 1.7 million of them, took 2 GB and minutes, and
+#: crashed the scan under a 2 GiB address-space limit. Generated Dockerfiles of thousands of steps already
+#: pass what BuildKit's gRPC messages hold (moby/buildkit#6097: 7,000 steps).
+MAX_INSTRUCTIONS = 50_000
 
 
 class Logical:
@@ -160,6 +165,12 @@ class _LineReader:
             instruction = _instruction(logical)
             self._read_heredocs(instruction)
             self.parsed.instructions.append(instruction)
+            if len(self.parsed.instructions) > MAX_INSTRUCTIONS:
+                self.parsed.instructions.clear()  # none is dispatched: the file is an error
+                raise ExtractError(
+                    f"line {instruction.line}: more than {MAX_INSTRUCTIONS:,} instructions; reflint reads "
+                    "none of the file"
+                )
 
     def _directive(self, number: int, stripped: str) -> None:
         match = _DIRECTIVE.match(stripped) if stripped.startswith("#") else None
