@@ -44,6 +44,8 @@ exit codes:
   2  usage or internal error
 """
 FORMATS = ("text", "json", "github", "sarif")
+#: The formats that ``--statistics`` changes (ruff's: the text and json formats).
+STATISTICS_FORMATS = ("text", "json")
 
 
 class UsageError(Exception):
@@ -326,7 +328,8 @@ def _parser() -> argparse.ArgumentParser:
     scan.add_argument(
         "--statistics",
         action="store_true",
-        help="print the number of findings per rule instead of the findings (text format)",
+        help="print the number of findings per rule instead of the findings: lines in the text format, an "
+        "array in json (as ruff's); not with github or sarif",
     )
     scan.add_argument(
         "--offline", action="store_true", help="answer from the cache only; never use the network"
@@ -806,10 +809,9 @@ def _run_refs(args: argparse.Namespace) -> int:
 
     def render(stream: Channel) -> None:
         if args.format == "json":
-            from ascend_reflint.output import json_text
-            from ascend_reflint.report.json_output import refs_document
+            from ascend_reflint.report.json_output import write_refs_json
 
-            stream.write(json_text(refs_document(inventory, describes)))
+            write_refs_json(inventory, stream, describes)
         else:
             from ascend_reflint.report.text import write_refs
 
@@ -906,6 +908,7 @@ def _run_scan(args: argparse.Namespace) -> int:
         docs=config.docs and not args.no_docs,
     )
     destinations = _destinations(args.format or ["text"], args.output)
+    _check_statistics(args.statistics, [output_format for output_format, _ in destinations])
     if args.sarif_file is not None:
         destinations.append(("sarif", args.sarif_file))
     inventory = _inventory(args, config, keep_text=args.fix or args.diff)
@@ -1034,6 +1037,18 @@ def _destinations(formats: Sequence[str], outputs: Sequence[str]) -> list[tuple[
     return [(f, None) for f in formats[:on_stdout]] + list(zip(formats[on_stdout:], outputs, strict=True))
 
 
+def _check_statistics(statistics: bool, formats: Sequence[str]) -> None:
+    """``--statistics`` has a form in the text and json formats only, as in ruff (whose github and sarif
+    formats refuse it too): with another format it is a usage error, never ignored. The ``--sarif-file``
+    report, which is apart from the formats, is always the whole log."""
+    others = sorted({f for f in formats if f not in STATISTICS_FORMATS}, key=formats.index)
+    if statistics and others:
+        raise UsageError(
+            f"--statistics has no {' or '.join(others)} form: it counts findings in the text and json "
+            "formats only"
+        )
+
+
 def _scan_notices(run: ScanRun) -> list[FileMessage]:
     """The notices that ``scan`` writes to standard error: paths given on the command line that it skipped,
     the config's (a ``per-file-ignores`` glob that matches nothing) and the cache's. The other notices
@@ -1045,11 +1060,15 @@ def _scan_notices(run: ScanRun) -> list[FileMessage]:
 
 
 def _write_scan(output_format: str, result: ScanResult, text: TextOptions, stream: Channel) -> None:
-    if output_format == "json":
+    if output_format == "json" and text.statistics:
         from ascend_reflint.output import json_text
-        from ascend_reflint.report.json_output import scan_document
+        from ascend_reflint.report.json_output import statistics_document
 
-        stream.write(json_text(scan_document(result)))
+        stream.write(json_text(statistics_document(result)))
+    elif output_format == "json":
+        from ascend_reflint.report.json_output import write_scan_json
+
+        write_scan_json(result, stream)
     elif output_format == "github":
         from ascend_reflint.report.github import write_github
 

