@@ -30,18 +30,32 @@ MAX_INSTRUCTIONS = 50_000
 class Logical:
     """One instruction as Docker reads it (continuation lines joined), mapped back to the file by pieces."""
 
-    __slots__ = ("first_line", "source_map", "text")
+    __slots__ = ("_length", "_pieces", "_text", "first_line", "source_map")
 
     def __init__(self, first_line: int) -> None:
-        self.text = ""
         self.first_line = first_line
         self.source_map = SourceMap()
+        # The pieces are joined once, when the text is first read: adding each to the text was quadratic
+        # in an instruction's lines (a RUN of 320,000 continuation lines, 2.2 MB, took 4 minutes).
+        self._pieces: list[str] = []
+        self._length = 0
+        self._text: str | None = ""
 
     def append(self, piece: str, line: int, column: int) -> None:
         """Add ``piece``, which sits on file ``line`` from ``column`` on."""
         if piece:
-            self.source_map.add(len(self.text), line, column)
-            self.text += piece
+            self.source_map.add(self._length, line, column)
+            self._pieces.append(piece)
+            self._length += len(piece)
+            self._text = None
+
+    @property
+    def text(self) -> str:
+        """The instruction's text, continuation lines joined."""
+        if self._text is None:
+            self._text = "".join(self._pieces)
+            self._pieces = [self._text]
+        return self._text
 
     def position(self, offset: int) -> tuple[int, int]:
         """The file (line, column) of ``text[offset]`` (just after the last piece for ``len(text)``)."""
