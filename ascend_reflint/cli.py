@@ -41,10 +41,13 @@ exit codes:
   1  a finding at or above --fail-on
   1  a recipe file could not be read or parsed (binary, too large, malformed YAML, a shell syntax error)
   1  lookups were needed and none answered (network down, every remote unreachable, --offline, no cache)
+  1  no recipe file found in the folders scanned: nothing was checked (named files that are not recipes: 0)
   0  with --exit-zero, whatever was found (2 still for usage and internal errors)
   2  usage or internal error
 """
 FORMATS = ("text", "json", "github", "sarif")
+#: The formats that ``--statistics`` changes (ruff's: the text and json formats).
+STATISTICS_FORMATS = ("text", "json")
 
 
 class UsageError(Exception):
@@ -377,7 +380,8 @@ def _parser() -> argparse.ArgumentParser:
     scan.add_argument(
         "--statistics",
         action="store_true",
-        help="print the number of findings per rule instead of the findings (text format)",
+        help="print the number of findings per rule instead of the findings: lines in the text format, an "
+        "array in json (as ruff's); not with github or sarif",
     )
     scan.add_argument(
         "--offline", action="store_true", help="answer from the cache only; never use the network"
@@ -857,10 +861,9 @@ def _run_refs(args: argparse.Namespace) -> int:
 
     def render(stream: Channel) -> None:
         if args.format == "json":
-            from ascend_reflint.output import json_text
-            from ascend_reflint.report.json_output import refs_document
+            from ascend_reflint.report.json_output import write_refs_json
 
-            stream.write(json_text(refs_document(inventory, describes)))
+            write_refs_json(inventory, stream, describes)
         else:
             from ascend_reflint.report.text import write_refs
 
@@ -957,6 +960,7 @@ def _run_scan(args: argparse.Namespace) -> int:
         docs=config.docs and not args.no_docs,
     )
     destinations = _destinations(args.format or ["text"], args.output)
+    _check_statistics(args.statistics, [output_format for output_format, _ in destinations])
     if args.sarif_file is not None:
         destinations.append(("sarif", args.sarif_file))
     inventory = _inventory(args, config, keep_text=args.fix or args.diff)
@@ -982,7 +986,8 @@ def _run_scan(args: argparse.Namespace) -> int:
         if args.diff:
             # Exit 1 when there is something to fix (or a file could not be read, or nothing was checked).
             changed = write_diff(outcome)
-            unfinished = outcome.run.result.errors or run.result.summary.nothing_checked
+            found_nothing = _say_if_no_recipe_found(run.result, args.paths)
+            unfinished = outcome.run.result.errors or run.result.summary.nothing_checked or found_nothing
             return EXIT_FINDINGS if changed or unfinished else EXIT_CLEAN
         run = write_fixes(outcome, run)
     result, timings = run.result, run.timings
@@ -1020,29 +1025,55 @@ def _run_scan(args: argparse.Namespace) -> int:
         sys.stderr.write(
             f"reflint: no remote could be checked: {unchecked} pin{'s' * (unchecked != 1)} unchecked\n"
         )
-    return scan_exit_code(result, Severity.parse(args.fail_on), args.exit_zero)
+    found_nothing = _say_if_no_recipe_found(result, args.paths)
+    return scan_exit_code(result, Severity.parse(args.fail_on), args.exit_zero, found_nothing)
 
 
-def scan_exit_code(result: ScanResult, fail_on: Severity, exit_zero: bool = False) -> int:
+def _say_if_no_recipe_found(result: ScanResult, paths: Sequence[str]) -> bool:
+    """True when a scan of folders (``paths`` empty, or every one a folder) read no file: nothing was
+    checked, and exit code 0 would say that everything was (README's table). Says so on standard error,
+    naming the folders, unless files could not be read (those say why).
+
+    Files named on the command line, as pre-commit names a commit's staged files, are another matter: when
+    none of them is a recipe (a ``LICENSE`` that the hook's pattern passes for its missing extension) or the
+    excludes leave every one out, the commit touched nothing reflint checks, which must not block it; each
+    such file is named on standard error (``skipped: …``) all the same."""
+    if result.summary.files or not all(os.path.isdir(path) for path in paths or ["."]):
+        return False
+    if not result.errors:
+        named = "."
+        if paths:  # shown() loads the masking of URLs, which the empty repository's scan never needs
+            from ascend_reflint.output import shown
+
+            named = ", ".join(shown(path) for path in paths)
+        sys.stderr.write(f"reflint: no recipe file found in {named}: nothing was checked\n")
+    return True
+
+
+def scan_exit_code(
+    result: ScanResult, fail_on: Severity, exit_zero: bool = False, found_nothing: bool = False
+) -> int:
     """The exit code of ``reflint scan`` (:data:`SCAN_EXIT_CODES`).
 
     Args:
         result: the scan's result.
         fail_on: the lowest severity that fails the run.
         exit_zero: ``--exit-zero``: 0 whatever was found.
+        found_nothing: the folders scanned held no recipe file (:func:`_say_if_no_recipe_found`).
 
     Returns:
         :data:`EXIT_FINDINGS` for a finding at or above ``fail_on``, a recipe file that could not be read
-        or parsed (as ruff and hadolint do for files they cannot parse: the files were not checked), or
+        or parsed (as ruff and hadolint do for files they cannot parse: the files were not checked),
         lookups that were needed and of which not one answered (the network is down, every remote is
-        unreachable, ``--offline`` with an empty cache: no pin's ref was checked); else
+        unreachable, ``--offline`` with an empty cache: no pin's ref was checked), or no recipe file in the
+        folders scanned (as pytest's "no tests ran": a scan of the wrong folder must not pass CI); else
         :data:`EXIT_CLEAN`.
     """
     if exit_zero:
         return EXIT_CLEAN
     if any(finding.severity >= fail_on for finding in result.findings):
         return EXIT_FINDINGS
-    if result.errors or result.summary.nothing_checked:
+    if result.errors or result.summary.nothing_checked or found_nothing:
         return EXIT_FINDINGS
     return EXIT_CLEAN
 
@@ -1085,6 +1116,18 @@ def _destinations(formats: Sequence[str], outputs: Sequence[str]) -> list[tuple[
     return [(f, None) for f in formats[:on_stdout]] + list(zip(formats[on_stdout:], outputs, strict=True))
 
 
+def _check_statistics(statistics: bool, formats: Sequence[str]) -> None:
+    """``--statistics`` has a form in the text and json formats only, as in ruff (whose github and sarif
+    formats refuse it too): with another format it is a usage error, never ignored. The ``--sarif-file``
+    report, which is apart from the formats, is always the whole log."""
+    others = sorted({f for f in formats if f not in STATISTICS_FORMATS}, key=formats.index)
+    if statistics and others:
+        raise UsageError(
+            f"--statistics has no {' or '.join(others)} form: it counts findings in the text and json "
+            "formats only"
+        )
+
+
 def _scan_notices(run: ScanRun) -> list[FileMessage]:
     """The notices that ``scan`` writes to standard error: paths given on the command line that it skipped,
     the config's (a ``per-file-ignores`` glob that matches nothing) and the cache's. The other notices
@@ -1096,11 +1139,15 @@ def _scan_notices(run: ScanRun) -> list[FileMessage]:
 
 
 def _write_scan(output_format: str, result: ScanResult, text: TextOptions, stream: Channel) -> None:
-    if output_format == "json":
+    if output_format == "json" and text.statistics:
         from ascend_reflint.output import json_text
-        from ascend_reflint.report.json_output import scan_document
+        from ascend_reflint.report.json_output import statistics_document
 
-        stream.write(json_text(scan_document(result)))
+        stream.write(json_text(statistics_document(result)))
+    elif output_format == "json":
+        from ascend_reflint.report.json_output import write_scan_json
+
+        write_scan_json(result, stream)
     elif output_format == "github":
         from ascend_reflint.report.github import write_github
 

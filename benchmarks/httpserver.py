@@ -9,6 +9,12 @@ the internet. A ``git ls-remote`` over protocol v2 (git's default since 2.26) ma
 
 The server counts requests by kind, so a benchmark can check that a scan asked each remote once.
 
+With ``replay``, each distinct request (method, path, query, body and the ``Git-Protocol`` header) is run
+through http-backend once and its answer is replayed, after the same latency, every time it is asked again.
+A distant host's CPU is not the client's; on a 2-core machine the 90 http-backend processes of a cold scan
+of 45 remotes (about 400 ms of CPU) would otherwise compete with the client being measured. Use it only
+while the served repositories do not change.
+
 Run it by hand with ``python benchmarks/httpserver.py ROOT [--port N] [--latency SECONDS]``; clients reach
 it from real URLs with ``git -c url.http://127.0.0.1:N/github.com/.insteadOf=https://github.com/ …``.
 It listens on 127.0.0.1 only.
@@ -48,6 +54,8 @@ class GitHttpServer:
         config: git config ``(key, value)`` pairs for the server side (``uploadpack.allowFilter``), given to
             http-backend through ``GIT_CONFIG_COUNT``/``KEY_n``/``VALUE_n``, so that repositories that
             must not be changed (mirrors) can be served with them.
+        replay: answer a request seen before from its first answer instead of running http-backend again
+            (see the module docstring).
 
     Raises:
         FileNotFoundError: from :meth:`start`, when ``git http-backend`` cannot be found.
@@ -57,11 +65,18 @@ class GitHttpServer:
     """
 
     def __init__(
-        self, root: Path, latency: float = 0.2, port: int = 0, config: Sequence[tuple[str, str]] = ()
+        self,
+        root: Path,
+        latency: float = 0.2,
+        port: int = 0,
+        config: Sequence[tuple[str, str]] = (),
+        replay: bool = False,
     ) -> None:
         self.root = root.resolve()
         self.latency = latency
         self.config = tuple(config)
+        self.replay = replay
+        self._answers: dict[tuple[str, str, str, bytes, str], _Answer] = {}
         self._port = port
         self._counts: collections.Counter[str] = collections.Counter()
         self._lock = threading.Lock()
@@ -117,6 +132,19 @@ class GitHttpServer:
         with self._lock:
             self._counts[kind] += 1
 
+    def _remembered(self, key: tuple[str, str, str, bytes, str]) -> _Answer | None:
+        with self._lock:
+            return self._answers.get(key) if self.replay else None
+
+    def _remember(self, key: tuple[str, str, str, bytes, str], answer: _Answer) -> None:
+        if self.replay:
+            with self._lock:
+                self._answers[key] = answer
+
+
+#: An answer of http-backend: status, headers, body.
+_Answer = tuple[int, list[tuple[str, str]], bytes]
+
 
 class _Server(ThreadingHTTPServer):
     # A listen backlog of 5 (http.server's default) makes the 6th of 16 simultaneous connections wait for
@@ -147,19 +175,24 @@ class _BackendHandler(BaseHTTPRequestHandler):
         body = self._read_body()
         if owner.latency > 0:
             time.sleep(owner.latency)
-        try:
-            completed = subprocess.run(
-                [self.backend_path],
-                input=body,
-                capture_output=True,
-                env=self._cgi_env(parts.path, parts.query, len(body)),
-                timeout=_BACKEND_TIMEOUT,
-                check=False,
-            )
-        except subprocess.TimeoutExpired:
-            self.send_error(504, "git http-backend timed out")
-            return
-        status, headers, payload = _parse_cgi_output(completed.stdout)
+        key = (self.command, parts.path, parts.query, body, self.headers.get("Git-Protocol", ""))
+        answer = owner._remembered(key)
+        if answer is None:
+            try:
+                completed = subprocess.run(
+                    [self.backend_path],
+                    input=body,
+                    capture_output=True,
+                    env=self._cgi_env(parts.path, parts.query, len(body)),
+                    timeout=_BACKEND_TIMEOUT,
+                    check=False,
+                )
+            except subprocess.TimeoutExpired:
+                self.send_error(504, "git http-backend timed out")
+                return
+            answer = _parse_cgi_output(completed.stdout)
+            owner._remember(key, answer)
+        status, headers, payload = answer
         self.send_response(status)
         for name, value in headers:
             self.send_header(name, value)

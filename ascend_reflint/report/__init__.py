@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from ascend_reflint.model import Applicability, Finding, ScanResult
+from typing import NamedTuple
+
+from ascend_reflint.model import Applicability, Finding, ScanResult, Severity
 
 
 def did_you_mean(finding: Finding) -> str | None:
@@ -26,3 +28,37 @@ def fix_counts(result: ScanResult) -> tuple[int, int]:
     now = sum(1 for finding in result.findings if fixable(finding, result.unsafe_fixes))
     more = sum(1 for finding in result.findings if finding.fix is not None) - now
     return now, more
+
+
+class RuleCount(NamedTuple):
+    """The findings of one rule at one severity, as ``--statistics`` counts them.
+
+    Attributes:
+        code: the rule's code (``RL002``).
+        rule: the rule's name (``branch-pin``).
+        severity: the severity of these findings (a rule's findings in documentation are capped to warnings,
+            so a rule may have a count per severity).
+        total: how many findings.
+        fixable: how many of them ``--fix`` would fix with the options given (:func:`fixable`).
+    """
+
+    code: str
+    rule: str
+    severity: Severity
+    total: int
+    fixable: int
+
+
+def rule_counts(result: ScanResult) -> list[RuleCount]:
+    """The findings of ``result`` counted per rule and severity, most findings first, then by code, the
+    higher severity first: the order of ruff's ``--statistics`` (count, then code), a line per severity so
+    that the counts of each severity add up to the summary's totals."""
+    counts: dict[tuple[str, Severity], list[int]] = {}
+    names: dict[str, str] = {}
+    for finding in result.findings:
+        tally = counts.setdefault((finding.code, finding.severity), [0, 0])
+        tally[0] += 1
+        tally[1] += fixable(finding, result.unsafe_fixes)
+        names[finding.code] = finding.rule
+    ordered = sorted(counts, key=lambda key: (-counts[key][0], key[0], -key[1]))
+    return [RuleCount(code, names[code], severity, *counts[code, severity]) for code, severity in ordered]

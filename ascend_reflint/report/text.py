@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, NamedTuple, TextIO
 from ascend_reflint.inventory import Inventory
 from ascend_reflint.model import FileMessage, Finding, Pin, ScanResult, Severity
 from ascend_reflint.output import shown
-from ascend_reflint.report import did_you_mean, fix_counts, fixable
+from ascend_reflint.report import did_you_mean, fix_counts, fixable, rule_counts
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -169,7 +169,7 @@ def write_findings(
     if colour:
         console = _console(stream, soft_wrap=True)
     if statistics:
-        for line in statistics_lines(result.findings):
+        for line in statistics_lines(result):
             stream.write(line + "\n")
     else:
         previous: str | None = None
@@ -227,20 +227,15 @@ def rounds_note(rounds: int) -> str:
     )
 
 
-def statistics_lines(findings: Sequence[Finding]) -> list[str]:
-    """``COUNT<TAB>CODE<TAB>[severity] rule-name`` per rule and severity with findings, most findings first
-    (then by code, the higher severity first), as ruff's ``--statistics`` prints. A rule whose findings
-    have several severities (an error capped to a warning in documentation, a severity lowered by context)
-    has a line per severity, so that the counts of each severity add up to the summary's totals."""
-    counts: dict[tuple[str, Severity], int] = {}
-    names: dict[str, str] = {}
-    for finding in findings:
-        key = (finding.code, finding.severity)
-        counts[key] = counts.get(key, 0) + 1
-        names[finding.code] = finding.rule
-    width = len(str(max(counts.values(), default=0)))
-    ordered = sorted(counts, key=lambda key: (-counts[key], key[0], -key[1]))
-    return [f"{counts[key]:>{width}}\t{key[0]}\t[{key[1].label}] {names[key[0]]}" for key in ordered]
+def statistics_lines(result: ScanResult) -> list[str]:
+    """``COUNT<TAB>CODE<TAB>[severity] rule-name`` per rule and severity with findings, in the order of
+    :func:`ascend_reflint.report.rule_counts` (most findings first), as ruff's ``--statistics`` prints. A
+    rule whose findings have several severities (an error capped to a warning in documentation, a severity
+    lowered by context) has a line per severity, so that the counts of each severity add up to the
+    summary's totals."""
+    counts = rule_counts(result)
+    width = len(str(max((entry.total for entry in counts), default=0)))
+    return [f"{e.total:>{width}}\t{e.code}\t[{e.severity.label}] {e.rule}" for e in counts]
 
 
 def _write_finding(finding: Finding, stream: TextIO, console: object, marked: bool) -> None:

@@ -8,6 +8,7 @@ Real ``git ls-remote`` against the local bare repositories of ``tests/data/remot
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -179,6 +180,105 @@ def test_statistics_give_each_severity_of_a_rule_a_line_that_adds_up_to_the_tota
             "checked)",
         ],
     )
+
+
+def _count(code: str, rule: str, severity: str, count: int, fixable_count: int) -> dict[str, object]:
+    """One entry of the JSON statistics; ``fixable`` is true when every finding counted is fixable."""
+    return {
+        "code": code,
+        "rule": rule,
+        "severity": severity,
+        "count": count,
+        "fixable": fixable_count == count,
+        "fixable_count": fixable_count,
+    }
+
+
+def test_statistics_in_json_are_ruffs_array_with_the_severity_and_what_fix_would_fix(
+    scan: Scan, project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = scan("--statistics", "--format", "json")
+    assert (code, json.loads("\n".join(out)), err) == (
+        1,
+        [
+            _count("RL002", "branch-pin", "error", 2, 0),
+            _count("RL001", "ref-not-found", "error", 1, 0),
+            _count("RL015", "unpinned-clone", "warning", 1, 0),
+        ],
+        [],
+    )
+    # ruff's layout: two spaces a level, one key a line.
+    assert out[:9] == [
+        "[",
+        "  {",
+        '    "code": "RL002",',
+        '    "rule": "branch-pin",',
+        '    "severity": "error",',
+        '    "count": 2,',
+        '    "fixable": false,',
+        '    "fixable_count": 0',
+        "  },",
+    ]
+    # The release branch's fix is unsafe: with --unsafe-fixes it is one of the two that --fix would fix, and
+    # the only one of its file.
+    _, some, _ = scan("--statistics", "--format", "json", "--unsafe-fixes", "--select", "RL002")
+    _, all_of_them, _ = scan("--statistics", "--format", "json", "--unsafe-fixes", "scripts/install.sh")
+    assert json.loads("\n".join(some)) == [_count("RL002", "branch-pin", "error", 2, 1)]
+    assert json.loads("\n".join(all_of_them)) == [_count("RL002", "branch-pin", "error", 1, 1)]
+
+
+def test_statistics_in_json_of_a_clean_scan_are_an_empty_array(
+    scan: Scan, project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert scan("--statistics", "--format", "json", "--select", "RL099") == (0, ["[]"], [])
+
+
+def test_statistics_in_json_go_to_an_output_file_beside_the_text_statistics(
+    scan: Scan, project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = scan(
+        "--statistics", "-q", "--select", "RL015", "--format", "text", "--format", "json", "-o", "s.json"
+    )
+    assert (code, out) == (0, ["1\tRL015\t[warning] unpinned-clone"])
+    assert json.loads((project / "s.json").read_text(encoding="utf-8")) == [
+        _count("RL015", "unpinned-clone", "warning", 1, 0)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("formats", "named"),
+    [
+        (["--format", "github"], "github"),
+        (["--format", "sarif"], "sarif"),
+        (
+            ["--format", "text", "--format", "sarif", "--format", "github", "-o", "a", "-o", "b"],
+            "sarif or github",
+        ),
+    ],
+)
+def test_statistics_with_github_or_sarif_are_a_usage_error_before_any_lookup(
+    scan: Scan, project: Path, capsys: pytest.CaptureFixture[str], formats: list[str], named: str
+) -> None:
+    assert scan("--statistics", *formats) == (
+        2,
+        [],
+        [
+            f"reflint: error: --statistics has no {named} form: it counts findings in the text and json "
+            "formats only"
+        ],
+    )
+    assert not (project.parent / "cache").exists()
+
+
+def test_statistics_leave_the_sarif_file_whole(
+    scan: Scan, project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = scan("--statistics", "-q", "--select", "RL015", "--sarif-file", "r.sarif")
+    assert (code, out) == (0, ["1\tRL015\t[warning] unpinned-clone"])
+    results = json.loads((project / "r.sarif").read_text(encoding="utf-8"))["runs"][0]["results"]
+    assert [(r["ruleId"], r["locations"][0]["physicalLocation"]["region"]["startLine"]) for r in results] == [
+        ("RL015", 4)
+    ]
 
 
 def test_quiet_prints_the_findings_only(

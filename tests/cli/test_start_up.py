@@ -36,11 +36,13 @@ def test_a_scan_of_an_empty_repository_imports_nothing_it_does_not_use(tmp_path:
 
     completed, imported = _scan_importing(tmp_path, "--cache-dir", str(tmp_path / "c"))
 
-    assert completed.returncode == 0
+    assert completed.returncode == 1  # nothing was checked (README's table)
     assert completed.stdout == (
         "0 errors, 0 warnings, 0 info in 0 of 0 files "
         "(0 pins, 0 remotes: 0 checked (0 cached), 0 not checked)\n"
     )
+    said = [line for line in completed.stderr.splitlines() if not line.startswith("import time:")]
+    assert said == ["reflint: no recipe file found in .: nothing was checked"]
     assert "ascend_reflint.scan" in imported  # the test can fail: it reads what was imported
     assert sorted(name for name in imported if _in_packages(name, NOT_AT_START_UP)) == []
     assert sorted(name for name in imported if name.split(".")[0] in NOR_STDLIB) == []
