@@ -407,3 +407,27 @@ def test_a_recipe_of_too_many_lines_is_not_read_and_documentation_is(tmp_path: P
         ("RL010", "README.md", 150_002),
         ("RL010", "a.sh", 1),
     ]
+
+
+def test_a_yaml_flow_list_of_too_many_items_is_not_read(tmp_path: Path) -> None:
+    # Each node cost some 1 kB and 35 µs, and a flow list holds any number on one line: a GitLab CI script
+    # of 3.5 million items (10 MiB) took 3.5 GB.
+    items = "x, " * 300_000
+    write_tree(
+        tmp_path,
+        {
+            "a.sh": "git clone --branch v1 https://github.com/o/r.git\n",
+            ".gitlab-ci.yml": f"build:\n  script: [{items}git clone --branch v2 https://github.com/o/s.git]\n",
+        },
+    )
+
+    completed = run_reflint(
+        ["scan", "--format", "json", "--offline", "--no-cache"], tmp_path, preexec_fn=cpu_bounded()
+    )
+
+    assert completed.returncode == 1
+    document = json_output(completed)
+    assert [(e["path"], e["line"], e["column"], e["message"]) for e in document["errors"]] == [
+        (".gitlab-ci.yml", 2, 599_997, "more than 200,000 YAML nodes, more than any recipe holds")
+    ]
+    assert [(finding["code"], finding["path"]) for finding in document["findings"]] == [("RL010", "a.sh")]
