@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import gc
 import io
 import math
 import os
@@ -59,6 +60,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     Standard output and standard error are :class:`~ascend_reflint.output.Channel` s for the duration: no
     text from a scanned file can write a workflow command to the CI log through them.
     """
+    return _command(argv, exiting=False)
+
+
+def run() -> int:
+    """The ``reflint`` program (its console script and ``python -m ascend_reflint``): :func:`main` with the
+    process's arguments, in a process that exits when it returns; returns the exit code.
+
+    What is alive when the command ends is frozen (:func:`gc.freeze`, see :func:`_fewer_collections`).
+    """
+    return _command(None, exiting=True)
+
+
+def _command(argv: Sequence[str] | None, exiting: bool) -> int:
+    """:func:`main`; ``exiting``: for :func:`run`."""
     if (sys.argv[1:] if argv is None else list(argv)) == ["--version"]:
         # The floor of every command, answered before the parser is built (argparse's formatter alone
         # loads textwrap, shutil and locale); the text is reflint's own.
@@ -67,8 +82,44 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     open_closed_standard_descriptors()
 
-    with guarded_streams(), _signals_as_interrupts():
+    with guarded_streams(), _signals_as_interrupts(), _fewer_collections(freeze=exiting):
         return _main(argv)
+
+
+#: The youngest generation's threshold of the cyclic garbage collector while a command runs: CPython's
+#: default, 700, collects every 700 allocations of objects that can hold others (net of those freed).
+YOUNG_COLLECTION_THRESHOLD = 100_000
+
+
+@contextlib.contextmanager
+def _fewer_collections(freeze: bool) -> Iterator[None]:
+    """Collect cyclic garbage less often while a command runs (:data:`YOUNG_COLLECTION_THRESHOLD`), as mypy
+    does; the thresholds before are restored after. With ``freeze`` (the process exits next), every object
+    still alive is frozen first (:func:`gc.freeze`).
+
+    A command allocates tens of thousands of objects that live until it ends (the modules' classes and
+    functions, the files read and their pins), and each collection at the default threshold walks the ones
+    made since the last: 18 collections in a scan of an empty repository, 40 to 50 in a warm scan of verl or
+    of five of its files (3 to 8 ms of CPU), 640 in a warm scan of 50 copies of its recipes (330 ms). At
+    the new threshold the short scans collect nothing and the long one a few times. Reference counting still
+    frees at once whatever is not in a cycle, so the most that waits is the cyclic garbage of that many
+    allocations: the peak RSS of the 50x scan, warm or with ``--no-cache``, stayed the same.
+
+    Restoring the threshold with that many objects allocated since the last collection would start one at
+    once; and the interpreter's collections at exit walk every object alive (modules, classes, functions):
+    some 8 ms of a warm pre-commit-shaped scan of verl. Frozen objects are walked by neither, and the exit
+    frees the process's memory anyway; reflint leaves nothing that needs a finalizer (files, folders, locks
+    and processes are released by the ``with`` blocks that made them). A caller of :func:`main` in a process
+    that goes on is not frozen.
+    """
+    previous = gc.get_threshold()
+    gc.set_threshold(YOUNG_COLLECTION_THRESHOLD, *previous[1:])
+    try:
+        yield
+    finally:
+        if freeze:
+            gc.freeze()  # also empties the youngest generation: restoring the threshold collects nothing
+        gc.set_threshold(*previous)
 
 
 def _print_version() -> int:
