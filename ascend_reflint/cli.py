@@ -253,6 +253,20 @@ def _parser() -> argparse.ArgumentParser:
             finally:
                 self._checking_argument = False
 
+        def _check_value(self, action: argparse.Action, value: Any) -> None:
+            """argparse's check of a choice (a command, a ``--format``), whose error then says what a
+            mistyped one most likely means, as an unknown option's does: ``invalid choice: 'scna' (…)
+            (did you mean 'scan'?)``."""
+            try:
+                super()._check_value(action, value)  # type: ignore[misc]
+            except argparse.ArgumentError as error:
+                choices = [str(choice) for choice in action.choices or ()]
+                likely = _likely_options(str(value), choices) if isinstance(value, str) else []
+                if not likely:
+                    raise
+                hint = f" (did you mean {likely[0]!r}?)"
+                raise argparse.ArgumentError(action, error.message + hint) from None
+
         def _get_formatter(self) -> argparse.HelpFormatter:
             if self._checking_argument:  # every HelpFormatter takes a width; typeshed's protocol omits it
                 return self.formatter_class(prog=self.prog, width=80)  # type: ignore[call-arg]
