@@ -305,6 +305,20 @@ def _parser() -> argparse.ArgumentParser:
             finally:
                 self._checking_argument = False
 
+        def _check_value(self, action: argparse.Action, value: Any) -> None:
+            """argparse's check of a choice (a command, a ``--format``), whose error then says what a
+            mistyped one most likely means, as an unknown option's does: ``invalid choice: 'scna' (…)
+            (did you mean 'scan'?)``."""
+            try:
+                super()._check_value(action, value)  # type: ignore[misc]
+            except argparse.ArgumentError as error:
+                choices = [str(choice) for choice in action.choices or ()]
+                likely = _likely_options(str(value), choices) if isinstance(value, str) else []
+                if not likely:
+                    raise
+                hint = f" (did you mean {likely[0]!r}?)"
+                raise argparse.ArgumentError(action, error.message + hint) from None
+
         def _get_formatter(self) -> argparse.HelpFormatter:
             if self._checking_argument:  # every HelpFormatter takes a width; typeshed's protocol omits it
                 return self.formatter_class(prog=self.prog, width=80)  # type: ignore[call-arg]
@@ -1234,8 +1248,9 @@ def _run_cache_dir(args: argparse.Namespace) -> int:
 
 def _run_clean(args: argparse.Namespace) -> int:
     """``reflint cache clean``: remove the caches and say what went, e.g. "removed 272 extraction entries,
-    41 ref lists, 0 failed lookups and 5 commit histories (1.4 MiB) from DIR"; exit 2, naming each, when
-    something could not be removed (the rest is removed all the same)."""
+    41 ref lists, 0 failed lookups and 5 commit histories (1.4 MiB on disk) from DIR" (the disk usage, as
+    ``du`` counts it: :attr:`ascend_reflint.cachedir.Cleaned.size`); exit 2, naming each, when something
+    could not be removed (the rest is removed all the same)."""
     from pathlib import Path
 
     from ascend_reflint.cachedir import clean
@@ -1248,11 +1263,13 @@ def _run_clean(args: argparse.Namespace) -> int:
     listed = f"{', '.join(parts[:-1])} and {parts[-1]}"
     left = [problem for entry in cleaned for problem in entry.left]
     if left:
-        sys.stdout.write(f"removed what it could of {listed} ({size:.1f} MiB) from {shown(directory)}\n")
+        sys.stdout.write(
+            f"removed what it could of {listed} ({size:.1f} MiB on disk) from {shown(directory)}\n"
+        )
         for problem in left:
             sys.stderr.write(f"reflint: error: cannot remove {shown(problem)}\n")
         return EXIT_ERROR
-    sys.stdout.write(f"removed {listed} ({size:.1f} MiB) from {shown(directory)}\n")
+    sys.stdout.write(f"removed {listed} ({size:.1f} MiB on disk) from {shown(directory)}\n")
     return EXIT_CLEAN
 
 

@@ -6,7 +6,7 @@ copied into a config: the project root, the config file, the rule packs merged a
 remotes as comments first, then the rules that run (``select``) and their severities, the file and fix
 settings, and every list of remotes, tokens, groups and families as the shipped packs, the config's
 ``rule-packs``, the config and ``--rule-pack`` leave it (:class:`~ascend_reflint.check.policy.Policy`).
-The JSON form holds the same values under the same keys, with ``root``, ``config``, ``rule-packs`` and
+The JSON form holds the same values under the same keys, with ``root``, ``config``, ``packs`` and
 ``own-remotes`` in it.
 """
 
@@ -41,7 +41,7 @@ def settings_document(
         own_remotes: the project's own remotes (:func:`ascend_reflint.own_remotes.own_remotes`).
 
     Returns:
-        ``root``, ``config`` (the file's path, or None), ``rule-packs`` (the packs merged, in order),
+        ``root``, ``config`` (the file's path, or None), ``packs`` (the names of the packs merged, in order),
         ``own-remotes``, ``select`` (the codes of the rules that run), ``severity`` (code → the severity
         of each, the rule's own or a pack's or the config's; a rule may report less where context says so,
         see ``reflint rules``), ``per-file-ignores``,
@@ -59,7 +59,7 @@ def settings_document(
     document: dict[str, Any] = {
         "root": config.root,
         "config": config.path,
-        "rule-packs": list(policy.packs),
+        "packs": list(policy.packs),
         "own-remotes": sorted(own_remotes),
         "select": [rule.code for rule in rules],
         "severity": {rule.code: policy.severity_for(rule.code, rule.severity).label for rule in rules},
@@ -91,7 +91,7 @@ def _plain(entry: object) -> object:
 _ABOUT = {
     "root": "project root",
     "config": "config file",
-    "rule-packs": "rule packs, in the order merged",
+    "packs": "rule packs, in the order merged",
     "own-remotes": "the project's own remotes (origin, package metadata)",
 }
 
