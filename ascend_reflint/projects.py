@@ -87,6 +87,7 @@ class Projects:
             ConfigError: a nested project's config cannot be read or is not valid.
             PolicyError: a rule pack it names cannot be read or is not valid.
         """
+        _project_of_folder.cache_clear()  # a folder may have become a repository since the last scan
         folders = {project_of(path, root) for path in abspaths} - {root}
         policies = {
             folder: found for folder in sorted(folders) if (found := nested_policy(folder)) is not None
