@@ -71,7 +71,7 @@ whose kind no ref list gives (offline, nothing cached): it could be a branch.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 
 from ascend_reflint.check.context import ProjectContext, TreeView
 from ascend_reflint.check.globs import matches
@@ -95,6 +95,28 @@ _ABSENT = "absent"
 def check_project(context: ProjectContext) -> Iterator[Finding]:
     """Report, for each remote that the variants of a group pin differently, the odd ones out (each side
     once when there is no majority)."""
+    for remote, taking_part, pins in _compared(context):
+        yield from _ref_drift(context, remote, taking_part, pins)
+        yield from _depth_drift(context, remote, taking_part, pins)
+
+
+def out_of_step(context: ProjectContext) -> frozenset[tuple[str, str]]:
+    """``(display path, remote)`` of each variant that pins the remote at another ref than the majority of
+    its variants do: the variants that RL004 tells to pin the majority's ref. RL005 leaves their pins of
+    the remote out, so that one wrong ref is one finding (a tie, which RL004 cannot settle, stays in)."""
+    odd: set[tuple[str, str]] = set()
+    for remote, files, pins in _compared(context):
+        for source, _side, others, majority in _ref_odd_ones(context, files, pins):
+            if majority is not None and pins[source.path] and any(pins[other.path] for other in others):
+                odd.add((source.path, remote))
+    return frozenset(odd)
+
+
+def _compared(
+    context: ProjectContext,
+) -> Iterator[tuple[str, list[SourceFile], dict[str, list[Pin]]]]:
+    """``(remote, the variants taking part, display path → their pins of the remote)`` for each remote of
+    each variant group, but those the group allows to drift."""
     for group in context.variants.groups:
         named = {source.path: _remotes_named(source) for source in group.files}
         compared = {source.path: [pin for pin in source.pins if _comparable(pin)] for source in group.files}
@@ -107,8 +129,7 @@ def check_project(context: ProjectContext) -> Iterator[Finding]:
             }
             # A variant whose pins of the remote are all unresolved neither lacks it nor is compared.
             taking_part = [s for s in group.files if pins[s.path] or remote not in named[s.path]]
-            yield from _ref_drift(context, remote, taking_part, pins)
-            yield from _depth_drift(context, remote, taking_part, pins)
+            yield remote, taking_part, pins
 
 
 def compared_with(view: TreeView) -> Iterator[str]:
@@ -181,46 +202,65 @@ def _odd_ones(
         yield shown[0], side, others, False
 
 
-def _ref_drift(
-    context: ProjectContext, remote: str, files: Sequence[SourceFile], pins: Mapping[str, list[Pin]]
-) -> Iterator[Finding]:
-    # A pin is compared by the commit it builds when that cannot move (a commit id, a tag's commit), else
-    # by its ref.
+def _ref_values(
+    context: ProjectContext, files: Sequence[SourceFile], pins: Mapping[str, list[Pin]]
+) -> tuple[dict[str, Hashable], dict[int, str | None], Callable[[str | None], str | None]]:
+    """What each variant pins of the remote (display path → the set of what its pins build, or absent),
+    what each pin builds (by ``id``), and the function that spells equal commits alike.
+
+    A pin is compared by the commit it builds when that cannot move (a commit id, a tag's commit), else
+    by its ref."""
     built = {id(pin): context.fixed_commit(pin) or pin.ref for listed in pins.values() for pin in listed}
     canonical = canonical_refs(list(built.values()))
     value: dict[str, Hashable] = {
         source.path: frozenset(canonical(built[id(pin)]) for pin in pins[source.path]) or _ABSENT
         for source in files
     }
-    sides = _sides(files, value)
+    return value, built, canonical
+
+
+def _ref_odd_ones(
+    context: ProjectContext, files: Sequence[SourceFile], pins: Mapping[str, list[Pin]]
+) -> Iterator[tuple[SourceFile, list[SourceFile], list[SourceFile], Majority | None]]:
+    """``(file, its side, the others to compare with, the majority)`` for each file to report about its
+    ref: with a majority (:func:`~ascend_reflint.check.vote.elect`), each file of a side that did not vote
+    for it, compared with the sides that did; without one, each side once, at its first file that the scan
+    reports on, compared with all the others."""
+    sides = _sides(files, _ref_values(context, files, pins)[0])
     if len(sides) < 2:
         return
     majority = elect(context, [_pins_of(side, pins) for side in sides], [len(side) for side in sides])
     for index, side in enumerate(sides):
-        if majority is not None and index in majority.sides:
-            continue
-        if majority is not None:
+        if majority is not None and index not in majority.sides:
             others = [source for chosen in sorted(majority.sides) for source in sides[chosen]]
-            reported = side
-        else:  # each side once, at its first file that the scan reports on, compared with all the others
+            for source in side:
+                yield source, side, others, majority
+        elif majority is None:
+            shown = [source for source in side if source.path in context.reported] or side
             others = [source for other in sides if other is not side for source in other]
-            reported = [next((s for s in side if s.path in context.reported), side[0])]
-        theirs = _pins_of(others, pins)
-        for source in reported:
-            mates = [pin for mate in side if mate is not source for pin in pins[mate.path]]
-            if not pins[source.path]:
-                yield _missing_here(context, source, remote, others, theirs, majority is not None)
-            elif not theirs:
-                yield _missing_there(context, pins[source.path][0], others, majority is not None)
-            else:
-                wanted = {canonical(built[id(pin)]) for pin in theirs}
-                mine = pins[source.path]
-                odd = next((pin for pin in mine if canonical(built[id(pin)]) not in wanted), mine[0])
-                yield _different_ref(context, odd, theirs, mates, majority)
+            yield shown[0], side, others, None
 
 
 def _pins_of(files: Sequence[SourceFile], pins: Mapping[str, list[Pin]]) -> list[Pin]:
     return [pin for source in files for pin in pins[source.path]]
+
+
+def _ref_drift(
+    context: ProjectContext, remote: str, files: Sequence[SourceFile], pins: Mapping[str, list[Pin]]
+) -> Iterator[Finding]:
+    _value, built, canonical = _ref_values(context, files, pins)
+    for source, side, others, majority in _ref_odd_ones(context, files, pins):
+        theirs = _pins_of(others, pins)
+        mates = [pin for mate in side if mate is not source for pin in pins[mate.path]]
+        if not pins[source.path]:
+            yield _missing_here(context, source, remote, others, theirs, majority is not None)
+        elif not theirs:
+            yield _missing_there(context, pins[source.path][0], others, majority is not None)
+        else:
+            wanted = {canonical(built[id(pin)]) for pin in theirs}
+            mine = pins[source.path]
+            odd = next((pin for pin in mine if canonical(built[id(pin)]) not in wanted), mine[0])
+            yield _different_ref(context, odd, theirs, mates, majority)
 
 
 def _depth_drift(
@@ -272,7 +312,8 @@ def _different_ref(
 
 
 def _majority_ref(pin: Pin, majority: Majority) -> Fix | None:
-    """The odd variant takes the one ref the majority builds (none when the majority pins several)."""
+    """The odd variant takes the one ref the majority builds (none when the majority pins several, or
+    when no ref list says that the ref is not a branch)."""
     from ascend_reflint.check.fixes import make_fix, ref_edit
 
     if majority.ref is None or not majority.known or pin.ref_type != majority.ref_type:
