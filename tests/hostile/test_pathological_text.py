@@ -431,3 +431,27 @@ def test_a_yaml_flow_list_of_too_many_items_is_not_read(tmp_path: Path) -> None:
         (".gitlab-ci.yml", 2, 599_997, "more than 200,000 YAML nodes, more than any recipe holds")
     ]
     assert [(finding["code"], finding["path"]) for finding in document["findings"]] == [("RL010", "a.sh")]
+
+
+def test_a_toml_array_of_too_many_strings_is_not_read(tmp_path: Path) -> None:
+    # Each git URL became a pin of some 4 kB, and an array holds any number on one line: 250,000 of them
+    # (10 MiB) took 1.1 GB and 47 s.
+    items = '"b @ git+https://github.com/o/s.git@v2", ' * 60_000
+    write_tree(
+        tmp_path,
+        {
+            "a.sh": "git clone --branch v1 https://github.com/o/r.git\n",
+            "pyproject.toml": f'[project]\nname = "x"\ndependencies = [{items}]\n',
+        },
+    )
+
+    completed = run_reflint(
+        ["scan", "--format", "json", "--offline", "--no-cache"], tmp_path, preexec_fn=cpu_bounded()
+    )
+
+    assert completed.returncode == 1
+    document = json_output(completed)
+    assert [(e["path"], e["line"], e["message"]) for e in document["errors"]] == [
+        ("pyproject.toml", 3, "more than 50,000 strings, more than any recipe holds")
+    ]
+    assert [(finding["code"], finding["path"]) for finding in document["findings"]] == [("RL010", "a.sh")]
