@@ -381,7 +381,7 @@ def test_a_run_of_many_continuation_lines_is_read_in_linear_time(tmp_path: Path)
     assert _pins(tmp_path) == [("Dockerfile", 2, 24, "v1")]
 
 
-def test_a_recipe_of_too_many_lines_is_not_read_and_documentation_is(tmp_path: Path) -> None:
+def test_a_recipe_or_a_block_of_too_many_lines_is_not_read_and_documentation_is(tmp_path: Path) -> None:
     # Extraction holds some hundreds of bytes per line: a Makefile of 3.5 million recipe lines (10 MiB) took
     # 1.9 GB, a requirements file of 300,000 pins 0.7 GB and 38 s.
     write_tree(
@@ -391,6 +391,9 @@ def test_a_recipe_of_too_many_lines_is_not_read_and_documentation_is(tmp_path: P
             "Makefile": "all:\n\tgit clone --branch v3 https://github.com/o/t.git\n" + "\tx\n" * 150_000,
             "README.md": "text\n" * 150_000
             + "```bash\ngit clone --branch v2 https://github.com/o/s.git\n```\n",
+            "install.md": "```bash\ngit clone --branch v4 https://github.com/o/u.git\n"
+            + "x\n" * 150_000
+            + "```\n",
         },
     )
 
@@ -400,8 +403,10 @@ def test_a_recipe_of_too_many_lines_is_not_read_and_documentation_is(tmp_path: P
 
     assert completed.returncode == 1
     document = json_output(completed)
-    assert [(error["path"], error["message"]) for error in document["errors"]] == [
-        ("Makefile", "more than 100,000 lines, more than any recipe holds")
+    assert [(error["path"], error.get("line"), error["message"]) for error in document["errors"]] == [
+        ("Makefile", None, "more than 100,000 lines, more than any recipe holds"),
+        # A block of documentation is held to it: its lines were assembled one by one (10 MiB: 0.9 GB).
+        ("install.md", 2, "a block of more than 100,000 lines, more than any recipe holds"),
     ]
     assert [(finding["code"], finding["path"], finding["line"]) for finding in document["findings"]] == [
         ("RL010", "README.md", 150_002),
