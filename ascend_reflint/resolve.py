@@ -392,7 +392,7 @@ def expand(word: str, scope: Scope, *, shell_quotes: bool = True, locate: Locate
 #: not placeholders.
 _PLACEHOLDER = re.compile(
     r"(?<!\$)\{\{-?\s*[A-Za-z_][\w.\-]*\s*-?\}\}"  # {{ name }}
-    r"|(?<![$\w{])\{[A-Za-z_][\w.\-]*\}"  # {name}
+    r"|(?<![$\w{^])\{[A-Za-z_][\w.\-]*\}"  # {name}; not git's v1^{commit} (gitrevisions(7))
     r"|(?<!<)<[A-Za-z_][\w.\-]*>(?!>)"  # <name>
     r"|@[A-Za-z_][A-Za-z0-9_]*@"  # @NAME@
     r"|%\([A-Za-z_]\w*\)[sdr]"  # %(name)s
