@@ -809,10 +809,9 @@ def _run_refs(args: argparse.Namespace) -> int:
 
     def render(stream: Channel) -> None:
         if args.format == "json":
-            from ascend_reflint.output import json_text
-            from ascend_reflint.report.json_output import refs_document
+            from ascend_reflint.report.json_output import write_refs_json
 
-            stream.write(json_text(refs_document(inventory, describes)))
+            write_refs_json(inventory, stream, describes)
         else:
             from ascend_reflint.report.text import write_refs
 
@@ -1067,10 +1066,9 @@ def _write_scan(output_format: str, result: ScanResult, text: TextOptions, strea
 
         stream.write(json_text(statistics_document(result)))
     elif output_format == "json":
-        from ascend_reflint.output import json_text
-        from ascend_reflint.report.json_output import scan_document
+        from ascend_reflint.report.json_output import write_scan_json
 
-        stream.write(json_text(scan_document(result)))
+        write_scan_json(result, stream)
     elif output_format == "github":
         from ascend_reflint.report.github import write_github
 

@@ -164,7 +164,8 @@ class CommitGraph:
         digest = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
         self.remote = remote
         self.cache_dir = cache_dir
-        self.folder = cache_dir / HISTORY / digest
+        # Absolute: git runs in a directory of its own, where a relative `--cache-dir` names nothing.
+        self.folder = cache_dir.absolute() / HISTORY / digest
         self.repo = self.folder / "repo.git"
         self.state_path = self.folder / "state.json"
         self.lock_path = self.folder / "lock"

@@ -116,6 +116,13 @@ def test_each_commit_verdict_is_exact(project: Path, history: History, tmp_path:
     }
 
 
+def test_a_relative_cache_dir_holds_the_history_too(project: Path, history: History, capsys) -> None:  # type: ignore[no-untyped-def]
+    # git runs in a directory of its own: the graph's path must not be relative to the current one
+    code, document = scan(capsys, "--cache-dir", "../cache")
+    assert code == 1
+    assert brief(document) == expected_findings(history)
+
+
 def test_a_warm_scan_needs_neither_the_server_nor_git(  # type: ignore[no-untyped-def]
     project: Path, history: History, tmp_path: Path, capsys
 ) -> None:

@@ -8,17 +8,20 @@ that one up first; so is the `branch` of a git submodule, which `git submodule u
 Where a recipe says which kind of ref it names (uv's `tag =` and `branch =`, Poetry's `tag =`), only that
 kind counts.
 
-A commit id that `git checkout`, pip or `uses:` is given is looked up in the remote's history (see
-RL008 for how), and reported here when it is not there: an abbreviated id that no commit of the
-remote's branches and tags starts with, or a full id that none of them contains and that the server will
-not hand out by id either. (A commit the server does hand out by id, outside every branch and tag, is
-RL025; an abbreviated id that several commits start with is RL026.) `git clone --branch` never takes a
-commit id (RL007). A name of 7 to 39 hex digits counts as an abbreviated commit id unless the remote has
-a ref of that name (date tags such as `20251214` are refs). GitHub Actions takes only full 40-character
-commit ids, so a short one in `uses:` is reported here. A name of 4 to 6 hex digits, a digit and a letter
-among them (`@75f5`), that is no ref is reported as a warning: git takes it as an abbreviated commit id
-while exactly one object of the repository starts with it, but it is too short for reflint to verify (and
-the more the repository grows, the likelier another object starts with it).
+A commit id that `git checkout`, pip or `uses:` is given is looked up in the remote's history (see RL008
+for how), and reported here when it is not there: an abbreviated id that no commit of the remote's
+branches and tags starts with, or a full id that none of them contains and that the server will not hand
+out by id either. (A commit the server does hand out by id, outside every branch and tag, is RL025; an
+abbreviated id that several commits start with is RL026.) When the absent commit carries a version comment
+(`uses: actions/checkout@<commit> # v4.2.2`), the finding names the comment's tag and the commit that tag
+points at: RL023, which checks such comments, leaves this case to RL001 (one problem, one finding).
+`git clone --branch` never takes a commit id (RL007). A name of 7 to 39 hex digits counts as an
+abbreviated commit id unless the remote has a ref of that name (date tags such as `20251214` are refs).
+GitHub Actions takes only full 40-character commit ids, so a short one in `uses:` is reported here. A name
+of 4 to 6 hex digits, a digit and a letter among them (`@75f5`), that is no ref is reported as a warning:
+git takes it as an abbreviated commit id while exactly one object of the repository starts with it, but it
+is too short for reflint to verify (and the more the repository grows, the likelier another object starts
+with it).
 
 The finding suggests the ref you most likely meant. Version numbers matter more than letters: the same
 version spelt another way comes first (`core_v0.18.0` for `core_r0.18.0`); then another release
@@ -64,6 +67,8 @@ RUN git clone --depth 1 --branch v0.11.0 https://github.com/vllm-project/vllm-as
 Unsafe (the build gets a ref it did not name): the suggestion replaces the ref where it is written, only
 when it is the one name that close (the same version spelt one way, one spelling a letter away, the
 default branch for `main`); a suggestion that another name ties with has no fix.
+An absent commit id whose version comment names a tag of the remote is replaced by the commit of that
+tag.
 """
 
 from __future__ import annotations
@@ -98,6 +103,7 @@ from ascend_reflint.model import (
     Fix,
     Pin,
     RefType,
+    Related,
     RemoteRefs,
     Severity,
     Via,
@@ -237,11 +243,42 @@ def _absent_commit(context: PinContext, ref: NamedRef) -> Iterator[Finding]:
     verdict = context.commit
     if verdict is None or verdict.state is not CommitState.ABSENT:
         return
+    head = f'commit "{ref.name}" is not in {verdict.remote}: {verdict.detail}, so {_fails(ref)}'
+    pin, refs = context.pin, context.refs
+    claimed, comment_span = pin.version_comment, pin.version_comment_span
+    if claimed is None or comment_span is None or refs is None or claimed in refs.branches:
+        yield context.finding(head, span=ref.span, ref=ref.written)
+        return
+    tagged = refs.tags.get(claimed)
+    note = Related(pin.path, comment_span.line, comment_span.column, "the version comment")
+    if tagged is None:
+        yield context.finding(
+            f'{head}; its version comment names "{claimed}", which is not a tag of {refs.remote} either: pin '
+            "the commit of the tag meant, and correct the comment",
+            span=ref.span,
+            ref=ref.written,
+            related=[note],
+        )
+        return
     yield context.finding(
-        f'commit "{ref.name}" is not in {verdict.remote}: {verdict.detail}, so {_fails(ref)}',
+        f'{head}; its version comment says "{claimed}", whose tag is commit {tagged[:12]}: pin that commit',
         span=ref.span,
         ref=ref.written,
+        suggestion=tagged,
+        related=[note],
+        fix=_commit_of_comment(pin, ref, claimed, tagged),
     )
+
+
+def _commit_of_comment(pin: Pin, ref: NamedRef, claimed: str, commit: str) -> Fix | None:
+    """Pin the commit that the version comment's tag points at, in place of an absent commit id."""
+    from ascend_reflint.check.fixes import make_fix, ref_edit, token_edit
+
+    edit = (
+        ref_edit(pin, commit) if ref.span == pin.span else token_edit(pin.path, ref.span, ref.written, commit)
+    )
+    message = f'pin commit {commit[:12]}, that of tag "{claimed}" as the version comment says'
+    return make_fix(Applicability.UNSAFE, message, [edit], [pin])
 
 
 def _short_action_id(context: PinContext, ref: NamedRef, refs: RemoteRefs) -> Finding:

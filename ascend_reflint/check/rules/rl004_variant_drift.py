@@ -67,7 +67,7 @@ fix, and neither has a majority that pins several refs of the remote, nor a diff
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 
 from ascend_reflint.check.context import ProjectContext, TreeView
 from ascend_reflint.check.globs import matches
@@ -90,6 +90,29 @@ _ABSENT = "absent"
 def check_project(context: ProjectContext) -> Iterator[Finding]:
     """Report, for each remote that the variants of a group pin differently, the odd ones out (each side
     once when there is no majority)."""
+    for remote, taking_part, pins in _compared(context):
+        yield from _ref_drift(context, remote, taking_part, pins)
+        yield from _depth_drift(context, remote, taking_part, pins)
+
+
+def out_of_step(context: ProjectContext) -> frozenset[tuple[str, str]]:
+    """``(display path, remote)`` of each variant that pins the remote at another ref than the majority of
+    its variants do: the variants that RL004 tells to pin the majority's ref. RL005 leaves their pins of
+    the remote out, so that one wrong ref is one finding (a tie, which RL004 cannot settle, stays in)."""
+    odd: set[tuple[str, str]] = set()
+    for remote, files, pins in _compared(context):
+        value, _built, _canonical = _ref_values(context, files, pins)
+        for source, _side, others, majority in _odd_ones(context, _sides(files, value)):
+            if majority and pins[source.path] and any(pins[other.path] for other in others):
+                odd.add((source.path, remote))
+    return frozenset(odd)
+
+
+def _compared(
+    context: ProjectContext,
+) -> Iterator[tuple[str, list[SourceFile], dict[str, list[Pin]]]]:
+    """``(remote, the variants taking part, display path → their pins of the remote)`` for each remote of
+    each variant group, but those the group allows to drift."""
     for group in context.variants.groups:
         named = {source.path: _remotes_named(source) for source in group.files}
         compared = {source.path: [pin for pin in source.pins if _comparable(pin)] for source in group.files}
@@ -102,8 +125,7 @@ def check_project(context: ProjectContext) -> Iterator[Finding]:
             }
             # A variant whose pins of the remote are all unresolved neither lacks it nor is compared.
             taking_part = [s for s in group.files if pins[s.path] or remote not in named[s.path]]
-            yield from _ref_drift(context, remote, taking_part, pins)
-            yield from _depth_drift(context, remote, taking_part, pins)
+            yield remote, taking_part, pins
 
 
 def compared_with(view: TreeView) -> Iterator[str]:
@@ -176,17 +198,27 @@ def _odd_ones(
         yield shown[0], side, others, False
 
 
-def _ref_drift(
-    context: ProjectContext, remote: str, files: Sequence[SourceFile], pins: Mapping[str, list[Pin]]
-) -> Iterator[Finding]:
-    # A pin is compared by the commit it builds when that cannot move (a commit id, a tag's commit), else
-    # by its ref.
+def _ref_values(
+    context: ProjectContext, files: Sequence[SourceFile], pins: Mapping[str, list[Pin]]
+) -> tuple[dict[str, Hashable], dict[int, str | None], Callable[[str | None], str | None]]:
+    """What each variant pins of the remote (display path → the set of what its pins build, or absent),
+    what each pin builds (by ``id``), and the function that spells equal commits alike.
+
+    A pin is compared by the commit it builds when that cannot move (a commit id, a tag's commit), else
+    by its ref."""
     built = {id(pin): context.fixed_commit(pin) or pin.ref for listed in pins.values() for pin in listed}
     canonical = canonical_refs(list(built.values()))
     value: dict[str, Hashable] = {
         source.path: frozenset(canonical(built[id(pin)]) for pin in pins[source.path]) or _ABSENT
         for source in files
     }
+    return value, built, canonical
+
+
+def _ref_drift(
+    context: ProjectContext, remote: str, files: Sequence[SourceFile], pins: Mapping[str, list[Pin]]
+) -> Iterator[Finding]:
+    value, built, canonical = _ref_values(context, files, pins)
     for source, side, others, majority in _odd_ones(context, _sides(files, value)):
         theirs = [pin for other in others for pin in pins[other.path]]
         mates = [pin for mate in side if mate is not source for pin in pins[mate.path]]

@@ -26,7 +26,9 @@ Not compared, to keep the noise down:
 - files of the same kind (two Dockerfiles, two workflows): image folders pin different versions on
   purpose, and `actions/checkout@v4` in one workflow beside a commit id in another is a choice of each
   workflow. Set `drift-same-kind: true` to compare them too;
-- variants of one recipe (RL004 compares those, more strictly);
+- variants of one recipe (RL004 compares those, more strictly); and a variant whose ref RL004 reports
+  against the majority of its variants is left out altogether (RL004's finding, and its fix, settle it:
+  one wrong ref, one finding). A variant of a tie, which RL004 cannot settle, is still compared;
 - pins whose ref is unresolved or absent (RL009 and RL015 report those);
 - remotes listed under `drift-allowed-remotes`.
 
@@ -96,11 +98,16 @@ _LISTED = 20
 def check_project(context: ProjectContext) -> Iterator[Finding]:
     """Report, for each remote that the files of a family pin at different refs, each side that is not the
     majority once (each side once when no side is; see the module docstring)."""
+    from ascend_reflint.check.rules.rl004_variant_drift import out_of_step
+
+    left_to_rl004 = out_of_step(context)
     compared: dict[tuple[str, str], list[Pin]] = {}
     for source in context.files:
         family = family_of(context, source)
         for pin in source.pins:
             if pin.remote is None or pin.ref is None or not pin.resolved:
+                continue
+            if (pin.path, pin.remote) in left_to_rl004:
                 continue
             if not context.policy.may_drift_across_files(pin.remote):
                 compared.setdefault((family, pin.remote), []).append(pin)

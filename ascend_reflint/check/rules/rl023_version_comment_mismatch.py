@@ -6,7 +6,9 @@ Reads the comment beside a pinned commit id that names the version it stands for
 (`uses: actions/checkout@<commit> # v4.2.2`, pre-commit's `rev: <commit>  # frozen: v6.0.0`, Renovate's
 `# tag=v1.2.3`) and checks it against the remote's tags: the finding reports a comment whose tag points at
 another commit (the peeled commit of an annotated tag, as `git ls-remote` lists it), and one that names a
-tag the remote does not have. A comment that names a branch (`# main`) is not checked: a branch moves.
+tag the remote does not have. A comment that names a branch (`# main`) is not checked: a branch moves. A
+pinned commit that the remote does not have at all is RL001's one finding, which names the comment's tag
+and its commit.
 
 ## Why is this bad?
 
@@ -42,7 +44,7 @@ from collections.abc import Iterator
 from ascend_reflint.check.context import PinContext
 from ascend_reflint.check.refnames import pinned_commit
 from ascend_reflint.check.versions import parse_version
-from ascend_reflint.model import Applicability, Edit, Finding, Fix, Pin, RemoteRefs, Severity
+from ascend_reflint.model import Applicability, CommitState, Edit, Finding, Fix, Pin, RemoteRefs, Severity
 
 CODE = "RL023"
 NAME = "version-comment-mismatch"
@@ -58,8 +60,8 @@ def check(context: PinContext) -> Iterator[Finding]:
     if refs is None or claimed is None or pin.version_comment_span is None:
         return
     commit = pinned_commit(pin, refs)
-    if commit is None:
-        return
+    if commit is None or (context.commit is not None and context.commit.state is CommitState.ABSENT):
+        return  # a commit that is not there at all is RL001's, which names the comment's tag
     tagged = refs.tags.get(claimed)
     if tagged is not None and tagged.startswith(commit):
         return
