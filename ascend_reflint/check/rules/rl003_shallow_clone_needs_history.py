@@ -147,7 +147,6 @@ def check(context: PinContext) -> Iterator[Finding]:
             )
         else:  # a revision (core_v0.12.1~3, main@{2}): --branch takes a branch or tag name only
             advice = f'drop the shallow option (`git clone --branch` takes no revision such as "{pin.ref}")'
-
     yield context.finding(
         f"the checkout of {what} follows {_shallow(pin)} of {cloned} of {pin.remote or pin.url}, which holds "
         f"{holds}, so the checkout fails (or breaks once {cloned} moves on); {advice}",
