@@ -274,9 +274,13 @@ def display_path(path: str, cwd: str) -> str:
 
 
 def _printable(path: str) -> str:
-    """``path`` with each undecodable byte (``surrogateescape``'s U+DC80..U+DCFF) written ``\\xNN``."""
-    if not _SURROGATE.search(path):
+    """``path`` with each undecodable byte (``surrogateescape``'s U+DC80..U+DCFF) written ``\\xNN``, and each
+    backslash ``\\x5c``: else a file named with the four characters ``\\xff`` would be shown as the file
+    named with the byte 0xff beside it, and discovery, which keeps each display path once, would read only
+    one of the two."""
+    if "\\" not in path and not _SURROGATE.search(path):
         return path
+    path = path.replace("\\", "\\x5c")
     return _SURROGATE.sub(lambda match: f"\\x{ord(match.group()) - 0xDC00:02x}", path)
 
 
@@ -388,10 +392,11 @@ def _is_makefile(lower: str) -> bool:
 
 
 def _yaml_kind(path: str, lower: str) -> FileKind | None:
-    from pathlib import PurePosixPath  # not at the top: a scan that finds no file never needs pathlib
-
-    parts = PurePosixPath(path.replace(os.sep, "/")).parts
-    if lower in ("action.yml", "action.yaml") or parts[-3:-1] == (".github", "workflows"):
+    # The names of the path's folders and file, as pathlib's parts without the root (which is never one of
+    # the names looked for): a listing of a tree has hundreds of YAML files, and a path object for each
+    # cost more than this whole function.
+    parts = [part for part in path.replace(os.sep, "/").split("/") if part not in ("", ".")]
+    if lower in ("action.yml", "action.yaml") or parts[-3:-1] == [".github", "workflows"]:
         return FileKind.WORKFLOW
     if _COMPOSE_FILE.fullmatch(lower):
         return FileKind.COMPOSE

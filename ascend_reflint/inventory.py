@@ -10,21 +10,20 @@ import os
 import time
 from collections import deque
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ascend_reflint.discover import discover, display_path, exclusions, root_exclusions
 from ascend_reflint.model import FileKind, FileMessage, Pin, SourceFile
 from ascend_reflint.sidefile import inside_root
-from ascend_reflint.textfile import DEFAULT_MAX_BYTES, FileReadError, read_recipe_bytes, text_of
+from ascend_reflint.textfile import DEFAULT_MAX_BYTES, FileReadError, check_lines, read_recipe_bytes, text_of
 
 if TYPE_CHECKING:
     from ascend_reflint.extraction_cache import ExtractionCache
 
 
-@dataclass
 class Inventory:
-    """Every file read and what it pins.
+    """Every file read and what it pins (a plain class: a dataclass costs half a millisecond to define, on
+    every command, and nothing compares or copies an inventory).
 
     Attributes:
         files: the files discovered, in path order (including those that could not be read).
@@ -36,12 +35,20 @@ class Inventory:
             later give them (:func:`ascend_reflint.invocations.apply_invocations`).
     """
 
-    files: list[SourceFile] = field(default_factory=list)
-    errors: list[FileMessage] = field(default_factory=list)
-    notices: list[FileMessage] = field(default_factory=list)
-    timings: dict[str, float] = field(default_factory=dict)
-    cache_notices: list[str] = field(default_factory=list)
-    cache: ExtractionCache | None = None
+    __slots__ = ("cache", "cache_notices", "errors", "files", "notices", "timings")
+
+    def __init__(
+        self,
+        files: list[SourceFile] | None = None,
+        errors: list[FileMessage] | None = None,
+        notices: list[FileMessage] | None = None,
+    ) -> None:
+        self.files: list[SourceFile] = [] if files is None else files
+        self.errors: list[FileMessage] = [] if errors is None else errors
+        self.notices: list[FileMessage] = [] if notices is None else notices
+        self.timings: dict[str, float] = {}
+        self.cache_notices: list[str] = []
+        self.cache: ExtractionCache | None = None
 
     @property
     def pins(self) -> list[Pin]:
@@ -224,11 +231,15 @@ def _read_and_extract(
 ) -> None:
     """Read ``source`` (or take ``overlay``, the bytes a fix would write, in place of the file's) and fill it
     from its cache entry, else extract it (and cache what was found, unless extraction failed on a bug of
-    ours or on resources, which another run may not meet)."""
+    ours or on resources, which another run may not meet). A recipe of more than
+    :data:`~ascend_reflint.textfile.MAX_LINES` lines is an error, as one that cannot be read."""
     try:
         data = read_recipe_bytes(source.abspath, max_bytes) if overlay is None else overlay
         source.text, notice = text_of(data)
+        if source.kind is not FileKind.DOCS:
+            check_lines(source.text)
     except FileReadError as exc:
+        source.text = None
         source.error = str(exc)
         return
     if notice:

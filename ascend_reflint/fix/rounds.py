@@ -53,9 +53,11 @@ class FixOutcome:
     Attributes:
         run: the last scan: the findings that remain.
         contents: display path → the file's content as the fixes left it (changed or not).
-        fixed: findings whose fix was applied.
-        pinned: tags pinned to their commits.
+        fixed: fixes applied that stayed: every edit they made is still in the files (a later round
+            neither overwrote nor undid it); fixes that made the very same edits count once.
+        pinned: tags pinned to their commits (which stayed, as ``fixed``).
         refused: files that fixes would have edited but that could not be, with why.
+        unpinned: with ``--pin-commits``, the tags left as they are after the last round, with why.
         rounds: how many rounds applied something.
     """
 
@@ -64,6 +66,7 @@ class FixOutcome:
     fixed: int = 0
     pinned: int = 0
     refused: list[FileMessage] = field(default_factory=list)
+    unpinned: list[FileMessage] = field(default_factory=list)
     rounds: int = 0
 
     @property
@@ -102,11 +105,12 @@ def fix_in_rounds(files: list[SourceFile], run: ScanRun, rescan: Rescan, options
     outcome = FixOutcome(run)
     refused: dict[str, str] = {}
     seen: set[str] = set()
+    made: list[tuple[bool, list[tuple[str, int]]]] = []  # each fix applied: (a --pin-commits one, its edits)
     for _ in range(MAX_ROUNDS):
         sources = {source.path: source for source in files}
         findings = [finding.fix for finding in outcome.run.result.findings if finding.fix is not None]
         fixes = [fix for fix in findings if applicable(fix, options.unsafe)]
-        pins = _pin_commit_fixes(files, outcome.run, options)
+        pins, outcome.unpinned = _pin_commit_fixes(files, outcome.run, options)
         done = apply_round([*fixes, *pins], outcome.contents, _loader(sources, options.max_bytes))
         refused.update(done.refused)
         state = _digest(changed_files(outcome.contents))
@@ -114,19 +118,28 @@ def fix_in_rounds(files: list[SourceFile], run: ScanRun, rescan: Rescan, options
             break
         seen.add(state)
         outcome.rounds += 1
-        outcome.fixed += sum(1 for fix in done.applied if any(fix is mine for mine in fixes))
-        outcome.pinned += sum(1 for fix in done.applied if any(fix is mine for mine in pins))
+        for fix, edits in zip(done.applied, done.written, strict=True):
+            made.append((any(fix is mine for mine in pins), edits))
         files, outcome.run = rescan(changed_files(outcome.contents), outcome.run.answers)
+    standing = {(path, number) for path, content in outcome.contents.items() for number in content.standing()}
+    # Fixes that made the very same edits (two findings about one definition) count once: one edit stayed.
+    stayed = {frozenset(edits): pinning for pinning, edits in made if edits and standing.issuperset(edits)}
+    outcome.pinned = sum(stayed.values())
+    outcome.fixed = len(stayed) - outcome.pinned
     outcome.refused = [FileMessage(path, f"not fixed: {why}") for path, why in sorted(refused.items())]
     return outcome
 
 
-def _pin_commit_fixes(files: list[SourceFile], run: ScanRun, options: FixOptions) -> list[Fix]:
+def _pin_commit_fixes(
+    files: list[SourceFile], run: ScanRun, options: FixOptions
+) -> tuple[list[Fix], list[FileMessage]]:
+    """With ``--pin-commits``, the fixes that pin tags to commits and the tags left as they are, with why."""
     if not options.pin_commits:
-        return []
+        return [], []
     from ascend_reflint.fix.pin_commits import pin_commit_fixes
 
-    return [fix for fix in pin_commit_fixes(files, run.answers.lookups) if applicable(fix, options.unsafe)]
+    fixes, unpinned = pin_commit_fixes(files, run.answers.lookups, options.unsafe)
+    return fixes, unpinned
 
 
 def _loader(sources: Mapping[str, SourceFile], max_bytes: int) -> Callable[[str], FileContent]:
