@@ -419,8 +419,9 @@ _YOUR = re.compile(
     r"|fork|repo(?:sitory)?(?:[-_]?name)?|project)",
     re.IGNORECASE,
 )
-#: An owner that stands for the reader's account (``USERNAME/repo``, ``owner/repo``, ``github_user/repo``).
-_OWNER_WORD = re.compile(r"(?:github[-_]?)?user(?:[-_]?name)?|owner|org(?:anization)?|account", re.IGNORECASE)
+#: An owner that stands for the reader's account (``USERNAME/repo``, ``github_user/repo``). Not ``owner``,
+#: ``org`` or ``account``: examples and test fixtures use them as a real-looking owner (``org/big``).
+_OWNER_WORD = re.compile(r"(?:github[-_]?)?user(?:[-_]?name)?", re.IGNORECASE)
 #: A repository name that stands for the reader's repository; upper case only (``project`` is a real name).
 _NAME_WORD = re.compile(r"REPO(?:SITORY)?(?:_NAME)?|PROJECT")
 
@@ -431,8 +432,8 @@ def url_placeholder(url: str) -> str | None:
     ``https://github.com/YOUR_USERNAME/vllm-ascend.git``, ``github.com/USERNAME/repo``), or None.
 
     Placeholders: a word in brackets in any part; a part that is "your" and what it stands for
-    (``your-username``, ``YOUR_NAME``, ``your_fork``); an owner that is ``user``, ``username``, ``owner``,
-    ``org``, ``account`` in any case; a repository name ``REPO`` or ``PROJECT`` in upper case. The
+    (``your-username``, ``YOUR_NAME``, ``your_fork``); an owner that is ``user`` or ``username`` in any
+    case; a repository name ``REPO`` or ``PROJECT`` in upper case. The
     ``<user>``, ``{user}`` forms are :func:`placeholder`'s."""
     path = url.split("://", 1)[1].partition("/")[2] if "://" in url else url.partition(":")[2]
     parts = [part for part in path.partition("#")[0].partition("?")[0].split("/") if part]
