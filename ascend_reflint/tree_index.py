@@ -63,6 +63,11 @@ class FileStat(NamedTuple):
             status = os.stat(path)
         except (OSError, ValueError):
             return None
+        return cls.of_status(status)
+
+    @classmethod
+    def of_status(cls, status: os.stat_result) -> FileStat:
+        """The parts of ``status`` (what ``os.stat`` gave) that this holds."""
         return cls(status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino)
 
 
