@@ -231,11 +231,15 @@ class _Targets:
 
 def _target(source: SourceFile, invocation: Invocation, root: str, targets: _Targets) -> str | None:
     """The real path of the file ``invocation`` (of ``source``) runs: the first of its paths that is a file
-    of the right kind inside the root, or None."""
+    of the right kind inside the project of ``source`` (the root, or the repository under it that holds
+    ``source``: :mod:`ascend_reflint.projects`), or None."""
+    from ascend_reflint.projects import project_of
+
     of_kind = targets.of_kind(invocation.kind)
+    project = project_of(source.abspath, root)
     for candidate in invocation.paths:
-        base = root if candidate.from_root else os.path.dirname(source.abspath)
-        real = inside_root(root, os.path.join(base, *candidate.path.split("/")))
+        base = project if candidate.from_root else os.path.dirname(source.abspath)
+        real = inside_root(project, os.path.join(base, *candidate.path.split("/")))
         if real is not None and real in targets.unread_of_kind(invocation.kind):
             return None  # it runs a file whose pins the scan does not need
         target = of_kind.get(real) if real is not None else None

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from ascend_reflint.context import Reading
     from ascend_reflint.lookup import LookupOptions, LookupStats
     from ascend_reflint.model import CommitVerdict, LookupResult
+    from ascend_reflint.projects import Projects
 
 #: The rules that report what commit verification found; commits are verified only when one runs.
 COMMIT_CODES = frozenset({"RL001", "RL008", "RL025", "RL026"})
@@ -285,8 +286,26 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
         lookups.update(_default_branches(inventory.files, requests, lookups, options, stats))
     timings["lookup"] = time.perf_counter() - started
 
-    checks = _Checks(inventory, context_files, requests, options, selection, policy, config.root, timings)
+    projects = _projects(config, policy, [*inventory.files, *context_files], options, cache_dir)
+    checks = _Checks(inventory, context_files, requests, options, selection, projects, timings)
     findings, history_notices = checks.run(lookups)
+    drifting = _drifting_remotes(findings, [*inventory.files, *context_files], requests) if drift_only else {}
+    if drifting:
+        # Only the drift rules run, and they found pins of a remote that disagree: its ref list says which
+        # is a branch, which never wins their vote (ascend_reflint.check.vote). Asked once they disagree,
+        # so that a scan naming a few files asks what the scan of the whole tree asks.
+        started = time.perf_counter()
+        asked = {key: url for key, url in drifting.items() if key not in known}
+        more, again = _lookup_with_progress(asked, _lookup_options(options), options.progress)
+        more.update((key, known[key]) for key in drifting.keys() - asked.keys())
+        timings["lookup"] += time.perf_counter() - started
+        lookups.update(more)
+        requests = checks.requests = {**requests, **drifting}
+        stats.lookups += again.lookups
+        stats.cached += again.cached
+        stats.cached_failures += again.cached_failures
+        stats.notices += [notice for notice in again.notices if notice not in stats.notices]
+        findings, history_notices = checks.run(lookups)
     stale = {} if options.offline else _stale_answers(findings, requests, lookups, time.time())
     if stale:
         # No finding from a stale answer: the ref lists that would yield "not found" (or "ambiguous") are
@@ -326,6 +345,30 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
     return run
 
 
+#: The drift rules, whose vote needs to know which refs are branches.
+_DRIFT_CODES = frozenset({"RL004", "RL005"})
+
+
+def _drifting_remotes(
+    findings: Sequence[Finding], files: Sequence[SourceFile], requests: Mapping[str, str]
+) -> dict[str, str]:
+    """Lookup key → URL (as :func:`~ascend_reflint.check.remotes_to_look_up` gives them) of each remote that
+    an RL004 or RL005 finding is about and that was not asked for: one pin's URL per remote."""
+    from ascend_reflint.check.engine import pin_lookup_key
+
+    remotes = {
+        finding.remote for finding in findings if finding.code in ("RL004", "RL005") and finding.remote
+    }
+    wanted: dict[str, str] = {}
+    for source in files:
+        for pin in source.pins:
+            if pin.remote in remotes and (key := pin_lookup_key(pin)) is not None:
+                remotes.discard(pin.remote)
+                if key not in requests:
+                    wanted[key] = pin.url
+    return wanted
+
+
 #: The findings that a stale cached ref list must not give: "not found" and "ambiguous".
 STALE_CODES = frozenset({"RL001", "RL013", "RL014"})
 #: How old a cached ref list may be, in seconds, and still give one of :data:`STALE_CODES`.
@@ -361,12 +404,12 @@ class _Checks:
         requests: Mapping[str, str],
         options: ScanOptions,
         selection: RuleSelection,
-        policy: Policy,
-        root: str,
+        projects: Projects,
         timings: dict[str, float],
     ) -> None:
         self.inventory, self.context_files, self.requests = inventory, context_files, requests
-        self.options, self.selection, self.policy, self.root = options, selection, policy, root
+        self.options, self.selection, self.projects = options, selection, projects
+        self.policy, self.root = projects.policy, projects.root
         self.timings = timings
         #: What commit verification found in the last run (for a rescan to reuse).
         self.commits: Mapping[tuple[str, str], CommitVerdict] = {}
@@ -384,7 +427,9 @@ class _Checks:
         timings["history"] = timings.get("history", 0.0) + time.perf_counter() - started
         started = time.perf_counter()
         self.commits = commits
-        findings = run_checks(files, lookups, self.policy, self.context_files, self.root, commits)
+        findings = run_checks(
+            files, lookups, self.policy, self.context_files, self.root, commits, self.projects
+        )
         findings = _documentation_capped(findings, files)
         findings = [  # `unfixable`: reported, never fixed (nor counted as fixable)
             finding
@@ -559,6 +604,36 @@ def _verify_commits(
     )
     verdicts, stats = verify_commits(commit_requests, history_options)
     return {**reused, **verdicts}, stats.notices
+
+
+def _projects(
+    config: Config,
+    policy: Policy,
+    files: Sequence[SourceFile],
+    options: ScanOptions,
+    cache_dir: Path | None,
+) -> Projects:
+    """The projects of the files read (:mod:`ascend_reflint.projects`): a nested repository's own config
+    gives it its own policy, unless ``--config`` named the one config of the scan.
+
+    Raises:
+        ConfigError: a nested repository's config cannot be read or is not valid.
+        PolicyError: a rule pack it names cannot be read or is not valid.
+    """
+    from pathlib import Path
+
+    from ascend_reflint.config import load_config
+    from ascend_reflint.projects import Projects
+
+    def nested_policy(folder: str) -> Policy | None:
+        if config.folder is not None:  # --config FILE
+            return None
+        nested = load_config([folder])
+        if nested.settings is None or nested.root != folder:
+            return None
+        return build_policy(nested, [Path(p) for p in options.rule_packs], cache_dir)
+
+    return Projects.of(config.root, policy, (source.abspath for source in files), nested_policy)
 
 
 def build_policy(config: Config, rule_packs: Sequence[Path] = (), cache_dir: Path | None = None) -> Policy:
