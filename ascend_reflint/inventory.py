@@ -63,6 +63,7 @@ def build_inventory(
     keep_text: bool = True,
     gitlab_host: str | None = None,
     narrow: Callable[[list[SourceFile]], list[SourceFile]] | None = None,
+    stage: str = "extract",
 ) -> Inventory:
     """Discover, read and extract the files under ``paths``, and the files they name (pip's ``-r``/``-c``).
 
@@ -88,6 +89,8 @@ def build_inventory(
             :func:`ascend_reflint.extract.gitlab.place_on_instance`).
         narrow: given the files discovered (not yet read, ``read_already`` left out), the ones to read
             (:mod:`ascend_reflint.context`); None reads them all.
+        stage: the name of the scan's stage that reads them, for the ``--debug`` line that counts how many
+            files the extraction cache answered (``extract``; ``context`` for the files read for context).
 
     Returns:
         The :class:`Inventory`, its files in display path order. Never raises for a file's content.
@@ -114,9 +117,12 @@ def build_inventory(
     build_args = build_args or {}
     if cache is not None:
         cache = cache.with_settings(**extraction_settings(build_args, max_bytes, docs))
+    how_read = dict.fromkeys(_HOW_READ, 0)
     while queue:
         source = queue.popleft()
-        _read_and_extract(source, build_args, max_bytes, cache, (overlay or {}).get(source.abspath))
+        how_read[
+            _read_and_extract(source, build_args, max_bytes, cache, (overlay or {}).get(source.abspath))
+        ] += 1
         for extra in named.read_by(source):
             inventory.files.append(extra)
             queue.append(extra)
@@ -142,7 +148,39 @@ def build_inventory(
     if cache is not None:
         inventory.cache_notices = cache.notices
         inventory.cache = cache
+    if any(how_read.values()):
+        _log_how_read(stage, how_read, cache)
     return inventory
+
+
+#: How :func:`_read_and_extract` read a file: from its extraction cache entry, extracted, or not at all.
+_HOW_READ = ("cached", "extracted", "unreadable")
+
+
+def _log_how_read(stage: str, how_read: Mapping[str, int], cache: ExtractionCache | None) -> None:
+    """The ``--debug`` line of a stage that read files: how many the extraction cache answered (as ruff's
+    ``--verbose`` counts its cache hits), how many were extracted, and where the cache is."""
+    import logging
+
+    log = logging.getLogger("reflint")
+    if not log.isEnabledFor(logging.DEBUG):
+        return
+    total = sum(how_read.values())
+    unreadable = f", {how_read['unreadable']} unreadable" if how_read["unreadable"] else ""
+    counts = f"{stage}: {total} file{'s' * (total != 1)} read: "
+    if cache is None:
+        log.debug(
+            "%s%d extracted%s (no extraction cache: --no-cache)", counts, how_read["extracted"], unreadable
+        )
+        return
+    log.debug(
+        "%s%d from the extraction cache (%s), %d extracted%s",
+        counts,
+        how_read["cached"],
+        cache.folder,
+        how_read["extracted"],
+        unreadable,
+    )
 
 
 #: How a file names the files of each kind that it has its tool read, for notices.
@@ -221,23 +259,24 @@ def _read_and_extract(
     max_bytes: int,
     cache: ExtractionCache | None,
     overlay: bytes | None = None,
-) -> None:
+) -> str:
     """Read ``source`` (or take ``overlay``, the bytes a fix would write, in place of the file's) and fill it
     from its cache entry, else extract it (and cache what was found, unless extraction failed on a bug of
-    ours or on resources, which another run may not meet)."""
+    ours or on resources, which another run may not meet). Returns how: one of :data:`_HOW_READ`."""
     try:
         data = read_recipe_bytes(source.abspath, max_bytes) if overlay is None else overlay
         source.text, notice = text_of(data)
     except FileReadError as exc:
         source.error = str(exc)
-        return
+        return "unreadable"
     if notice:
         source.notices.append(notice)
     entry = cache.entry(source, data) if cache is not None else None
     if entry is not None and entry.load(source):
-        return
+        return "cached"
     if _extract(source, build_args) and entry is not None:
         entry.store(source)
+    return "extracted"
 
 
 def _failed(source: SourceFile, message: str, line: int | None = None, column: int | None = None) -> None:
