@@ -305,6 +305,8 @@ class _Reader:
                 f"$({name}) is set differently depending on the conditional on line {self.conditionals[-1]} "
                 f"(line {number})",
             )
+        elif self.conditionals and old is not None:
+            new.provenance = new.copies = None  # two assignments hold the value: no one place to edit
         if name == "SHELL":
             self.shell_line = number
         self.variables[name] = new

@@ -69,3 +69,20 @@ def test_the_fix_edits_the_definition(project: Path, scan: Scan) -> None:
         "MCORE := core_r0.18.0", "MCORE := core_v0.18.0"
     )
     assert (project / "CMakeLists.txt").read_text() == CMAKE.replace('"core_r0.18.0"', '"core_v0.18.0"')
+
+
+def test_a_value_that_two_assignments_hold_stays_at_the_use(project: Path, scan: Scan) -> None:
+    (project / "Makefile").write_text(
+        "MCORE := core_r0.18.0\nifdef NEW\nMCORE := core_r0.18.0\nendif\n\n"
+        f"megatron:\n\tgit clone --branch $(MCORE) {URL} /opt/megatron\n"
+    )
+    code, out, _ = scan("--select", "RL002", "Makefile")
+    assert (code, out) == (
+        1,
+        [
+            f"Makefile:7:21: {BRANCH}",
+            "",
+            "1 error, 0 warnings, 0 info in 1 of 1 file (1 pin, 1 remote: 1 checked (0 cached), 0 not "
+            "checked)",
+        ],
+    )
