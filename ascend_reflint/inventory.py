@@ -120,9 +120,8 @@ def build_inventory(
     how_read = dict.fromkeys(_HOW_READ, 0)
     while queue:
         source = queue.popleft()
-        how_read[
-            _read_and_extract(source, build_args, max_bytes, cache, (overlay or {}).get(source.abspath))
-        ] += 1
+        how = _read_and_extract(source, build_args, max_bytes, cache, (overlay or {}).get(source.abspath))
+        how_read[how] += 1
         for extra in named.read_by(source):
             inventory.files.append(extra)
             queue.append(extra)
