@@ -2,6 +2,6 @@
 
 import sys
 
-from ascend_reflint.cli import main
+from ascend_reflint.cli import run
 
-sys.exit(main())
+sys.exit(run())

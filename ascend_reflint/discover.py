@@ -388,10 +388,11 @@ def _is_makefile(lower: str) -> bool:
 
 
 def _yaml_kind(path: str, lower: str) -> FileKind | None:
-    from pathlib import PurePosixPath  # not at the top: a scan that finds no file never needs pathlib
-
-    parts = PurePosixPath(path.replace(os.sep, "/")).parts
-    if lower in ("action.yml", "action.yaml") or parts[-3:-1] == (".github", "workflows"):
+    # The names of the path's folders and file, as pathlib's parts without the root (which is never one of
+    # the names looked for): a listing of a tree has hundreds of YAML files, and a path object for each
+    # cost more than this whole function.
+    parts = [part for part in path.replace(os.sep, "/").split("/") if part not in ("", ".")]
+    if lower in ("action.yml", "action.yaml") or parts[-3:-1] == [".github", "workflows"]:
         return FileKind.WORKFLOW
     if _COMPOSE_FILE.fullmatch(lower):
         return FileKind.COMPOSE

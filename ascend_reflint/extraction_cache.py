@@ -286,13 +286,15 @@ def package_digest(package: str, version: str) -> str:
     import hashlib
 
     digest = hashlib.sha256(version.encode())
+    # Every path that the walk gives starts with the folder and a separator: the relative path is the rest
+    # (os.path.relpath, for each of some 160 files, was half of this function's time).
+    start = len(os.path.join(package, ""))
     for folder, folders, names in os.walk(package):
         folders[:] = sorted(name for name in folders if name != "__pycache__")
         for name in sorted(names):
             path = os.path.join(folder, name)
             status = os.stat(path)
-            relative = os.path.relpath(path, package)
-            digest.update(f"\0{relative}\0{status.st_size}\0{status.st_mtime_ns}".encode())
+            digest.update(f"\0{path[start:]}\0{status.st_size}\0{status.st_mtime_ns}".encode())
     return digest.hexdigest()
 
 

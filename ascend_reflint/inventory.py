@@ -10,7 +10,6 @@ import os
 import time
 from collections import deque
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ascend_reflint.discover import discover, display_path, exclusions, root_exclusions
@@ -22,9 +21,9 @@ if TYPE_CHECKING:
     from ascend_reflint.extraction_cache import ExtractionCache
 
 
-@dataclass
 class Inventory:
-    """Every file read and what it pins.
+    """Every file read and what it pins (a plain class: a dataclass costs half a millisecond to define, on
+    every command, and nothing compares or copies an inventory).
 
     Attributes:
         files: the files discovered, in path order (including those that could not be read).
@@ -36,12 +35,20 @@ class Inventory:
             later give them (:func:`ascend_reflint.invocations.apply_invocations`).
     """
 
-    files: list[SourceFile] = field(default_factory=list)
-    errors: list[FileMessage] = field(default_factory=list)
-    notices: list[FileMessage] = field(default_factory=list)
-    timings: dict[str, float] = field(default_factory=dict)
-    cache_notices: list[str] = field(default_factory=list)
-    cache: ExtractionCache | None = None
+    __slots__ = ("cache", "cache_notices", "errors", "files", "notices", "timings")
+
+    def __init__(
+        self,
+        files: list[SourceFile] | None = None,
+        errors: list[FileMessage] | None = None,
+        notices: list[FileMessage] | None = None,
+    ) -> None:
+        self.files: list[SourceFile] = [] if files is None else files
+        self.errors: list[FileMessage] = [] if errors is None else errors
+        self.notices: list[FileMessage] = [] if notices is None else notices
+        self.timings: dict[str, float] = {}
+        self.cache_notices: list[str] = []
+        self.cache: ExtractionCache | None = None
 
     @property
     def pins(self) -> list[Pin]:

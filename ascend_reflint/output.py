@@ -38,6 +38,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import io
+import itertools
 import os
 import re
 import stat
@@ -358,7 +359,7 @@ def workflow_command(name: str, properties: Sequence[tuple[str, str]], lines: Se
     return f"::{name} {joined}::{escape_data(message)}"
 
 
-def json_text(document: Any, indent: int | None = 2) -> str:
+def json_text(document: Any, indent: int | None = 2, default: Callable[[Any], Any] | None = None) -> str:
     """Serialise a JSON document: key order kept, non-ASCII kept, ending with a newline.
 
     Every string (keys too) goes through :func:`ascend_reflint.remote.redact`. Characters that
@@ -369,12 +370,65 @@ def json_text(document: Any, indent: int | None = 2) -> str:
     Args:
         document: dicts, lists, strings, numbers, booleans and None.
         indent: spaces per level, or None for the most compact form.
+        default: what stands for a value that JSON cannot write (:func:`json.dumps`'s ``default``).
     """
     import json
 
     separators = None if indent is not None else (",", ":")
-    text = json.dumps(_redacted(document), indent=indent, separators=separators, ensure_ascii=False)
+    text = json.dumps(
+        _redacted(document), indent=indent, separators=separators, ensure_ascii=False, default=default
+    )
     return _JSON_CANDIDATES.sub(_json_escape, text).replace(_LEGACY, _LEGACY_JSON) + "\n"
+
+
+def write_json(stream: TextIO, document: Any) -> None:
+    """Write :func:`json_text` of ``document`` (indented) to ``stream``, the same text, with the one iterator
+    in it (a generator where an array goes: a scan's findings, a SARIF run's results) written as that
+    array one item at a time: thousands of findings cost the memory of one item's objects and text, not
+    the whole document's at once.
+
+    Args:
+        stream: the text stream written to.
+        document: as :func:`json_text` takes, with at most one iterator in it; without one, the document
+            is written whole.
+
+    Raises:
+        TypeError: ``document`` holds a second iterator, or another value that JSON cannot write.
+    """
+    import secrets
+
+    token = f"reflint-items-{secrets.token_hex(16)}"  # stands for the array in the rest of the text
+    found: list[Iterator[Any]] = []
+
+    def place(value: object) -> str:
+        if isinstance(value, Iterator) and not found:
+            found.append(value)
+            return token
+        raise TypeError(f"{type(value).__name__} is not JSON")
+
+    text = json_text(document, default=place)
+    if not found:
+        stream.write(text)
+        return
+    head, tail = text.split(f'"{token}"')
+    # The line of the array's key (``  "findings": ``) gives the indentation of its closing bracket; its
+    # items are one level (two spaces) deeper, as json.dumps indents a list.
+    key_line = head.rsplit("\n", 1)[-1]
+    closing = key_line[: len(key_line) - len(key_line.lstrip(" "))]
+    items = iter(found[0])
+    first = next(items, _NO_ITEM)
+    if first is _NO_ITEM:
+        stream.write(head + "[]" + tail)  # json.dumps writes an empty list so, whatever the indent
+        return
+    stream.write(head + "[")
+    for count, item in enumerate(itertools.chain([first], items)):
+        lines = json_text(item).rstrip("\n").replace("\n", f"\n{closing}  ")
+        stream.write(f"{',' if count else ''}\n{closing}  {lines}")
+    stream.write(f"\n{closing}]{tail}")
+
+
+#: What :func:`write_json` gets from an iterator that has no item.
+_NO_ITEM = object()
 
 
 #: Candidates for :func:`_json_escape`: DEL, C1 controls, and every non-ASCII character (checked there).

@@ -15,11 +15,11 @@ every 20 ms. A guard kills the whole process tree when
 that sum passes ``--guard-mib`` (default 12 GiB) or the run passes ``--guard-seconds`` (default 600), and
 the row says so: that is how the unbounded behaviour is measured without taking the machine down.
 
-And what a repository can cost the report: **sarif-drift**, 4,000 small files of one drift family
-(``npu/``), each pinning one remote at a ref of its own, give 4,000 RL005 findings of 20 related places
-each, written as SARIF to a file (``--offline``: no remote is asked).
+And what a repository can cost the report: **sarif-drift** and **json-drift**, 4,000 small files of one
+drift family (``npu/``), each pinning one remote at a ref of its own, give 4,000 RL005 findings of 20
+related places each, written as SARIF (JSON) to a file (``--offline``: no remote is asked).
 
-Run: ``python benchmarks/bounds.py [--reflint PROGRAM] [--case endless|millions|sarif-drift]
+Run: ``python benchmarks/bounds.py [--reflint PROGRAM] [--case endless|millions|sarif-drift|json-drift]
 [-- EXTRA SCAN ARGS]``. Linux only (reads ``/proc``).
 """
 
@@ -34,8 +34,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 _HOST = "hostile.example"
@@ -113,7 +115,7 @@ def write_project(folder: Path, remotes: int) -> None:
     (folder / "Dockerfile").write_text("".join(lines), encoding="utf-8")
 
 
-#: The files of the sarif-drift case.
+#: The files of the drift cases.
 _DRIFT_FILES = 4_000
 
 
@@ -132,27 +134,48 @@ def write_drift_project(folder: Path, files: int = _DRIFT_FILES) -> None:
     subprocess.run(["git", "init", "-q", str(folder)], check=True)
 
 
-def measure_drift_report(reflint: str, guard_kib: int, guard_seconds: float, extra: list[str]) -> None:
-    """Run the sarif-drift case and print its block: time, peak memory, findings, the report's size."""
+#: The report formats of the drift cases: case → (format, the findings of its report).
+DRIFT_CASES: dict[str, tuple[str, Callable[[Any], list[Any]]]] = {
+    "sarif-drift": ("sarif", lambda report: report["runs"][0]["results"]),
+    "json-drift": ("json", lambda report: report["findings"]),
+}
+
+
+def measure_drift_report(
+    case: str, reflint: str, guard_kib: int, guard_seconds: float, extra: list[str]
+) -> None:
+    """Run a drift case (:data:`DRIFT_CASES`) and print its block: time, peak memory, findings, the report's
+    size."""
+    output_format, findings = DRIFT_CASES[case]
     with tempfile.TemporaryDirectory(prefix="reflint-bounds-") as work:
         folder = Path(work)
         write_drift_project(folder / "project")
-        report = folder / "report.sarif"
-        argv = [reflint, "scan", "--offline", "--select", "RL005", "--format", "sarif", "-o", str(report)]
+        report = folder / f"report.{output_format}"
+        argv = [
+            reflint,
+            "scan",
+            "--offline",
+            "--select",
+            "RL005",
+            "--format",
+            output_format,
+            "-o",
+            str(report),
+        ]
         argv += ["--cache-dir", str(folder / "cache"), *extra]
         outcome = run(
             argv, folder / "project", environment("http://127.0.0.1:9/", folder), guard_kib, guard_seconds
         )
         size = report.stat().st_size if report.exists() else 0
-        results = len(json.loads(report.read_text(encoding="utf-8"))["runs"][0]["results"]) if size else 0
-    print(f"## {_DRIFT_FILES:,} files of one drift family, SARIF report")
+        results = len(findings(json.loads(report.read_text(encoding="utf-8")))) if size else 0
+    print(f"## {_DRIFT_FILES:,} files of one drift family, {output_format.upper()} report")
     print(f"command: reflint {' '.join(argv[1:-2])} …")
     print(f"wall time: {outcome.seconds:.1f} s; peak memory (PSS): {outcome.peak_mib:.0f} MiB")
     print(
         f"exit code: {outcome.exit_code}"
         + (f" ({outcome.stopped_by_guard})" if outcome.stopped_by_guard else "")
     )
-    print(f"report: {size / 1e6:.1f} MB, {results:,} results")
+    print(f"report: {size / 1e6:.1f} MB, {results:,} findings")
     print(flush=True)
 
 
@@ -231,14 +254,14 @@ def main() -> int:
     """Measure the chosen cases and print one block per case."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--reflint", default=str(Path(sys.executable).parent / "reflint"))
-    parser.add_argument("--case", choices=[*sorted(CASES), "sarif-drift"], action="append")
+    parser.add_argument("--case", choices=[*sorted(CASES), *DRIFT_CASES], action="append")
     parser.add_argument("--guard-mib", type=int, default=12 * 1024)
     parser.add_argument("--guard-seconds", type=float, default=600.0)
     parser.add_argument("extra", nargs="*", help="more `reflint scan` arguments (after --)")
     args = parser.parse_args()
-    for name in args.case or [*sorted(CASES), "sarif-drift"]:
-        if name == "sarif-drift":
-            measure_drift_report(args.reflint, args.guard_mib * 1024, args.guard_seconds, args.extra)
+    for name in args.case or [*sorted(CASES), *DRIFT_CASES]:
+        if name in DRIFT_CASES:
+            measure_drift_report(name, args.reflint, args.guard_mib * 1024, args.guard_seconds, args.extra)
             continue
         case = CASES[name]
         server = subprocess.Popen(

@@ -69,7 +69,7 @@ def mark_version_comments(source: SourceFile) -> None:
         end = starts[span.end_line - 1] + span.end_column - 1
         found = version_comment(source.text, end, lines)
         if found is None and source.kind in (FileKind.PYPROJECT, FileKind.REQUIREMENTS, FileKind.CMAKE):
-            found = _at_line_end(source.text, end, lines)
+            found = _at_line_end(source.text, end, lines, source.kind)
         if found is None and source.kind in (FileKind.DOCKERFILE, FileKind.SHELL):
             first = (
                 _instruction_line(source.text, span.line) if source.kind is FileKind.DOCKERFILE else span.line
@@ -92,11 +92,20 @@ def _written_at(pin: Pin, path: str) -> Span | None:
     return pin.span if pin.ref_text == pin.ref and pin.path == path else None
 
 
-def _at_line_end(text: str, after: int, lines: LineIndex) -> tuple[str, Span] | None:
+def _at_line_end(text: str, after: int, lines: LineIndex, kind: FileKind) -> tuple[str, Span] | None:
     """A version comment at the end of the line, after the rest of a TOML table or requirement
-    (``rev = "<commit>" }  # v2.10``); the rest holds no other ``#``."""
+    (``rev = "<commit>" }  # v2.10``, ``git+URL@<commit>#egg=te  # v2.10``); the rest holds no other
+    comment: no other ``#`` in TOML and CMake, no ``#`` after a blank in a requirements file (pip's
+    ``COMMENT_RE``: ``#egg=`` is part of the URL)."""
     line_end = text.find("\n", after)
     rest_end = len(text) if line_end == -1 else line_end
+    if kind is FileKind.REQUIREMENTS:
+        from ascend_reflint.extract.requirements import PIP_COMMENT
+
+        comment = PIP_COMMENT.search(text, after, rest_end)
+        if comment is None:
+            return None
+        return version_comment(text, after + len(text[after : comment.start()].rstrip(" \t")), lines)
     hash_at = text.rfind(" #", after, rest_end)
     if hash_at == -1 or "#" in text[after:hash_at]:
         return None

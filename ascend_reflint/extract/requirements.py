@@ -30,7 +30,7 @@ from ascend_reflint.sourcemap import SourceMap
 #: The ``#`` of pip's comment pattern (``req_file.COMMENT_RE``, ``(^|\s+)#.*$``): at the start of a line or
 #: after whitespace. The white space before it is cut off too (by ``rstrip``: pip's pattern, searched as it
 #: is, is quadratic in a run of spaces before a ``#`` that starts no comment).
-_COMMENT = re.compile(r"(?:^|(?<=\s))#")
+PIP_COMMENT = re.compile(r"(?:^|(?<=\s))#")
 #: pip's environment variable pattern (``req_file.ENV_VAR_RE``).
 _PIP_ENV_VAR = re.compile(r"\$\{[A-Z0-9_]+\}")
 _PIP_NOTE = "pip replaces {var} with an environment variable when it reads the file"
@@ -61,7 +61,7 @@ def read_requirement(source: SourceFile, line: str, source_map: SourceMap) -> No
         line: the line, continuation lines joined.
         source_map: maps offsets of ``line`` to the file.
     """
-    if "#" in line and (comment := _COMMENT.search(line)) is not None:
+    if "#" in line and (comment := PIP_COMMENT.search(line)) is not None:
         line = line[: comment.start()].rstrip()
     pin = pip_vcs_pin(source, line, source_map.span, pip_env=True)
     if pin is not None:

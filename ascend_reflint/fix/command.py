@@ -77,7 +77,7 @@ def write_fixes(outcome: FixOutcome, first: ScanRun) -> ScanRun:
     run.result.summary = run.result.summary._replace(
         lookups=first.result.summary.lookups, cached=first.result.summary.cached
     )
-    run.side_notices.extend(outcome.refused)
+    run.side_notices.extend([*outcome.refused, *outcome.unpinned])
     return run
 
 
@@ -95,14 +95,17 @@ def write_diff(outcome: FixOutcome) -> int:
     if diff:
         stdout = sys.stdout if isinstance(sys.stdout, Channel) else Channel(sys.stdout)
         stdout.write_exact(diff)
-    write_file_messages(outcome.run.result.errors, list(outcome.refused), sys.stderr)
+    write_file_messages(outcome.run.result.errors, [*outcome.refused, *outcome.unpinned], sys.stderr)
     files = len(outcome.changed)
+    left = len(outcome.unpinned)
+    unpinned = f"; {left} tag{'s' * (left != 1)} left as {'they are' if left != 1 else 'it is'} (see above)"
+    unpinned = unpinned if left else ""
     if files:
         pinned = f" and pin {outcome.pinned} tag{'s' * (outcome.pinned != 1)}" if outcome.pinned else ""
         sys.stderr.write(
             f"reflint: would fix {outcome.fixed} finding{'s' * (outcome.fixed != 1)}{pinned} "
-            f"in {files} file{'s' * (files != 1)}{rounds_note(outcome.rounds)}\n"
+            f"in {files} file{'s' * (files != 1)}{rounds_note(outcome.rounds)}{unpinned}\n"
         )
     else:
-        sys.stderr.write("reflint: nothing to fix\n")
+        sys.stderr.write(f"reflint: nothing to fix{unpinned}\n")
     return files

@@ -28,7 +28,12 @@ The tag is kept in a comment that each syntax allows:
   ``GIT_SHALLOW TRUE``, which CMake cannot apply to a commit id.
 
 A pin whose comment has no place is left as it is: a commit id without its tag is harder to review than
-the tag.
+the tag. So is a tag that another reason keeps (a definition that feeds several pins, a ``tag =`` key that
+takes no commit id, a rewrite that needs ``--unsafe-fixes``): each such tag is a notice that says why
+(:class:`PinCommits`), so that a run that pinned everything else does not pass for one that pinned all.
+
+In a requirements file a comment is a ``#`` at the start of a line or after white space (pip's
+``COMMENT_RE``): the ``#egg=`` fragment of a URL is not one, so the tag's comment goes after it.
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from functools import lru_cache
+from typing import NamedTuple
 
 from ascend_reflint.check.engine import pin_lookup_key
 from ascend_reflint.check.fixes import (
@@ -50,6 +56,7 @@ from ascend_reflint.model import (
     Applicability,
     Edit,
     FileKind,
+    FileMessage,
     Fix,
     LookupResult,
     Pin,
@@ -94,86 +101,143 @@ _TRAILING_COMMENTS = frozenset(
 _COMMENT_AT_LINE_END = frozenset({FileKind.REQUIREMENTS, FileKind.PYPROJECT, FileKind.CMAKE})
 #: uv's and Poetry's key for a ref that may be a commit id (``tag =`` and ``branch =`` may not).
 _REV_KEY = re.compile(r"\brev\s*=\s*[\"']$")
+#: What keeps a tag that the recipe names as a tag (``ref_type``) from taking a commit id, by kind of pin.
+_TAG_KEYS = {
+    Via.UV_SOURCE: "uv's tag = takes no commit id (rev = does)",
+    Via.POETRY: "Poetry's tag = takes no commit id (rev = does)",
+    Via.CARGO: "cargo install --tag takes no commit id (--rev does)",
+}
 
 
-def pin_commit_fixes(files: Sequence[SourceFile], lookups: Mapping[str, LookupResult]) -> list[Fix]:
-    """The fixes that pin each tag of ``files`` to its commit (see the module docstring).
+class PinCommits(NamedTuple):
+    """What ``--pin-commits`` can do with the files of a scan.
+
+    Attributes:
+        fixes: one fix per tag that can be pinned, in file order.
+        unpinned: a notice per tag left as it is (at the ref as written, where the fix would go), saying
+            why, in file order; no two alike.
+    """
+
+    fixes: list[Fix]
+    unpinned: list[FileMessage]
+
+
+def pin_commit_fixes(
+    files: Sequence[SourceFile], lookups: Mapping[str, LookupResult], unsafe: bool = False
+) -> PinCommits:
+    """The fixes that pin each tag of ``files`` to its commit, and the tags left as they are, with why (see
+    the module docstring).
 
     Args:
         files: the files scanned (those with an error are left out).
-        lookups: lookup key → the remote's ref list (the scan's answers).
+        lookups: lookup key → the remote's ref list (the scan's answers); a pin whose remote did not answer
+            is neither pinned nor a notice (RL010 reports it).
+        unsafe: ``--unsafe-fixes``: the unsafe pinnings are fixes too, else notices that say it takes
+            ``--unsafe-fixes``.
 
     Returns:
-        One fix per pin that can be pinned, in file order.
+        The :class:`PinCommits`.
     """
     sources = {source.path: source for source in files if source.error is None and source.text is not None}
     users = _origin_users(files)
-    fixes = []
+    fixes: list[Fix] = []
+    unpinned: dict[FileMessage, None] = {}
     for source in sources.values():
         for pin in source.pins:
             key = pin_lookup_key(pin)
             refs = lookups.get(key) if key is not None else None
-            if isinstance(refs, RemoteRefs):
-                fix = _pinned(pin, refs, sources, users)
-                if fix is not None:
-                    fixes.append(fix)
-    return fixes
+            if not isinstance(refs, RemoteRefs):
+                continue
+            outcome = _pinned(pin, refs, sources, users)
+            if isinstance(outcome, Fix) and outcome.applicability is Applicability.UNSAFE and not unsafe:
+                outcome = _UNSAFE_BECAUSE[pin.via is Via.CLONE_BRANCH]
+            if isinstance(outcome, Fix):
+                fixes.append(outcome)
+            elif outcome is not None:
+                unpinned[_unpinned_notice(pin, outcome)] = None
+    return PinCommits(fixes, list(unpinned))
+
+
+def _unpinned_notice(pin: Pin, why: str) -> FileMessage:
+    """The notice that ``pin``'s tag stays, at the ref as written (the definition it comes from, if any)."""
+    place = pin.ref_origin or pin
+    tag = pin.ref_text if pin.ref_origin is None and pin.ref_text else pin.ref
+    return FileMessage(
+        place.path, f'--pin-commits left "{tag}" as it is: {why}', place.span.line, place.span.column
+    )
 
 
 def _pinned(
     pin: Pin, refs: RemoteRefs, sources: Mapping[str, SourceFile], users: Mapping[tuple[str, Span], int]
-) -> Fix | None:
-    """The fix that pins ``pin``'s tag to its commit, or None."""
+) -> Fix | str | None:
+    """The fix that pins ``pin``'s tag to its commit; why it cannot be pinned (a phrase); or None when the
+    pin names no tag."""
     ref = pinned_ref(pin)
-    if ref is None or ref.kind is RefType.BRANCH or pin.ref_type is not None:
+    if ref is None or ref.kind is RefType.BRANCH or ref.name not in refs.tags:
         return None
-    if ref.name not in refs.tags or (ref.kind is None and ref.name in refs.branches):
-        return None
-    if pin.ref_origin is not None and users.get((pin.ref_origin.path, pin.ref_origin.span), 0) > 1:
-        return None  # one definition, several pins: each needs its own decision
+    if pin.ref_type is not None:
+        return _TAG_KEYS.get(pin.via, "the recipe names it as a tag, where no commit id can stand")
+    if ref.kind is None and ref.name in refs.branches:
+        return f"{pin.remote} has a branch of that name too"
+    origin = pin.ref_origin
+    if origin is not None and (count := users.get((origin.path, origin.span), 0)) > 1:
+        return f"its value is the ref of {count} pins, which each need their own decision"
     commit = refs.tags[ref.name]
     tag = most_specific_tag(ref.name, refs)
     message = f'pin "{ref.name}" to its commit {commit[:12]}'
     if pin.via is Via.CLONE_BRANCH:
         return _clone_pinned(pin, tag, commit, sources, message)
-    if pin.via not in _TAKES_A_COMMIT or not _commit_fits(pin, sources):
-        return None
+    if pin.via not in _TAKES_A_COMMIT:
+        return f"reflint does not pin {pin.via.value} pins to commits"
+    if not _commit_fits(pin, sources):
+        return _TAG_KEYS.get(pin.via, "this key takes no commit id")
     edit = ref_edit(pin, commit)
     if edit is None:
-        return None
+        return _NOT_AS_WRITTEN
     comment = _comment(edit.path, edit.span, _label(pin, tag), sources, pin)
-    if comment is None:
-        return None
+    if isinstance(comment, str):
+        return comment
     unshallow = option_removals(pin, *SHALLOW_OPTIONS) if pin.via in _CMAKE else []
     if pin.via in _CMAKE and pin.shallow and not unshallow:
-        return None  # GIT_SHALLOW TRUE stays where it cannot be deleted: CMake could not clone the commit
+        return "GIT_SHALLOW, which CMake cannot apply to a commit id, is not written where it can be deleted"
     return make_fix(Applicability.SAFE, message, [edit, *comment, *unshallow], [pin])
+
+
+#: Why pinning is unsafe: [a pyproject.toml source, whose lock file records the tag's commit; a clone].
+_UNSAFE_BECAUSE = (
+    "pinning it leaves the lock file stale (an unsafe fix): add --unsafe-fixes",
+    "pinning it rewrites the clone (an unsafe fix): add --unsafe-fixes",
+)
+#: Why a tag that is not written as it is (quoted in part, built of several values) is not pinned.
+_NOT_AS_WRITTEN = "the tag is not written as it is here (quoted in part, or made of several values)"
 
 
 def _clone_pinned(
     pin: Pin, tag: str, commit: str, sources: Mapping[str, SourceFile], message: str
-) -> Fix | None:
-    """``git clone --branch TAG`` → a clone and a checkout of the commit, the tag in a comment."""
+) -> Fix | str:
+    """``git clone --branch TAG`` → a clone and a checkout of the commit, the tag in a comment; or why not."""
     origin = pin.ref_origin
+    cannot = "reflint cannot rewrite this clone as a clone and a checkout of the commit"
     if origin is not None:
         written = pin.ref_text or ""
         value = ref_edit(pin, commit)
         rewritten = clone_then_checkout(pin, written, commit) if value is not None else None
         if value is None or rewritten is None:
-            return None
+            return _NOT_AS_WRITTEN if value is None else cannot
         edits = [value, *rewritten[0]]
         comment = _comment(origin.path, origin.span, _label(pin, tag), sources, pin)
     else:
         rewritten = clone_then_checkout(pin, commit, commit)
         if rewritten is None:
-            return None
+            return cannot
         edits = rewritten[0]
         comment = _comment(pin.path, edits[-1].span, _label(pin, tag), sources, pin, at_end=edits[-1])
-        if comment is not None and comment[0].span == edits[-1].span:
+        if not isinstance(comment, str) and comment[0].span == edits[-1].span:
             edits[-1], comment = comment[0], []
-    if comment is None:
-        return None
-    return make_fix(Applicability.UNSAFE, f"{message}: clone, then check it out", [*edits, *comment], [pin])
+    if isinstance(comment, str):
+        return comment
+    fix = make_fix(Applicability.UNSAFE, f"{message}: clone, then check it out", [*edits, *comment], [pin])
+    return fix if fix is not None else cannot
 
 
 def most_specific_tag(tag: str, refs: RemoteRefs) -> str:
@@ -221,9 +285,9 @@ def _comment(
     sources: Mapping[str, SourceFile],
     pin: Pin,
     at_end: Edit | None = None,
-) -> list[Edit] | None:
+) -> list[Edit] | str:
     """The edits that keep ``label`` in a comment by the value at ``span`` of ``path`` (see the module
-    docstring), or None when the syntax has no place for one.
+    docstring), or why the syntax has no place for one (a phrase).
 
     Args:
         path: the file edited.
@@ -235,7 +299,7 @@ def _comment(
     """
     source = sources.get(path)
     if source is None or source.text is None:
-        return None
+        return f"{path}, where the tag is written, was not read whole"
     lines = source.text.split("\n")
     if (
         pin.version_comment_span is not None
@@ -246,13 +310,18 @@ def _comment(
     if source.kind is FileKind.DOCKERFILE:
         return _comment_above_instruction(source, span.line, f"{_repo_name(pin)} {label}")
     if source.kind not in _TRAILING_COMMENTS:
-        return None
+        where = "documentation" if source.kind is FileKind.DOCS else f"a {source.kind.value} file"
+        return f"reflint writes no comment for the tag in {where}"
     line = lines[span.end_line - 1]
     rest = line[span.end_column - 1 :]
     if rest[:1] in ("'", '"'):
         rest = rest[1:]
-    if source.kind in _COMMENT_AT_LINE_END and "#" not in rest and not line.rstrip().endswith("\\"):
-        rest = ""  # the value is inside a TOML table or array, or before a requirement's options
+    if (
+        source.kind in _COMMENT_AT_LINE_END
+        and not _holds_comment(source.kind, line, span.end_column - 1)
+        and not line.rstrip().endswith("\\")
+    ):
+        rest = ""  # the value is inside a TOML table or array, or before a requirement's options or #egg=
     if rest.strip() == "":
         if at_end is not None:
             return [Edit(at_end.path, at_end.span, f"{at_end.content}{_separator(source.kind)}# {label}")]
@@ -262,7 +331,17 @@ def _comment(
         indent = lines[span.line - 1][: len(lines[span.line - 1]) - len(lines[span.line - 1].lstrip())]
         at = Span(span.line, 1, span.line, 1)
         return [Edit(path, at, f"{indent}# {_repo_name(pin)} {label}\n")]
-    return None
+    return "its line has no place for the tag's comment (another comment, or more of the command, follows)"
+
+
+def _holds_comment(kind: FileKind, line: str, after: int) -> bool:
+    """True when ``line`` holds a comment after its index ``after``: in a requirements file a ``#`` that
+    starts the line or follows white space (pip's ``COMMENT_RE``), elsewhere any ``#``."""
+    if kind is FileKind.REQUIREMENTS:
+        from ascend_reflint.extract.requirements import PIP_COMMENT
+
+        return PIP_COMMENT.search(line, after) is not None
+    return "#" in line[after:]
 
 
 def _separator(kind: FileKind) -> str:
@@ -271,12 +350,12 @@ def _separator(kind: FileKind) -> str:
     return " " if kind in (FileKind.WORKFLOW, FileKind.CONDA, FileKind.CMAKE) else "  "
 
 
-def _comment_above_instruction(source: SourceFile, line: int, text: str) -> list[Edit] | None:
+def _comment_above_instruction(source: SourceFile, line: int, text: str) -> list[Edit] | str:
     """A comment line above the Dockerfile instruction that holds ``line``, indented as it is."""
     assert source.text is not None
     first = _instruction_line(source.text, line)
     if first is None:
-        return None
+        return "no Dockerfile instruction holds it"
     written = source.text.split("\n")[first - 1]
     indent = written[: len(written) - len(written.lstrip())]
     return [Edit(source.path, Span(first, 1, first, 1), f"{indent}# {text}\n")]

@@ -56,6 +56,7 @@ class FixOutcome:
         fixed: findings whose fix was applied.
         pinned: tags pinned to their commits.
         refused: files that fixes would have edited but that could not be, with why.
+        unpinned: with ``--pin-commits``, the tags left as they are after the last round, with why.
         rounds: how many rounds applied something.
     """
 
@@ -64,6 +65,7 @@ class FixOutcome:
     fixed: int = 0
     pinned: int = 0
     refused: list[FileMessage] = field(default_factory=list)
+    unpinned: list[FileMessage] = field(default_factory=list)
     rounds: int = 0
 
     @property
@@ -106,7 +108,7 @@ def fix_in_rounds(files: list[SourceFile], run: ScanRun, rescan: Rescan, options
         sources = {source.path: source for source in files}
         findings = [finding.fix for finding in outcome.run.result.findings if finding.fix is not None]
         fixes = [fix for fix in findings if applicable(fix, options.unsafe)]
-        pins = _pin_commit_fixes(files, outcome.run, options)
+        pins, outcome.unpinned = _pin_commit_fixes(files, outcome.run, options)
         done = apply_round([*fixes, *pins], outcome.contents, _loader(sources, options.max_bytes))
         refused.update(done.refused)
         state = _digest(changed_files(outcome.contents))
@@ -121,12 +123,16 @@ def fix_in_rounds(files: list[SourceFile], run: ScanRun, rescan: Rescan, options
     return outcome
 
 
-def _pin_commit_fixes(files: list[SourceFile], run: ScanRun, options: FixOptions) -> list[Fix]:
+def _pin_commit_fixes(
+    files: list[SourceFile], run: ScanRun, options: FixOptions
+) -> tuple[list[Fix], list[FileMessage]]:
+    """With ``--pin-commits``, the fixes that pin tags to commits and the tags left as they are, with why."""
     if not options.pin_commits:
-        return []
+        return [], []
     from ascend_reflint.fix.pin_commits import pin_commit_fixes
 
-    return [fix for fix in pin_commit_fixes(files, run.answers.lookups) if applicable(fix, options.unsafe)]
+    fixes, unpinned = pin_commit_fixes(files, run.answers.lookups, options.unsafe)
+    return fixes, unpinned
 
 
 def _loader(sources: Mapping[str, SourceFile], max_bytes: int) -> Callable[[str], FileContent]:

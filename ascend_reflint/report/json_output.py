@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import Any, TextIO
 
 from ascend_reflint.inventory import Inventory
 from ascend_reflint.model import FileMessage, Finding, Fix, Origin, Pin, ScanResult, Span
+from ascend_reflint.output import write_json
 from ascend_reflint.report import fix_counts, rule_counts
 
 
@@ -73,18 +74,28 @@ def _message(message: FileMessage) -> dict[str, str | int | None]:
     return form
 
 
-def refs_document(inventory: Inventory, describes: Mapping[Pin, str] | None = None) -> dict[str, Any]:
-    """The ``refs --format json`` document: ``pins``, ``files_scanned`` (the files read: those that could
-    not be read or parsed are ``errors``, as the scan's summary counts them), ``errors``, ``notices``.
+def write_refs_json(inventory: Inventory, stream: TextIO, describes: Mapping[Pin, str] | None = None) -> None:
+    """Write the ``refs --format json`` document to ``stream``: ``pins``, ``files_scanned`` (the files
+    read: those that could not be read or parsed are ``errors``, as the scan's summary counts them),
+    ``errors``, ``notices``; as :func:`~ascend_reflint.output.json_text` gives it, one pin at a time
+    (:func:`~ascend_reflint.output.write_json`).
 
     Args:
         inventory: what ``refs`` found.
+        stream: the text stream written to.
         describes: pin → the nearest tag of the commit it checks out (``v0.8.4-12-gc0ffee1``), for the
             commit pins that scans verified and cached.
     """
-    describes = describes or {}
+    described = describes or {}
+    write_json(
+        stream, _refs_document(inventory, (pin_record(pin, described.get(pin)) for pin in inventory.pins))
+    )
+
+
+def _refs_document(inventory: Inventory, pins: Iterable[dict[str, Any]]) -> dict[str, Any]:
+    """The ``refs`` document with ``pins`` in its place (an iterator that :func:`write_json` writes)."""
     return {
-        "pins": [pin_record(pin, describes.get(pin)) for pin in inventory.pins],
+        "pins": pins,
         # As the scan's summary counts them: a file that could not be read or parsed is one of the errors.
         "files_scanned": sum(1 for source in inventory.files if source.error is None),
         "errors": _messages(inventory.errors),
@@ -141,12 +152,24 @@ def fix_record(fix: Fix | None) -> dict[str, Any] | None:
     }
 
 
-def scan_document(result: ScanResult) -> dict[str, Any]:
-    """The ``scan --format json`` document: ``findings``, ``errors``, ``notices``, ``summary``.
+def write_scan_json(result: ScanResult, stream: TextIO) -> None:
+    """Write the ``scan --format json`` document to ``stream``: ``findings``, ``errors``, ``notices``,
+    ``summary``; as :func:`~ascend_reflint.output.json_text` gives it, one finding at a time
+    (:func:`~ascend_reflint.output.write_json`): thousands of findings, each with its related places, cost
+    the memory of one finding's text, not the whole document's.
 
     ``summary.fixable`` counts the findings that ``--fix`` would fix with the options given, and those
     that ``--unsafe-fixes`` would fix besides; after ``--fix``, ``summary.fixed`` says what it applied.
+
+    Args:
+        result: the scan's result.
+        stream: the text stream written to.
     """
+    write_json(stream, _scan_document(result, (finding_record(f) for f in result.findings)))
+
+
+def _scan_document(result: ScanResult, findings: Iterable[dict[str, Any]]) -> dict[str, Any]:
+    """The ``scan`` document with ``findings`` in its place (an iterator that :func:`write_json` writes)."""
     counts = {"error": 0, "warning": 0, "info": 0}
     for finding in result.findings:
         counts[finding.severity.label] += 1
@@ -154,7 +177,7 @@ def scan_document(result: ScanResult) -> dict[str, Any]:
     fixable, more = fix_counts(result)
     fixed = result.fixed
     return {
-        "findings": [finding_record(f) for f in result.findings],
+        "findings": findings,
         "errors": _messages(result.errors),
         "notices": _messages(result.notices),
         "summary": {

@@ -14,7 +14,6 @@ positions unchanged: SARIF's lines and columns are 1-based and its ``endColumn``
 from __future__ import annotations
 
 import inspect
-import itertools
 import os
 import re
 from collections.abc import Callable, Iterator, Sequence
@@ -91,35 +90,11 @@ def write_sarif(
 
     Args: as :func:`sarif_document`'s, and ``stream``, the text stream written to.
     """
-    from ascend_reflint.output import json_text
+    from ascend_reflint.output import write_json
 
     document, index = _skeleton(result, rules, root, cwd)
-    results = _results(result, index, _Places(root, cwd))
-    first = next(results, None)
-    if first is None:
-        document["runs"][0]["results"] = []
-        stream.write(json_text(document))
-        return
-    document["runs"][0]["results"] = _RESULTS_PLACE
-    head, place, tail = json_text(document).rpartition(f'"{_RESULTS_PLACE}"')
-    assert place, "the results' place is in the document"
-    stream.write(head + "[")
-    for count, item in enumerate(itertools.chain([first], results)):
-        stream.write(("\n" if count == 0 else ",\n") + _RESULT_INDENT + _indented(json_text(item)))
-    stream.write("\n" + _RESULT_INDENT[:-2] + "]" + tail)
-
-
-#: What stands for the results in the document :func:`write_sarif` writes around them (results come last in
-#: the run, the run last in the document: the last occurrence is the place), and the results' indentation
-#: (``runs`` → run → ``results`` → result, two spaces a level).
-_RESULTS_PLACE = "reflint: the results go here"
-_RESULT_INDENT = " " * 8
-
-
-def _indented(text: str) -> str:
-    """A JSON value's text (ending with a newline) indented as a result of the document: its line ends
-    are JSON's own, none is inside a string."""
-    return text.rstrip("\n").replace("\n", "\n" + _RESULT_INDENT)
+    document["runs"][0]["results"] = _results(result, index, _Places(root, cwd))
+    write_json(stream, document)
 
 
 def _skeleton(

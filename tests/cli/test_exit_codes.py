@@ -131,6 +131,62 @@ def test_refs_and_exit_zero_still_exit_0_and_a_clean_tree_exits_0(
     assert clean[2] == ""
 
 
+NOTHING_READ = (
+    "0 errors, 0 warnings, 0 info in 0 of 0 files (0 pins, 0 remotes: 0 checked (0 cached), 0 not checked)\n"
+)
+
+
+def test_a_scan_of_folders_without_a_recipe_fails_and_names_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "notes.txt").write_text("git clone --branch v1 https://github.com/o/r.git\n")
+    (tmp_path / "LICENSE").write_text("MIT\n")
+    monkeypatch.chdir(tmp_path)
+
+    assert _scan(capsys) == (1, NOTHING_READ, "reflint: no recipe file found in .: nothing was checked\n")
+    assert _scan(capsys, "docs", "./") == (
+        1,
+        NOTHING_READ,
+        "reflint: no recipe file found in docs, ./: nothing was checked\n",
+    )
+    # Everything excluded: nothing was checked either; --quiet keeps the reason.
+    (tmp_path / "vendor").mkdir()
+    (tmp_path / "vendor" / "Dockerfile").write_text(CLEAN)
+    assert _scan(capsys, "-q", "--exclude", "vendor", ".") == (
+        1,
+        "",
+        "reflint: no recipe file found in .: nothing was checked\n",
+    )
+    assert _scan(capsys, "--format", "json", "--exit-zero", "docs")[::2] == (
+        0,
+        "reflint: no recipe file found in docs: nothing was checked\n",
+    )
+    assert _scan(capsys, "--diff", "docs") == (
+        1,
+        "",
+        "reflint: nothing to fix\nreflint: no recipe file found in docs: nothing was checked\n",
+    )
+
+
+def test_named_files_that_are_not_recipes_are_nothing_to_check_as_pre_commit_names_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A commit that touches LICENSE (no extension: the hook's pattern passes it) and an excluded Dockerfile.
+    (tmp_path / "LICENSE").write_text("MIT\n")
+    (tmp_path / "vendor").mkdir()
+    (tmp_path / "vendor" / "Dockerfile").write_text(CLEAN)
+    monkeypatch.chdir(tmp_path)
+
+    assert _scan(capsys, "--exclude", "vendor", "LICENSE", "vendor/Dockerfile") == (
+        0,
+        NOTHING_READ,
+        "LICENSE: notice: skipped: not a kind of file reflint reads\n",
+    )
+    # A named file beside a folder without recipes: the folder's emptiness is not the commit's.
+    assert _scan(capsys, "LICENSE", "vendor", "--exclude", "vendor/Dockerfile")[0] == 0
+
+
 def test_scan_help_and_the_readme_give_the_same_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["scan", "--help"]) == 0
     assert SCAN_EXIT_CODES in capsys.readouterr().out

@@ -5,10 +5,15 @@ naming a few files (pre-commit's, every file in the extraction cache) loads no e
 
 from __future__ import annotations
 
+import gc
 import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
+
+from ascend_reflint.cli import YOUNG_COLLECTION_THRESHOLD, main, run
 
 #: What a scan that finds no file must not import: the stages after discovery, the cache's codec and hashes,
 #: pathlib (with urllib.parse and ipaddress behind it), shutil (with bz2 and lzma behind it), which
@@ -31,11 +36,13 @@ def test_a_scan_of_an_empty_repository_imports_nothing_it_does_not_use(tmp_path:
 
     completed, imported = _scan_importing(tmp_path, "--cache-dir", str(tmp_path / "c"))
 
-    assert completed.returncode == 0
+    assert completed.returncode == 1  # nothing was checked (README's table)
     assert completed.stdout == (
         "0 errors, 0 warnings, 0 info in 0 of 0 files "
         "(0 pins, 0 remotes: 0 checked (0 cached), 0 not checked)\n"
     )
+    said = [line for line in completed.stderr.splitlines() if not line.startswith("import time:")]
+    assert said == ["reflint: no recipe file found in .: nothing was checked"]
     assert "ascend_reflint.scan" in imported  # the test can fail: it reads what was imported
     assert sorted(name for name in imported if _in_packages(name, NOT_AT_START_UP)) == []
     assert sorted(name for name in imported if name.split(".")[0] in NOR_STDLIB) == []
@@ -70,6 +77,34 @@ def test_a_warm_scan_naming_files_imports_no_extractor(tmp_path: Path) -> None:
     )
     assert "ascend_reflint.extract.dockerfile" in imported_cold  # the test can fail: the cold run parses
     assert sorted(name for name in imported if _in_packages(name, NOT_WHEN_WARM)) == []
+
+
+def test_main_in_a_process_that_goes_on_leaves_the_garbage_collector_as_it_was(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    seen: list[tuple[int, int, int]] = []
+    monkeypatch.setattr("ascend_reflint.cli._main", lambda argv: seen.append(gc.get_threshold()) or 0)
+    before, frozen = gc.get_threshold(), gc.get_freeze_count()
+
+    assert main(["scan"]) == 0
+
+    assert seen == [(YOUNG_COLLECTION_THRESHOLD, *before[1:])]  # collected less often while it ran
+    assert (gc.get_threshold(), gc.get_freeze_count()) == (before, frozen)
+
+
+def test_the_program_freezes_what_is_left_before_it_exits(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "argv", ["reflint", "scan"])
+    monkeypatch.setattr("ascend_reflint.cli._main", lambda argv: 0)
+    before = gc.get_threshold()
+    gc.unfreeze()
+    try:
+        assert run() == 0
+        frozen = gc.get_freeze_count()
+    finally:
+        gc.unfreeze()
+
+    assert frozen > 0  # the collections at exit walk none of the objects left
+    assert gc.get_threshold() == before
 
 
 def _scan_importing(cwd: Path, *arguments: str) -> tuple[subprocess.CompletedProcess[str], set[str]]:

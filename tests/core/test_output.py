@@ -22,6 +22,7 @@ from ascend_reflint.output import (
     shown,
     workflow_command,
     write_file,
+    write_json,
 )
 
 #: Pieces that make commands, white space the runner trims, and line ends (a lone CR among them).
@@ -99,6 +100,34 @@ def test_json_keeps_the_exact_text_and_no_command_in_its_lines() -> None:
     assert foreign_commands(text) == []
 
     assert json.loads(text) == document
+
+
+#: JSON values as findings hold them: nested objects and arrays, empty ones, text to escape or mask.
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | TEXTS | st.sampled_from(["https://u:pw@h/x", "\u202e", "é"]),
+    lambda children: st.lists(children, max_size=3) | st.dictionaries(TEXTS, children, max_size=3),
+    max_leaves=12,
+)
+
+
+@given(st.lists(JSON_VALUES, max_size=4), st.integers(min_value=0, max_value=3))
+def test_a_streamed_array_is_written_as_the_whole_document_would_be(items: list[object], depth: int) -> None:
+    def document(array: object) -> object:
+        for level in range(depth):  # the array at some depth, with keys before and after it
+            array = {"before": ["#", {"x": level}], f"array{level}": array, "after": {"y": []}}
+        return array
+
+    buffer = io.StringIO()
+    write_json(buffer, document(iter(items)))
+    assert buffer.getvalue() == json_text(document(items))
+
+
+def test_write_json_writes_a_document_without_an_iterator_whole_and_refuses_a_second_one() -> None:
+    buffer = io.StringIO()
+    write_json(buffer, {"a": [1], "b": "c"})
+    assert buffer.getvalue() == '{\n  "a": [\n    1\n  ],\n  "b": "c"\n}\n'
+    with pytest.raises(TypeError, match="generator is not JSON"):
+        write_json(io.StringIO(), {"a": iter([1]), "b": (n for n in [2])})
 
 
 def test_write_file_keeps_an_existing_files_mode_and_replaces_a_link(tmp_path: Path) -> None:

@@ -281,3 +281,57 @@ def test_nothing_of_the_fix_stage_loads_for_a_scan_with_nothing_to_fix(tmp_path:
     )
     completed = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=60)
     assert completed.stdout.splitlines()[-1] == "0 []"
+
+
+TE_URL = "https://github.com/NVIDIA/TransformerEngine.git"
+TE_V2_11 = "0fc9c8698494c45b666c67fd45c75c00e099ee2d"
+
+
+def test_pin_commits_pins_editable_lines_and_names_each_tag_it_leaves_with_why(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``#egg=`` is part of the URL (pip's comments start after a blank), so the tag's comment goes after
+    it; a line with a comment of its own, and a clone that only an unsafe fix rewrites, are notices."""
+    (project / "requirements.txt").write_text(
+        f"-e git+{TE_URL}@v2.11#egg=transformer_engine\n"
+        f"git+{TE_URL}@v2.11#egg=transformer_engine[pytorch]\n"
+        f"--editable git+{TE_URL}@v2.11#egg=te # the editable one\n",
+        encoding="utf-8",
+    )
+    (project / "build.sh").write_text(f"git clone --branch v2.11 {TE_URL} te\n", encoding="utf-8")
+    notices = (
+        'build.sh:1:20: notice: --pin-commits left "v2.11" as it is: pinning it rewrites the clone (an '
+        "unsafe fix): add --unsafe-fixes\n"
+        'requirements.txt:3:64: notice: --pin-commits left "v2.11" as it is: its line has no place for the '
+        "tag's comment (another comment, or more of the command, follows)\n"
+    )
+
+    code, diff, err = scan(capsys, "--diff", "--pin-commits", "build.sh", "requirements.txt")
+
+    assert (code, err) == (
+        1,
+        notices + "reflint: would fix 0 findings and pin 2 tags in 1 file; 2 tags left as they are "
+        "(see above)\n",
+    )
+    assert diff == (
+        "--- a/requirements.txt\n"
+        "+++ b/requirements.txt\n"
+        "@@ -1,3 +1,3 @@\n"
+        f"--e git+{TE_URL}@v2.11#egg=transformer_engine\n"
+        f"-git+{TE_URL}@v2.11#egg=transformer_engine[pytorch]\n"
+        f"+-e git+{TE_URL}@{TE_V2_11}#egg=transformer_engine  # v2.11\n"
+        f"+git+{TE_URL}@{TE_V2_11}#egg=transformer_engine[pytorch]  # v2.11\n"
+        f" --editable git+{TE_URL}@v2.11#egg=te # the editable one\n"
+    )
+    code, _, err = scan(capsys, "--fix", "--pin-commits", "build.sh", "requirements.txt")
+    assert (code, err) == (0, notices)
+    assert (project / "requirements.txt").read_bytes() == (
+        f"-e git+{TE_URL}@{TE_V2_11}#egg=transformer_engine  # v2.11\n"
+        f"git+{TE_URL}@{TE_V2_11}#egg=transformer_engine[pytorch]  # v2.11\n"
+        f"--editable git+{TE_URL}@v2.11#egg=te # the editable one\n"
+    ).encode()
+    assert scan(capsys, "--diff", "--pin-commits", "build.sh", "requirements.txt") == (
+        0,
+        "",
+        notices + "reflint: nothing to fix; 2 tags left as they are (see above)\n",
+    )
