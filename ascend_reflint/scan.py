@@ -20,7 +20,6 @@ What a scan reports, in order:
 from __future__ import annotations
 
 import dataclasses
-import logging
 import os
 import time
 from collections.abc import Mapping, Sequence
@@ -39,8 +38,6 @@ if TYPE_CHECKING:
     from ascend_reflint.lookup import LookupOptions, LookupStats
     from ascend_reflint.lookup.history import CommitRequest, HistoryOptions, HistoryStats
     from ascend_reflint.model import CommitVerdict, LookupResult
-
-log = logging.getLogger("reflint")
 
 #: The rules that report what commit verification found; commits are verified only when one runs.
 COMMIT_CODES = frozenset({"RL001", "RL008", "RL025", "RL026"})
@@ -305,11 +302,9 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
             lookups.update(_default_branches(inventory.files, stale, lookups, options, again))
         stats.lookups += again.lookups
         stats.cached -= len(stale)
-        log.debug(
-            "lookup: %s over %d s old that gave %s asked again",
-            _counted(len(stale), "cached ref list"),
-            int(STALE_AFTER),
-            "/".join(sorted(STALE_CODES)),
+        _debug(
+            f"lookup: {_counted(len(stale), 'cached ref list')} over {int(STALE_AFTER)} s old that gave "
+            f"{'/'.join(sorted(STALE_CODES))} asked again"
         )
         stats.notices += [notice for notice in again.notices if notice not in stats.notices]
         findings, history_notices = checks.run(lookups)
@@ -423,17 +418,16 @@ def _log_lookups(remotes: int, reused: int, stats: LookupStats, options: ScanOpt
     """The ``--debug`` line of the lookup stage: of the ``remotes`` whose ref lists the scan needed, how
     many the ref cache answered (a ref list, or a failure it keeps briefly), how many were asked over the
     network, and how many answers an earlier round of ``--fix`` gave (``reused``)."""
-    if not remotes or not log.isEnabledFor(logging.DEBUG):
+    if not remotes or not _debugging():
         return
     from ascend_reflint.lookup.cache import FOLDER
 
     where = "--refresh: not read" if options.refresh else str(_cache_dir(options) / FOLDER)
     earlier = f", {reused} from an earlier round" if reused else ""
-    log.debug(
-        "%s",
+    _debug(
         f"lookup: {_counted(remotes, 'remote')}: {_counted(stats.cached, 'ref list')} from the ref cache "
         f"({where}), {_counted(stats.cached_failures, 'cached failure')}, {stats.lookups} asked over the "
-        f"network{earlier}",
+        f"network{earlier}"
     )
 
 
@@ -443,7 +437,7 @@ def _log_verification(
     """The ``--debug`` line of commit verification: of the remotes whose pinned commits were verified, how
     many the history cache answered alone (cached verdicts, or a graph that is current), and how many
     histories were fetched or brought up to date over the network."""
-    if not requests or not log.isEnabledFor(logging.DEBUG):
+    if not requests or not _debugging():
         return
     from ascend_reflint.lookup.graph import HISTORY
 
@@ -453,11 +447,24 @@ def _log_verification(
     commits = sum(len(request.commits) for request in requests.values())
     earlier = f", {_counted(reused, 'verdict')} from an earlier round" if reused else ""
     fetched = f"{stats.fetched} histor{'y' if stats.fetched == 1 else 'ies'}"
-    log.debug(
-        "%s",
+    _debug(
         f"commits: {_counted(commits, 'commit id')} of {_counted(len(requests), 'remote')}: {stats.cached} "
-        f"answered by the history cache ({where}), {fetched} fetched{earlier}",
+        f"answered by the history cache ({where}), {fetched} fetched{earlier}"
     )
+
+
+def _debugging() -> bool:
+    """True when ``--debug`` logs (logging is imported only here: a scan of nothing must not load it)."""
+    import logging
+
+    return logging.getLogger("reflint").isEnabledFor(logging.DEBUG)
+
+
+def _debug(message: str) -> None:
+    """Log ``message`` for ``--debug``."""
+    import logging
+
+    logging.getLogger("reflint").debug("%s", message)
 
 
 def _counted(number: int, noun: str) -> str:
