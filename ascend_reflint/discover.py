@@ -274,9 +274,13 @@ def display_path(path: str, cwd: str) -> str:
 
 
 def _printable(path: str) -> str:
-    """``path`` with each undecodable byte (``surrogateescape``'s U+DC80..U+DCFF) written ``\\xNN``."""
-    if not _SURROGATE.search(path):
+    """``path`` with each undecodable byte (``surrogateescape``'s U+DC80..U+DCFF) written ``\\xNN``, and each
+    backslash ``\\x5c``: else a file named with the four characters ``\\xff`` would be shown as the file
+    named with the byte 0xff beside it, and discovery, which keeps each display path once, would read only
+    one of the two."""
+    if "\\" not in path and not _SURROGATE.search(path):
         return path
+    path = path.replace("\\", "\\x5c")
     return _SURROGATE.sub(lambda match: f"\\x{ord(match.group()) - 0xDC00:02x}", path)
 
 

@@ -27,8 +27,9 @@ the cache does not grow with edits. An entry is ``{"format": FORMAT, "key": KEY,
 Several processes may share the folder, and someone else may have written it (a CI cache restored from
 another branch): an entry is written atomically with :func:`ascend_reflint.output.write_file`, and read
 as a side file of bounded size (:func:`ascend_reflint.sidefile.read_side_file`, no symbolic link) whose
-data must have the form of a ``SourceFile`` field for field; an entry that is unreadable, too large,
-malformed, of another format or of another key counts as absent and is replaced. An extraction that holds
+data must have the form of a ``SourceFile`` field for field, of the file that discovery handed over (its
+path, kind …); an entry that is unreadable, too large, malformed, of another format, of another key or of
+another file counts as absent and is replaced. An extraction that holds
 a credential (a token in a URL) is never written: the cache never stores a secret.
 """
 
@@ -66,6 +67,9 @@ REPOSITORY_KINDS = frozenset({FileKind.SUBMODULE})
 INVOKED_KINDS = frozenset({FileKind.DOCKERFILE, FileKind.WORKFLOW})
 #: The field that an entry never holds: the text is read from the file (it is the key).
 _TEXT_FIELD = "text"
+#: The fields that discovery sets, which the key holds: an entry that gives other values is not this file's
+#: (damaged, or written by someone else), and is never let change where the scan reads or writes.
+_IDENTITY_FIELDS = ("path", "abspath", "kind", "explicit", "template")
 
 
 class ExtractionCache:
@@ -224,6 +228,8 @@ class CacheEntry(NamedTuple):
         except (FileReadError, ValueError, RecursionError):
             # ValueError: not JSON, or not the form of a SourceFile (CodecError); RecursionError: garbage
             # nested deeper than the JSON decoder's stack ("[[[[…").
+            return False
+        if any(getattr(found, name) != getattr(source, name) for name in _IDENTITY_FIELDS):
             return False
         for field in dataclasses.fields(SourceFile):
             if field.name != _TEXT_FIELD:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from ascend_reflint.discover import discover, display_path, exclusions, root_exclusions
 from ascend_reflint.model import FileKind, FileMessage, Pin, SourceFile
 from ascend_reflint.sidefile import inside_root
-from ascend_reflint.textfile import DEFAULT_MAX_BYTES, FileReadError, read_recipe_bytes, text_of
+from ascend_reflint.textfile import DEFAULT_MAX_BYTES, FileReadError, check_lines, read_recipe_bytes, text_of
 
 if TYPE_CHECKING:
     from ascend_reflint.extraction_cache import ExtractionCache
@@ -268,11 +268,16 @@ def _read_and_extract(
 ) -> str:
     """Read ``source`` (or take ``overlay``, the bytes a fix would write, in place of the file's) and fill it
     from its cache entry, else extract it (and cache what was found, unless extraction failed on a bug of
-    ours or on resources, which another run may not meet). Returns how: one of :data:`_HOW_READ`."""
+    ours or on resources, which another run may not meet). A recipe of more than
+    :data:`~ascend_reflint.textfile.MAX_LINES` lines is an error, as one that cannot be read. Returns how:
+    one of :data:`_HOW_READ`."""
     try:
         data = read_recipe_bytes(source.abspath, max_bytes) if overlay is None else overlay
         source.text, notice = text_of(data)
+        if source.kind is not FileKind.DOCS:
+            check_lines(source.text)
     except FileReadError as exc:
+        source.text = None
         source.error = str(exc)
         return "unreadable"
     if notice:

@@ -359,7 +359,12 @@ _BRACED = re.compile(
 _SUBSCRIPT = re.compile(r"\{(?P<count>#)?(?P<name>[A-Za-z_][A-Za-z0-9_]*)\[(?P<index>[^\]]+)\]\}")
 
 
-def expand(word: str, scope: Scope, *, shell_quotes: bool = True) -> Expansion:
+#: Where characters of a word are written: ``locate(start, end)`` gives the provenance of ``word[start:end]``
+#: (offsets in the word as given to :func:`expand`), or None when the caller cannot tell.
+Locate = Callable[[int, int], Provenance | None]
+
+
+def expand(word: str, scope: Scope, *, shell_quotes: bool = True, locate: Locate | None = None) -> Expansion:
     """Expand the variables in ``word`` with the values in ``scope``.
 
     Args:
@@ -367,13 +372,19 @@ def expand(word: str, scope: Scope, *, shell_quotes: bool = True) -> Expansion:
         scope: the variables visible where the word is used.
         shell_quotes: remove shell quoting (``'…'`` literal, ``"…"`` expanding, backslash escapes); False
             for Dockerfile ARG/ENV values, which the dockerfile reader has already unquoted.
+        locate: where the word's characters are written. With it, a word that is one ``${V:-default}``
+            (also ``${V-default}``, ``${V:=default}``, ``${V=default}``) whose default gives the value, V
+            being unset (or empty, with the colon) in ``scope``, has the default's provenance when the default
+            is written as the value itself: that is where a fix edits it (POSIX "Parameter Expansion": the
+            default is used only when V is unset or null, so a value from the environment still wins
+            when the recipe runs).
 
     Returns:
         The value when every part resolves (with its provenance when the word is one expansion, see
         :class:`Expansion`); otherwise ``value`` None with UNRESOLVED (something computed at run time or
         never set in the file) or EMPTY (the file shows a variable empty here), and a note.
     """
-    return _Expander(word, scope, shell_quotes).run()
+    return _Expander(word, scope, shell_quotes, locate=locate).run()
 
 
 #: Template placeholders (Jinja's and Python's formats, Go and Mustache templates, autoconf/CMake
@@ -448,10 +459,15 @@ def has_expansion(word: str) -> bool:
 class _Expander:
     """A single left-to-right pass over one word (no recursion into the parser: defaults recurse)."""
 
-    def __init__(self, word: str, scope: Scope, shell_quotes: bool, depth: int = 0) -> None:
+    def __init__(
+        self, word: str, scope: Scope, shell_quotes: bool, depth: int = 0, locate: Locate | None = None
+    ) -> None:
         self.word = word
         self.scope = scope
         self.shell_quotes = shell_quotes
+        self.locate = locate
+        #: The offset in ``word`` of each character that is scanned (its quotes removed), when quoted.
+        self.offsets: list[int] | None = None
         self.out: list[str] = []
         self.resolution = Resolution.RESOLVED
         self.note: str | None = None
@@ -465,17 +481,19 @@ class _Expander:
 
     def run(self) -> Expansion:
         if self.shell_quotes:
-            display, literal, _offsets = unquote(self.word)
+            display, literal, self.offsets = unquote(self.word)
             for start, end, is_literal in _literal_runs(literal):
                 if is_literal:
                     self._literal(display[start:end])
                 else:
-                    self._scan(display[start:end])
+                    self._scan(display[start:end], start)
         else:
-            self._scan(self.word)
+            self._scan(self.word, 0)
         if self.resolution is Resolution.RESOLVED:
             only = self.sources[0] if len(self.sources) == 1 and not self.mixed else None
             value = "".join(self.out)
+            if not self.sources and value:  # all literal: a default, written here when verbatim
+                only = self._written_here(value)
             empty = not value and bool(self.empties) and all(self.empties)
             return Expansion(value, provenance=only, empty_because=self.empties[0] if empty else None)
         return Expansion(None, self.resolution, self.note)
@@ -497,8 +515,26 @@ class _Expander:
         self.sources.append(provenance)
         self.empties.append(empty_because)
 
-    def _scan(self, word: str) -> None:
-        """Expand ``word``, which holds no quoting (a word's expansions, or an unquoted Docker value)."""
+    def _written_here(self, value: str) -> Provenance | None:
+        """Where ``value``, which is all this word's literal text, is written: its characters from the first
+        to the last, when they are the value itself (no quote or escape inside); else None."""
+        if self.locate is None:
+            return None
+        start, end = (self.offsets[0], self.offsets[-1] + 1) if self.offsets else (0, len(self.word))
+        return self.locate(start, end) if self.word[start:end] == value else None
+
+    def _default_locator(self, start: int, end: int) -> Locate | None:
+        """How a default written at ``[start, end)`` of the scanned text (one ``${…}``, so written as it
+        is scanned, quotes included) tells where its own characters are written."""
+        locate = self.locate
+        if locate is None or start >= end:
+            return None
+        first = self.offsets[start] if self.offsets is not None else start
+        return lambda begin, stop: locate(first + begin, first + stop)
+
+    def _scan(self, word: str, at: int) -> None:
+        """Expand ``word``, which holds no quoting (a word's expansions, or an unquoted Docker value) and
+        starts at offset ``at`` of the scanned text (see :attr:`offsets`)."""
         i, n = 0, len(word)
         while i < n:
             ch = word[i]
@@ -507,12 +543,12 @@ class _Expander:
                 self._unresolved("command substitution")
                 i = n if end == -1 else end + 1
             elif ch == "$":
-                i = self._dollar(word, i)
+                i = self._dollar(word, i, at)
             else:
                 self._literal(ch)
                 i += 1
 
-    def _dollar(self, word: str, i: int) -> int:
+    def _dollar(self, word: str, i: int, at: int) -> int:
         n = len(word)
         if i + 1 >= n:
             self._literal("$")
@@ -533,7 +569,7 @@ class _Expander:
             return end
         if nxt == "{":
             end = closing_bracket(word, i + 1)
-            self._braced(word[i + 1 : end])
+            self._braced(word[i + 1 : end], at + i + 1)
             return end
         match = _NAME.match(word, i + 1)
         if match:
@@ -548,7 +584,8 @@ class _Expander:
         self._literal("$")
         return i + 1
 
-    def _braced(self, body: str) -> None:
+    def _braced(self, body: str, at: int) -> None:
+        """``${body}``, whose ``{`` is at offset ``at`` of the scanned text."""
         match = _BRACED.fullmatch(body)
         if match is None:
             subscript = _SUBSCRIPT.fullmatch(body)
@@ -575,7 +612,9 @@ class _Expander:
             if use_value:
                 self._value(value, provenance, empty_because)
             else:
-                self._nested(default or "")
+                self._nested(
+                    default or "", self._default_locator(at + match.start("word"), at + match.end("word"))
+                )
         elif kind == "+":
             if use_value:
                 self._nested(default or "")
@@ -625,11 +664,12 @@ class _Expander:
         value = binding.value if binding is not None else None
         return int(value) if value is not None and value.isdigit() else None
 
-    def _nested(self, text: str) -> None:
+    def _nested(self, text: str, locate: Locate | None = None) -> None:
+        """The value of a default or alternative ``text``, whose characters ``locate`` says where are."""
         if self.depth >= _MAX_NESTED_DEFAULTS:
             self._unresolved("the expansion is nested too deeply")
             return
-        inner = _Expander(text, self.scope, self.shell_quotes, self.depth + 1).run()
+        inner = _Expander(text, self.scope, self.shell_quotes, self.depth + 1, locate).run()
         if inner.resolution is Resolution.RESOLVED:
             self._value(inner.value, inner.provenance, inner.empty_because)
         else:

@@ -289,6 +289,23 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
 
     checks = _Checks(inventory, context_files, requests, options, selection, policy, config.root, timings)
     findings, history_notices = checks.run(lookups)
+    drifting = _drifting_remotes(findings, [*inventory.files, *context_files], requests) if drift_only else {}
+    if drifting:
+        # Only the drift rules run, and they found pins of a remote that disagree: its ref list says which
+        # is a branch, which never wins their vote (ascend_reflint.check.vote). Asked once they disagree,
+        # so that a scan naming a few files asks what the scan of the whole tree asks.
+        started = time.perf_counter()
+        asked = {key: url for key, url in drifting.items() if key not in known}
+        more, again = _lookup_with_progress(asked, _lookup_options(options), options.progress)
+        more.update((key, known[key]) for key in drifting.keys() - asked.keys())
+        timings["lookup"] += time.perf_counter() - started
+        lookups.update(more)
+        requests = checks.requests = {**requests, **drifting}
+        stats.lookups += again.lookups
+        stats.cached += again.cached
+        stats.cached_failures += again.cached_failures
+        stats.notices += [notice for notice in again.notices if notice not in stats.notices]
+        findings, history_notices = checks.run(lookups)
     stale = {} if options.offline else _stale_answers(findings, requests, lookups, time.time())
     if stale:
         # No finding from a stale answer: the ref lists that would yield "not found" (or "ambiguous") are
@@ -330,6 +347,30 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
         run.cache_in_tree = _cache_in_tree(options, config)
     run.result.findings = _after_baseline(findings, options, run, inventory)
     return run
+
+
+#: The drift rules, whose vote needs to know which refs are branches.
+_DRIFT_CODES = frozenset({"RL004", "RL005"})
+
+
+def _drifting_remotes(
+    findings: Sequence[Finding], files: Sequence[SourceFile], requests: Mapping[str, str]
+) -> dict[str, str]:
+    """Lookup key → URL (as :func:`~ascend_reflint.check.remotes_to_look_up` gives them) of each remote that
+    an RL004 or RL005 finding is about and that was not asked for: one pin's URL per remote."""
+    from ascend_reflint.check.engine import pin_lookup_key
+
+    remotes = {
+        finding.remote for finding in findings if finding.code in ("RL004", "RL005") and finding.remote
+    }
+    wanted: dict[str, str] = {}
+    for source in files:
+        for pin in source.pins:
+            if pin.remote in remotes and (key := pin_lookup_key(pin)) is not None:
+                remotes.discard(pin.remote)
+                if key not in requests:
+                    wanted[key] = pin.url
+    return wanted
 
 
 #: The findings that a stale cached ref list must not give: "not found" and "ambiguous".

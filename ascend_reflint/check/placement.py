@@ -1,10 +1,10 @@
 """Where a finding goes: where the fix edit goes.
 
 A ref or URL that reaches a pin through a variable (``ARG VLLM_TAG=v0.27.0`` … ``--branch ${VLLM_TAG}``, a
-shell ``TAG=…``, a workflow ``env:``) is fixed where it is written, so a finding about that value is
-reported there (:attr:`ascend_reflint.model.Pin.ref_origin`, ``url_origin``), with the use as a related
-place. That is where ruff and hadolint users look, where an editor should jump, and where an ignore comment
-belongs; the use stays one ``note`` away.
+shell ``TAG=…``, the default of ``${TAG:-…}``, a workflow ``env:``) is fixed where it is written, so a
+finding about that value is reported there (:attr:`ascend_reflint.model.Pin.ref_origin`, ``url_origin``),
+with the use as a related place. That is where ruff and hadolint users look, where an editor should jump,
+and where an ignore comment belongs; the use stays one ``note`` away.
 
 When the place where the value is written is in a file that the scan does not report on (pre-commit passes
 the staged files; a build argument given by a workflow that is not staged), the finding stays at the use,
@@ -24,7 +24,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Container
 
-from ascend_reflint.model import Finding, Origin, Related
+from ascend_reflint.model import Finding, Origin, Related, Span
 
 #: The related place's message at the use, when the finding sits where the value is written.
 USED_HERE = "the value is used here"
@@ -42,10 +42,14 @@ def placed(finding: Finding, origin: Origin | None, reported: Container[str]) ->
 
     Returns:
         The finding at ``origin`` with the use related, when ``origin``'s file is reported on; else the
-        finding at the use with ``origin`` related; ``finding`` itself when there is no origin.
+        finding at the use with ``origin`` related; ``finding`` itself when there is no origin. An origin
+        inside the use (the default of ``--branch "${REF:-v1}"``) is where the finding goes, with no note
+        pointing a few columns away.
     """
     if origin is None or (origin.path == finding.path and origin.span == finding.span):
         return finding
+    if origin.path == finding.path and _inside(origin.span, finding.span):
+        return dataclasses.replace(finding, span=origin.span)
     if origin.path in reported:
         use = Related(finding.path, finding.span.line, finding.span.column, USED_HERE, same_value=True)
         return dataclasses.replace(
@@ -57,6 +61,17 @@ def placed(finding: Finding, origin: Origin | None, reported: Container[str]) ->
         )
     definition = Related(origin.path, origin.span.line, origin.span.column, SET_HERE, same_value=True)
     return dataclasses.replace(finding, related=(definition, *finding.related))
+
+
+def _inside(inner: Span, outer: Span) -> bool:
+    """Whether ``inner`` lies within ``outer`` (positions compared as (line, column) pairs)."""
+    return (outer.line, outer.column) <= (inner.line, inner.column) and (
+        inner.end_line,
+        inner.end_column,
+    ) <= (
+        outer.end_line,
+        outer.end_column,
+    )
 
 
 def at_value(origin: Origin | None, path: str, line: int, column: int) -> tuple[str, int, int]:

@@ -90,6 +90,20 @@ def _same_version_tags(name: str, refs: RemoteRefs) -> list[str]:
     return [candidate.name for candidate in sorted(matches, key=lambda c: _tie_break(wanted, c))]
 
 
+def branch_release_tag(name: str, refs: RemoteRefs, *, shares_name: bool = False) -> str | None:
+    """The tag RL002 suggests for the branch ``name``: the best of :func:`same_version_tags`; when a tag
+    has the branch's very name (``shares_name``: Megatron-LM's ``core_r0.10.0``), the best that names only
+    a tag, since a name that is also a branch would get the branch again.
+
+    Returns:
+        The tag name (``core_v0.13.0`` for ``core_r0.13.0``), or None when no tag spells the version.
+    """
+    tags = same_version_tags(name, refs)
+    if shares_name:
+        tags = [tag for tag in tags if tag not in refs.branches]
+    return tags[0] if tags else None
+
+
 def suggest_ref(name: str, refs: RemoteRefs) -> str | None:
     """The existing branch or tag that ``name`` most likely meant (see the module docstring).
 

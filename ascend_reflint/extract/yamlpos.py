@@ -44,6 +44,11 @@ except ImportError:  # ruamel.yaml's parser is used instead (imported only then:
 #: Collections nest at most this deep. Workflows nest about ten levels; ruamel.yaml's scanner takes time
 #: quadratic in the nesting depth (50 000 nested ``[`` take minutes), so deeper text is refused early.
 MAX_DEPTH = 100
+#: The most nodes (scalars, aliases, mappings and sequences) read from one document. Each costs some 1 kB
+#: and 35 µs to read and walk, and a flow collection puts any number of them on one line: a GitLab CI
+#: ``script: [x, x, …]`` of 3.5 million items (10 MiB) took 3.5 GB. A workflow of thousands of lines holds
+#: some tens of thousands.
+MAX_NODES = 200_000
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -111,10 +116,10 @@ def parse_yaml(text: str) -> YamlNode | None:
         The document's root node, or None for a stream with no document (empty or comments only).
 
     Raises:
-        ExtractError: for malformed YAML, an undefined alias, a second document or nesting deeper than
-            :data:`MAX_DEPTH`, with the 1-based line and column: for a bracket or quote that is never
-            closed, those of the bracket or quote (the parser stops later, often at the end of the file,
-            where nothing is wrong).
+        ExtractError: for malformed YAML, an undefined alias, a second document, nesting deeper than
+            :data:`MAX_DEPTH` or more than :data:`MAX_NODES` nodes, with the 1-based line and column: for
+            a bracket or quote that is never closed, those of the bracket or quote (the parser stops later,
+            often at the end of the file, where nothing is wrong).
     """
     builder = _TreeBuilder(text)
     try:
@@ -228,6 +233,10 @@ def _located(text: str, index: int | None, message: str) -> str:
     return f"line {line}, column {column}: {message}"
 
 
+#: The events that each add a node to the tree (:data:`MAX_NODES`).
+_NODE_EVENTS = frozenset({"ScalarEvent", "AliasEvent", "MappingStartEvent", "SequenceStartEvent"})
+
+
 class _TreeBuilder:
     """Builds the tree from parser events with an explicit stack (deep nesting costs no recursion).
 
@@ -238,12 +247,18 @@ class _TreeBuilder:
         self.text = text
         self.root: YamlNode | None = None
         self.documents = 0
+        self.nodes = 0
         self.anchors: dict[str, YamlNode] = {}
         # Each open collection with its children so far (a mapping's as key, value, key, value …).
         self.stack: list[tuple[YamlMapping | YamlSequence, list[YamlNode]]] = []
 
     def feed(self, event: Any) -> None:
         kind = type(event).__name__
+        if kind in _NODE_EVENTS:
+            self.nodes += 1
+            if self.nodes > MAX_NODES:
+                message = f"more than {MAX_NODES:,} YAML nodes, more than any recipe holds"
+                raise ExtractError(_located(self.text, event.start_mark.index, message))
         if kind == "ScalarEvent":
             # PyYAML gives plain scalars the style "", ruamel.yaml None.
             style = event.style or None

@@ -30,11 +30,15 @@ class Round:
 
     Attributes:
         applied: the fixes applied, in the order given.
+        written: for each fix applied (by position in ``applied``), ``(display path, number)`` of each of
+            its edits, as :meth:`FileContent.apply <ascend_reflint.fix.contents.FileContent.apply>`
+            numbers them (two fixes that make the very same edit share its number).
         waiting: the fixes that overlapped one applied, for the next round.
         refused: ``(display path, why)`` for each file that could not be edited; its fixes are dropped.
     """
 
     applied: list[Fix] = field(default_factory=list)
+    written: list[list[tuple[str, int]]] = field(default_factory=list)
     waiting: list[Fix] = field(default_factory=list)
     refused: list[tuple[str, str]] = field(default_factory=list)
 
@@ -77,11 +81,16 @@ def apply_round(
             if edit not in taken.get(edit.path, ()):
                 taken.setdefault(edit.path, []).append(edit)
         outcome.applied.append(fix)
+    numbers: dict[tuple[str, Edit], int] = {}
     for path, edits in taken.items():
         try:
-            contents[path].apply(edits)
+            numbers.update(zip(((path, edit) for edit in edits), contents[path].apply(edits), strict=True))
         except ContentError as exc:  # pragma: no cover - every edit was checked with holds()
             refused[path] = str(exc)
+    outcome.written = [
+        [(edit.path, numbers[edit.path, edit]) for edit in fix.edits if (edit.path, edit) in numbers]
+        for fix in outcome.applied
+    ]
     outcome.refused = sorted(refused.items())
     return outcome
 

@@ -52,6 +52,8 @@ class FileContent:
     bom: bytes
     text: str
     _starts: list[int] = field(default_factory=list, repr=False)
+    _regions: list[_Region] = field(default_factory=list, repr=False)
+    _numbered: int = field(default=0, repr=False)
 
     @classmethod
     def read(cls, path: str, abspath: str, max_bytes: int) -> FileContent:
@@ -104,21 +106,53 @@ class FileContent:
             return False
         return "\r" not in edit.content
 
-    def apply(self, edits: Sequence[Edit]) -> None:
+    def apply(self, edits: Sequence[Edit]) -> list[int]:
         """Apply ``edits`` (none overlapping another, each one that :meth:`holds`) all at once.
+
+        Returns:
+            A number for each edit, in order, that :meth:`standing` gives back while what it wrote stays.
 
         Raises:
             ContentError: an edit does not fit the text.
         """
         located = []
-        for edit in edits:
+        for number, edit in enumerate(edits, start=self._numbered):
             if not self.holds(edit):
                 raise ContentError(f"the text at line {edit.span.line} is not what the fix expects")
             start, end = self._range(edit.span)
-            located.append((start, end, self._with_line_ends(edit.content, start)))
-        for start, end, content in sorted(located, reverse=True):
+            located.append((start, end, self._with_line_ends(edit.content, start), number))
+        for start, end, content, number in sorted(located, reverse=True):
+            self._track(start, end, content, number)
             self.text = self.text[:start] + content + self.text[end:]
         self._starts = []
+        self._numbered += len(edits)
+        return [number for *_, number in located]
+
+    def standing(self) -> set[int]:
+        """The numbers (from :meth:`apply`) of the edits whose text is still there and differs from the
+        file's: an edit that a later one overwrote, or one that a later one undid, is not standing."""
+        text = self.text
+        return {region.number for region in self._regions if region.was != text[region.start : region.end]}
+
+    def _track(self, start: int, end: int, content: str, number: int) -> None:
+        """Record that ``content`` replaces ``text[start:end]`` (before it does): the changed regions it
+        touches become one, which remembers the file's text there and that edit ``number`` wrote last."""
+        touched = [region for region in self._regions if _touch(start, end, region.start, region.end)]
+        low = min([start, *(region.start for region in touched)])
+        high = max([end, *(region.end for region in touched)])
+        was: list[str] = []
+        at = low
+        for region in sorted(touched, key=lambda region: region.start):
+            was += [self.text[at : region.start], region.was]
+            at = region.end
+        was.append(self.text[at:high])
+        shift = len(content) - (end - start)
+        kept = [region for region in self._regions if region not in touched]
+        for region in kept:
+            if region.start >= end:
+                region.start += shift
+                region.end += shift
+        self._regions = [*kept, _Region(low, high + shift, "".join(was), number)]
 
     def _range(self, span: Span) -> tuple[int, int]:
         """The offsets in :attr:`text` of ``span``'s start and end.
@@ -160,6 +194,25 @@ class FileContent:
         else:
             ending = found.group()
         return content.replace("\n", ending)
+
+
+@dataclass(eq=False)
+class _Region:
+    """Characters ``start:end`` of a file's text, which edits changed: ``was`` is what the file had there,
+    ``number`` the edit that wrote last."""
+
+    start: int
+    end: int
+    was: str
+    number: int
+
+
+def _touch(start: int, end: int, other_start: int, other_end: int) -> bool:
+    """True when two ranges share a character, or one is empty and lies inside or at the edge of the
+    other (as :mod:`ascend_reflint.fix.apply` sees an overlap)."""
+    if start == end or other_start == other_end:
+        return start <= other_end and other_start <= end
+    return start < other_end and other_start < end
 
 
 def _as_read(text: str) -> str:

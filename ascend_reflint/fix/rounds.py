@@ -53,8 +53,9 @@ class FixOutcome:
     Attributes:
         run: the last scan: the findings that remain.
         contents: display path → the file's content as the fixes left it (changed or not).
-        fixed: findings whose fix was applied.
-        pinned: tags pinned to their commits.
+        fixed: fixes applied that stayed: every edit they made is still in the files (a later round
+            neither overwrote nor undid it); fixes that made the very same edits count once.
+        pinned: tags pinned to their commits (which stayed, as ``fixed``).
         refused: files that fixes would have edited but that could not be, with why.
         unpinned: with ``--pin-commits``, the tags left as they are after the last round, with why.
         rounds: how many rounds applied something.
@@ -104,6 +105,7 @@ def fix_in_rounds(files: list[SourceFile], run: ScanRun, rescan: Rescan, options
     outcome = FixOutcome(run)
     refused: dict[str, str] = {}
     seen: set[str] = set()
+    made: list[tuple[bool, list[tuple[str, int]]]] = []  # each fix applied: (a --pin-commits one, its edits)
     for _ in range(MAX_ROUNDS):
         sources = {source.path: source for source in files}
         findings = [finding.fix for finding in outcome.run.result.findings if finding.fix is not None]
@@ -116,9 +118,14 @@ def fix_in_rounds(files: list[SourceFile], run: ScanRun, rescan: Rescan, options
             break
         seen.add(state)
         outcome.rounds += 1
-        outcome.fixed += sum(1 for fix in done.applied if any(fix is mine for mine in fixes))
-        outcome.pinned += sum(1 for fix in done.applied if any(fix is mine for mine in pins))
+        for fix, edits in zip(done.applied, done.written, strict=True):
+            made.append((any(fix is mine for mine in pins), edits))
         files, outcome.run = rescan(changed_files(outcome.contents), outcome.run.answers)
+    standing = {(path, number) for path, content in outcome.contents.items() for number in content.standing()}
+    # Fixes that made the very same edits (two findings about one definition) count once: one edit stayed.
+    stayed = {frozenset(edits): pinning for pinning, edits in made if edits and standing.issuperset(edits)}
+    outcome.pinned = sum(stayed.values())
+    outcome.fixed = len(stayed) - outcome.pinned
     outcome.refused = [FileMessage(path, f"not fixed: {why}") for path, why in sorted(refused.items())]
     return outcome
 

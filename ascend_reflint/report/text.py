@@ -264,8 +264,8 @@ def _write_finding(finding: Finding, stream: TextIO, console: object, marked: bo
 def summary_line(result: ScanResult) -> str:
     """``N errors, N warnings, N info in F of T files (P pins, R remotes: K checked (C cached), U not
     checked)``: F files have findings, of T read; ``; N cached failures, --refresh asks again`` before the
-    closing parenthesis when answers were failures kept in the cache, and ``; looked up only to compare tags
-    with the commit ids pinned elsewhere (RL004, RL005)`` when no rule that needs ref lists runs and remotes
+    closing parenthesis when answers were failures kept in the cache, and ``; looked up only to tell tags,
+    branches and commit ids apart (RL004, RL005)`` when no rule that needs ref lists runs and remotes
     were still looked up (:func:`ascend_reflint.check.drift_lookups`)."""
     counts = {severity: 0 for severity in Severity}
     for finding in result.findings:
@@ -282,8 +282,9 @@ def summary_line(result: ScanResult) -> str:
     if s.cached_failures:
         text += f"; {s.cached_failures} cached failure{'s' * (s.cached_failures != 1)}, --refresh asks again"
     if s.remotes and not s.lookup_rules:
-        # Only the drift rules ran: they ask a remote only when it is pinned both by commit id and by name.
-        text += "; looked up only to compare tags with the commit ids pinned elsewhere (RL004, RL005)"
+        # Only the drift rules ran: they ask a remote only when it is pinned both by commit id and by name, or
+        # when they found its pins at refs that disagree.
+        text += "; looked up only to tell tags, branches and commit ids apart (RL004, RL005)"
     text += ")"
     if result.errors:
         text += f"; {len(result.errors)} file{'s' * (len(result.errors) != 1)} could not be read"

@@ -299,6 +299,13 @@ def _corrupt_entries(cache: Path, how: str) -> None:
             path.write_text(json.dumps({**document, "format": 99}), encoding="utf-8")
         elif how == "another file's entry":
             path.write_text(texts[(index + 1) % len(texts)], encoding="utf-8")
+        elif how == "the path of another file":  # the key kept: the file's key holds its own path
+            other = json.loads(texts[(index + 1) % len(texts)])["file"]
+            document["file"].update(path=other["path"], abspath=other["abspath"], kind=other["kind"])
+            path.write_text(json.dumps(document), encoding="utf-8")
+        elif how == "a NUL byte for the file's path":
+            document["file"]["abspath"] = "\0"
+            path.write_text(json.dumps(document), encoding="utf-8")
         elif how == "a field of the wrong type":
             document["file"]["pins"] = "not a list"
             path.write_text(json.dumps(document), encoding="utf-8")
@@ -325,6 +332,8 @@ def _corrupt_entries(cache: Path, how: str) -> None:
         "deeply nested",
         "another format",
         "another file's entry",
+        "the path of another file",
+        "a NUL byte for the file's path",
         "a field of the wrong type",
         "an unknown field",
         "a symbolic link",

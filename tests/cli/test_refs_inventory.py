@@ -72,8 +72,16 @@ def test_a_ref_that_a_variable_holds_points_at_its_definition(
         # the global ARG's value, which the stage's value-less ARG takes
         (8, "${MCORE_REF}"): ({**where, "line": 2, "column": 15, "end_line": 2, "end_column": 27}, None),
         (11, "f2b0977e"): (None, None),  # written at the use
-        (12, "${TE_REF:-release_v2.10}"): (None, None),  # the default is written at the use
+        # the default, inside the use: where a fix edits it
+        (12, "${TE_REF:-release_v2.10}"): (
+            {**where, "line": 12, "column": 80, "end_line": 12, "end_column": 93},
+            None,
+        ),
         (15, "$VLLM_TAG"): ({**where, "line": 6, "column": 14, "end_line": 6, "end_column": 21}, None),
     }
     dockerfile = (tree / "docker" / "Dockerfile.npu").read_text(encoding="utf-8").split("\n")
-    assert (dockerfile[1][14:26], dockerfile[5][13:20]) == ("core_v0.12.1", "v0.11.0")
+    assert (dockerfile[1][14:26], dockerfile[5][13:20], dockerfile[11][79:92]) == (
+        "core_v0.12.1",
+        "v0.11.0",
+        "release_v2.10",
+    )

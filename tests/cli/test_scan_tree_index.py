@@ -81,7 +81,8 @@ MINORITY = [
     f'{NEW_A3}:2:34: note: {VLLM} is pinned at "v0.11.0" here',
     f'{INSTALL}:2:30: note: {VLLM} is pinned at "v0.11.0" here',
     "",
-    "0 errors, 1 warning, 0 info in 1 of 1 file (1 pin, 0 remotes: 0 checked (0 cached), 0 not checked)",
+    "0 errors, 1 warning, 0 info in 1 of 1 file (1 pin, 1 remote: 0 checked (0 cached), 1 not checked; "
+    "looked up only to tell tags, branches and commit ids apart (RL004, RL005))",
 ]
 NOTHING = (
     "0 errors, 0 warnings, 0 info in 0 of 1 file (1 pin, 0 remotes: 0 checked (0 cached), 0 not checked)"
@@ -371,7 +372,7 @@ def test_drift_rules_alone_look_up_a_remote_named_by_tag_that_a_file_not_read_pi
     scan(*CROSS, "other/apex.sh")
     summary = (
         "0 errors, 0 warnings, 0 info in 0 of 1 file (1 pin, 1 remote: 0 checked (0 cached), 1 not checked; "
-        "looked up only to compare tags with the commit ids pinned elsewhere (RL004, RL005))"
+        "looked up only to tell tags, branches and commit ids apart (RL004, RL005))"
     )
     assert _findings(scan, "other/apex.sh") == (0, [summary])
 

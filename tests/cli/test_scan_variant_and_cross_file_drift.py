@@ -19,6 +19,12 @@ A2, A3, P310, SCRIPT = (
     "docker/Dockerfile.310p",
     "docker/install.sh",
 )
+#: Offline, vllm-ascend's ref list (asked for once the drift rules find its pins disagree) is not at hand:
+#: nothing says that "v0.9.1" is not a branch, so RL004 offers no fix to it (ascend_reflint.check.vote).
+OFFLINE = (
+    "1 remote: 0 checked (0 cached), 1 not checked; looked up only to tell tags, branches and commit ids "
+    "apart (RL004, RL005))"
+)
 RL004 = [
     f'{P310}:2:34: RL004 [error] {REMOTE} is pinned at "v0.11.0" here but at "v0.9.1" in 2 of its variants '
     f'({A2}, {A3}); pin "v0.9.1" as they do (or list the remote under the group\'s allowed-drift)',
@@ -46,9 +52,7 @@ def test_the_odd_variant_is_one_rl004_finding_not_an_rl005_too(
         1,
         [
             *RL004,
-            "1 error, 0 warnings, 0 info in 1 of 4 files (4 pins, 0 remotes: 0 checked (0 cached), 0 not "
-            "checked)",
-            "1 fixable with --fix --unsafe-fixes",
+            f"1 error, 0 warnings, 0 info in 1 of 4 files (4 pins, {OFFLINE}",
         ],
         [],
     )
@@ -68,9 +72,7 @@ def test_a_script_that_follows_the_odd_variant_is_rl005s_and_names_the_variants_
             f'{A2}:2:34: note: {REMOTE} is pinned at "v0.9.1" here',
             f'{A3}:2:34: note: {REMOTE} is pinned at "v0.9.1" here',
             "",
-            "1 error, 1 warning, 0 info in 2 of 4 files (4 pins, 0 remotes: 0 checked (0 cached), 0 not "
-            "checked)",
-            "1 fixable with --fix --unsafe-fixes",
+            f"1 error, 1 warning, 0 info in 2 of 4 files (4 pins, {OFFLINE}",
         ],
         [],
     )

@@ -438,7 +438,7 @@ def test_docker_value_quoting_and_the_default_operator(sessions: list[Recorder])
         "A": Binding("v 1", provenance=written(4, 8, 11)),  # the quotes excluded
         "B": Binding("$BR", provenance=written(4, 16, 19)),
         "C": Binding("$BR", provenance=written(4, 23, 27, verbatim=False)),  # \$BR is wider than $BR
-        "D": Binding("def"),  # the default is written at the use: no definition to point at
+        "D": Binding("def", provenance=written(4, 35, 38)),  # the default, where a fix edits it
         "E": Binding("xrely"),  # partly written here, partly BR's
         "F": Binding("rel", provenance=written(3, 8, 11)),  # BR's value, where BR is defined
         "G": Binding("a b", provenance=written(4, 62, 66, verbatim=False)),

@@ -71,7 +71,7 @@ def test_dockerfile_arg_and_env_values_are_where_their_pins_come_from() -> None:
         ("$ENV_REF", "v0.3.0", None, "Dockerfile"),
         ("$LEGACY_REF", "v0.4.0", None, "Dockerfile"),  # ENV NAME value
         ("$PREFIXED", None, None),  # v + STAGE_REF: two places
-        ("${UNSET:-v0.5.0}", None, None),  # the default is written at the use
+        ("${UNSET:-v0.5.0}", "v0.5.0", None, "Dockerfile"),  # the default, inside the use
         ("v0.6.0", None, None),
     ]
 

@@ -601,6 +601,7 @@ def test_runs_of_one_session_share_clones_but_not_cd_or_variables() -> None:
             url_span=span(3, 15, 60),
             clone_span=span(3, 5, 14),
             stage="build",
+            ref_origin=Origin("Dockerfile", span(5, 26, 34)),  # the default, inside the word
         ),
     ]
 
@@ -787,6 +788,7 @@ def test_default_expansion_of_a_variable_resolves_the_ref() -> None:
             clone_span=span(2, 1, 10),
             depth=1,
             shallow=True,
+            ref_origin=origin(1, 24, 36),  # the default: where a fix edits it
         ),
     ]
 

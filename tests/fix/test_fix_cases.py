@@ -77,6 +77,18 @@ CASES = {
         # core_r0.13.0 has moved on since core_v0.13.0: an unsafe fix, not applied without --unsafe-fixes.
         after=(("RL002", "build.sh", 3),),
     ),
+    "rl002-default": Case(
+        (),
+        # ${TE_REF:-v}, ${TE_REF-v}, ${TE_DEFAULT:=v} (assigned by `:`), and ENV's ${TE_REF:-v}: each default.
+        before=(
+            ("RL002", "Dockerfile", 3),
+            ("RL002", "b.sh", 4),
+            ("RL002", "b.sh", 6),
+            ("RL002", "install.sh", 5),
+            ("RL002", "install.sh", 6),
+        ),
+        after=(),
+    ),
     "rl002-unsafe": Case(
         ("--unsafe-fixes",), before=(("RL002", "Dockerfile", 2), ("RL002", "build.sh", 3)), after=()
     ),

@@ -266,6 +266,50 @@ def test_a_definition_that_feeds_pins_needing_different_values_is_not_fixed_and_
     )
 
 
+def test_a_default_value_is_where_the_finding_and_its_fix_go(
+    remotes: FakeRemotes, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``${REF:-v}`` (also ``${REF-v}``, ``: ${REF:=v}``, a function's argument, and ENV's ``${REF:-v}``) is
+    reported at the default, where the fix edits it; the use is a note, unless the default is in it."""
+    set_env(monkeypatch, remotes.env())
+    root = copy_case("rl002-default", "before", tmp_path / "project")
+    monkeypatch.chdir(root)
+    findings = [
+        "Dockerfile:3:22: " + TE_BRANCH.format("[*] "),
+        "Dockerfile:4:80: note: the value is used here",
+        "",
+        "b.sh:4:19: " + TE_BRANCH.format("[*] "),
+        "b.sh:5:66: note: the value is used here",
+        "b.sh:6:78: " + TE_BRANCH.format("[*] "),
+        "",
+        "install.sh:5:18: " + TE_BRANCH.format("[*] "),
+        "install.sh:7:66: note: the value is used here",
+        "install.sh:6:22: " + TE_BRANCH.format("[*] "),
+        "install.sh:3:70: note: the value is used here",
+        "install.sh:6:1: note: called as `install_te ${TE_REF-release_v2.10}`",
+        "",
+        "5 errors, 0 warnings, 0 info in 3 of 3 files (5 pins, 1 remote: 1 checked (0 cached), 0 not "
+        "checked)",
+        "[*] 5 fixable with --fix",
+    ]
+    assert scan(capsys) == (1, "\n".join(findings) + "\n", "")
+    code, out, err = scan(capsys, "--diff")
+    assert (code, err) == (1, "reflint: would fix 5 findings in 3 files\n")
+    changed = [line for line in out.splitlines() if line[:1] in "-+" and line[:3] not in ("---", "+++")]
+    assert changed == [
+        "-ENV TE_REF=${TE_REF:-release_v2.10}",
+        "+ENV TE_REF=${TE_REF:-v2.10}",
+        '-TE_REF="${TE_REF:-release_v2.10}"',
+        '+TE_REF="${TE_REF:-v2.10}"',
+        '-pip install "git+https://github.com/NVIDIA/TransformerEngine.git@${TE_OTHER:-release_v2.10}"',
+        '+pip install "git+https://github.com/NVIDIA/TransformerEngine.git@${TE_OTHER:-v2.10}"',
+        '-: "${TE_DEFAULT:=release_v2.10}"',
+        '-install_te "${TE_REF-release_v2.10}"',
+        '+: "${TE_DEFAULT:=v2.10}"',
+        '+install_te "${TE_REF-v2.10}"',
+    ]
+
+
 def test_nothing_of_the_fix_stage_loads_for_a_scan_with_nothing_to_fix(tmp_path: Path) -> None:
     (tmp_path / "Dockerfile").write_text(
         "FROM ubuntu:22.04\nRUN git clone --branch v2.10 https://github.com/NVIDIA/TransformerEngine.git\n",

@@ -106,3 +106,21 @@ def test_a_file_changed_since_it_was_read_is_not_written(tmp_path: Path) -> None
         ("f", "not fixed: it changed while reflint ran")
     ]
     assert (tmp_path / "f").read_bytes() == b"ARG TAG=v3\n"
+
+
+def test_an_edit_that_a_later_one_undid_or_overwrote_is_not_standing(tmp_path: Path) -> None:
+    path = tmp_path / "Dockerfile"
+    path.write_bytes(b"ARG A=v1\nARG B=v1\n")
+    content = FileContent.read("Dockerfile", str(path), 1024)
+    first = content.apply(
+        [Edit("Dockerfile", Span(1, 7, 1, 9), "v22"), Edit("Dockerfile", Span(2, 7, 2, 9), "v2")]
+    )
+    assert (first, content.standing()) == ([0, 1], {0, 1})
+    undone = content.apply([Edit("Dockerfile", Span(1, 7, 1, 10), "v1")])  # back to what the file had
+    overwritten = content.apply([Edit("Dockerfile", Span(2, 7, 2, 9), "v3")])
+    assert (undone, overwritten, content.standing(), content.encoded()) == (
+        [2],
+        [3],
+        {3},
+        b"ARG A=v1\nARG B=v3\n",
+    )

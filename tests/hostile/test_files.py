@@ -307,3 +307,18 @@ def test_json_nested_thousands_deep_costs_a_notice_and_the_rest_of_the_file_is_r
         {"path": "README.md", "message": f"line 2: line 3: {nested}; not scanned for pins"},
         {"path": "nb.ipynb", "message": "not a Jupyter notebook (no JSON with cells): not read"},
     ]
+
+
+def test_a_name_written_as_another_files_undecodable_byte_hides_neither(tmp_path: Path) -> None:
+    # Both were shown as x\xff.sh, and discovery keeps each display path once: the file named with the four
+    # characters \xff hid the pins of the file named with the byte 0xff.
+    write_tree(tmp_path, {"x\\xff.sh": "git clone --branch v2 https://github.com/o/r.git\n"})
+    (tmp_path / os.fsdecode(b"x\xff.sh")).write_text("git clone --branch v1 https://github.com/o/r.git\n")
+
+    completed = run_reflint(["refs", "--format", "json", "--no-cache"], tmp_path)
+
+    assert (completed.returncode, completed.stderr) == (0, "")
+    assert [(pin["path"], pin["ref"]) for pin in json_output(completed)["pins"]] == [
+        ("x\\x5cxff.sh", "v2"),
+        ("x\\xff.sh", "v1"),
+    ]

@@ -63,7 +63,7 @@ from collections.abc import Iterator
 
 from ascend_reflint.check.context import PinContext
 from ascend_reflint.check.refnames import COMMAND, NamedRef, gets_branch, pinned_ref
-from ascend_reflint.check.suggest import newest_release_tag, same_version_tags
+from ascend_reflint.check.suggest import branch_release_tag, newest_release_tag
 from ascend_reflint.model import Applicability, Finding, Fix, Pin, RemoteRefs, Severity, Via
 
 CODE = "RL002"
@@ -85,21 +85,21 @@ def check(context: PinContext) -> Iterator[Finding]:
     head = f'ref "{ref.written}" is a branch of {refs.remote}, which moves whenever a commit lands on it'
     if ref.kind is None and ref.name in refs.tags:
         taken = f"{head}; {COMMAND[ref.via]} takes the branch although a tag has the same name"
-        only_tags = [tag for tag in same_version_tags(ref.name, refs) if tag not in refs.branches]
-        if only_tags:
-            message = f'{taken}: pin "{only_tags[0]}", which names only a tag'
-            fix = _tag_instead(pin, ref, only_tags[0], refs)
-            yield context.finding(message, severity=highest, suggestion=only_tags[0], fix=fix)
+        only_tag = branch_release_tag(ref.name, refs, shares_name=True)
+        if only_tag is not None:
+            message = f'{taken}: pin "{only_tag}", which names only a tag'
+            fix = _tag_instead(pin, ref, only_tag, refs)
+            yield context.finding(message, severity=highest, suggestion=only_tag, fix=fix)
         else:
             yield context.finding(f"{taken}: pin a name that is only a tag, or a commit id", severity=highest)
         return
-    tags = same_version_tags(ref.name, refs)
-    if tags:
+    tag = branch_release_tag(ref.name, refs)
+    if tag is not None:
         yield context.finding(
-            f'{head}: pin its release tag "{tags[0]}"',
+            f'{head}: pin its release tag "{tag}"',
             severity=highest,
-            suggestion=tags[0],
-            fix=_tag_instead(pin, ref, tags[0], refs),
+            suggestion=tag,
+            fix=_tag_instead(pin, ref, tag, refs),
         )
         return
     newest = newest_release_tag(refs)

@@ -61,8 +61,12 @@ RUN git clone --depth 1 --branch core_v0.12.1 https://github.com/NVIDIA/Megatron
 ## Fix
 
 Unsafe (the odd variant builds another version): the odd variant takes the one ref that the majority of
-its variants pin, where its ref is written (its `ARG VLLM_TAG=…` line). A tie has no majority and so no
-fix, and neither has a majority that pins several refs of the remote, nor a difference in clone depth.
+its variants pin, where its ref is written (its `ARG VLLM_TAG=…` line). A tag or a commit never loses to
+a branch that RL002 reports: the branch votes for its release tag (`core_r0.13.0` for `core_v0.13.0`),
+is left to RL002 when the others pin that tag, and, when it is the majority, the odd variant is told to
+pin, and fixed to, that tag rather than the branch. A tie has no majority and so no fix, and neither has
+a majority that pins several refs of the remote, nor a difference in clone depth, nor a majority's name
+whose kind no ref list gives (offline, nothing cached): it could be a branch.
 """
 
 from __future__ import annotations
@@ -73,6 +77,7 @@ from ascend_reflint.check.context import ProjectContext, TreeView
 from ascend_reflint.check.globs import matches
 from ascend_reflint.check.refnames import canonical_refs
 from ascend_reflint.check.variants import find_variants, shown_ref, variant_key
+from ascend_reflint.check.vote import Majority, elect
 from ascend_reflint.model import Applicability, Finding, Fix, Pin, Related, Severity, SourceFile, Span, Via
 
 CODE = "RL004"
@@ -101,9 +106,8 @@ def out_of_step(context: ProjectContext) -> frozenset[tuple[str, str]]:
     the remote out, so that one wrong ref is one finding (a tie, which RL004 cannot settle, stays in)."""
     odd: set[tuple[str, str]] = set()
     for remote, files, pins in _compared(context):
-        value, _built, _canonical = _ref_values(context, files, pins)
-        for source, _side, others, majority in _odd_ones(context, _sides(files, value)):
-            if majority and pins[source.path] and any(pins[other.path] for other in others):
+        for source, _side, others, majority in _ref_odd_ones(context, files, pins):
+            if majority is not None and pins[source.path] and any(pins[other.path] for other in others):
                 odd.add((source.path, remote))
     return frozenset(odd)
 
@@ -215,17 +219,43 @@ def _ref_values(
     return value, built, canonical
 
 
+def _ref_odd_ones(
+    context: ProjectContext, files: Sequence[SourceFile], pins: Mapping[str, list[Pin]]
+) -> Iterator[tuple[SourceFile, list[SourceFile], list[SourceFile], Majority | None]]:
+    """``(file, its side, the others to compare with, the majority)`` for each file to report about its
+    ref: with a majority (:func:`~ascend_reflint.check.vote.elect`), each file of a side that did not vote
+    for it, compared with the sides that did; without one, each side once, at its first file that the scan
+    reports on, compared with all the others."""
+    sides = _sides(files, _ref_values(context, files, pins)[0])
+    if len(sides) < 2:
+        return
+    majority = elect(context, [_pins_of(side, pins) for side in sides], [len(side) for side in sides])
+    for index, side in enumerate(sides):
+        if majority is not None and index not in majority.sides:
+            others = [source for chosen in sorted(majority.sides) for source in sides[chosen]]
+            for source in side:
+                yield source, side, others, majority
+        elif majority is None:
+            shown = [source for source in side if source.path in context.reported] or side
+            others = [source for other in sides if other is not side for source in other]
+            yield shown[0], side, others, None
+
+
+def _pins_of(files: Sequence[SourceFile], pins: Mapping[str, list[Pin]]) -> list[Pin]:
+    return [pin for source in files for pin in pins[source.path]]
+
+
 def _ref_drift(
     context: ProjectContext, remote: str, files: Sequence[SourceFile], pins: Mapping[str, list[Pin]]
 ) -> Iterator[Finding]:
-    value, built, canonical = _ref_values(context, files, pins)
-    for source, side, others, majority in _odd_ones(context, _sides(files, value)):
-        theirs = [pin for other in others for pin in pins[other.path]]
+    _value, built, canonical = _ref_values(context, files, pins)
+    for source, side, others, majority in _ref_odd_ones(context, files, pins):
+        theirs = _pins_of(others, pins)
         mates = [pin for mate in side if mate is not source for pin in pins[mate.path]]
         if not pins[source.path]:
-            yield _missing_here(context, source, remote, others, theirs, majority)
+            yield _missing_here(context, source, remote, others, theirs, majority is not None)
         elif not theirs:
-            yield _missing_there(context, pins[source.path][0], others, majority)
+            yield _missing_there(context, pins[source.path][0], others, majority is not None)
         else:
             wanted = {canonical(built[id(pin)]) for pin in theirs}
             mine = pins[source.path]
@@ -259,20 +289,19 @@ def _in_variants(names: Sequence[str]) -> str:
 
 
 def _different_ref(
-    context: ProjectContext, pin: Pin, others: Sequence[Pin], mates: Sequence[Pin], majority: bool
+    context: ProjectContext, pin: Pin, others: Sequence[Pin], mates: Sequence[Pin], majority: Majority | None
 ) -> Finding:
     related = [context.related_pin(o, f"{o.remote} is pinned at {shown_ref(o)} here") for o in others]
     related += [context.related_pin(m, f"{m.remote} is pinned at {shown_ref(m)} here too") for m in mates]
     fix = None
-    if majority:
+    if majority is not None:
         refs = list(dict.fromkeys(shown_ref(other) for other in others))
         where = _in_variants(list(dict.fromkeys(other.path for other in others)))
-        advice = f"pin {refs[0]} as they do" if len(refs) == 1 else "pin what they pin"
         message = (
-            f"{pin.remote} is pinned at {shown_ref(pin)} here but at {' and '.join(refs)} {where}; {advice} "
-            "(or list the remote under the group's allowed-drift)"
+            f"{pin.remote} is pinned at {shown_ref(pin)} here but at {' and '.join(refs)} {where}; "
+            f"{majority.advice()} (or list the remote under the group's allowed-drift)"
         )
-        fix = _majority_ref(pin, others)
+        fix = _majority_ref(pin, majority)
     else:
         elsewhere = ", ".join(f"{shown_ref(other)} in {other.path}" for other in others)
         message = (
@@ -282,18 +311,15 @@ def _different_ref(
     return context.pin_finding(pin, message, related=related, fix=fix)
 
 
-def _majority_ref(pin: Pin, others: Sequence[Pin]) -> Fix | None:
-    """The odd variant takes the one ref the majority pins (none when the majority pins several)."""
+def _majority_ref(pin: Pin, majority: Majority) -> Fix | None:
+    """The odd variant takes the one ref the majority builds (none when the majority pins several, or
+    when no ref list says that the ref is not a branch)."""
     from ascend_reflint.check.fixes import make_fix, ref_edit
 
-    refs = {other.ref for other in others}
-    if len(refs) != 1 or pin.ref_type != others[0].ref_type:
+    if majority.ref is None or not majority.known or pin.ref_type != majority.ref_type:
         return None
-    (ref,) = refs
-    if ref is None:
-        return None
-    message = f'pin "{ref}", as the majority of its variants do'
-    return make_fix(Applicability.UNSAFE, message, [ref_edit(pin, ref)], [pin])
+    message = f'pin "{majority.ref}", as the majority of its variants do'
+    return make_fix(Applicability.UNSAFE, message, [ref_edit(pin, majority.ref)], [pin])
 
 
 def _first(pins: Sequence[Pin], path: str) -> Pin:

@@ -19,7 +19,9 @@ Once two files of different kinds disagree, the majority counts every pin of the
 the same kind that are not compared with each other (an image folder's Dockerfiles that agree with the
 docs).
 When no ref is pinned more often than every other, each side is reported once, at its first pin, naming
-three of the other refs and counting the rest.
+three of the other refs and counting the rest. A tag or a commit never loses to a branch that RL002
+reports: the branch's pins vote for the release tag RL002 suggests (TransformerEngine's `release_v2.10`
+for `v2.10`), and are left to RL002 when the others pin that tag.
 
 Not compared, to keep the noise down:
 
@@ -77,6 +79,7 @@ from typing import TYPE_CHECKING
 from ascend_reflint.check.context import ProjectContext, TreeView
 from ascend_reflint.check.globs import matches
 from ascend_reflint.check.refnames import canonical_refs
+from ascend_reflint.check.vote import Majority, elect
 from ascend_reflint.model import FileKind, Finding, Pin, Severity, SourceFile
 
 if TYPE_CHECKING:
@@ -115,20 +118,18 @@ def check_project(context: ProjectContext) -> Iterator[Finding]:
         sides = _sides(context, pins)
         if len(sides) < 2:
             continue
-        largest = max(len(side) for side in sides)
-        tops = [index for index, side in enumerate(sides) if len(side) == largest]
-        majority = tops[0] if len(tops) == 1 else None
+        majority = elect(context, sides, [len(side) for side in sides])
         layout = _Layout(context, sides)
         for index in range(len(sides)):
-            if index == majority:
+            if majority is not None and index in majority.sides:
                 continue
             host = layout.host(index)
             if host is None:
                 continue
             if majority is not None:
-                yield _drift(context, layout, host, index, [majority], family, True)
+                yield _drift(context, layout, host, index, sorted(majority.sides), family, majority)
             else:  # the first sides that the host is compared with (not its variants, nor its kind)
-                yield _drift(context, layout, host, index, layout.differing(host, index), family, False)
+                yield _drift(context, layout, host, index, layout.differing(host, index), family, None)
 
 
 def family_of(context: ProjectContext, source: SourceFile) -> str:
@@ -261,7 +262,7 @@ def _drift(
     index: int,
     others: Sequence[int],
     family: str,
-    majority: bool,
+    majority: Majority | None,
 ) -> Finding:
     """The finding about side ``index``, at ``pin``: where the side's other pins are, and the ref that the
     majority (``others``, one side) or each other side named pins, with their files; the family's other
@@ -271,12 +272,14 @@ def _drift(
     mates = [mate for mate in side if mate is not pin]
     mate_files = [path for path in layout.side_files[index] if path != pin.path]
     here = f"here and in {_files(mate_files)}" if mate_files else "here"
-    if majority:
-        (theirs,) = [layout.sides[other] for other in others]
+    if majority is not None:
+        theirs = [away for other in others for away in layout.sides[other]]
         many = len(theirs) > 1
         count = f"{len(theirs)} other pin{'s' if many else ''} of {family} {'are' if many else 'is'}"
-        where = f'{count} at "{theirs[0].ref}": {_files(layout.side_files[others[0]])}'
-        advice = f'pin "{theirs[0].ref}" as they do'
+        refs = " and ".join(f'"{ref}"' for ref in dict.fromkeys(away.ref for away in theirs))
+        paths = dict.fromkeys(path for other in others for path in layout.side_files[other])
+        where = f"{count} at {refs}: {_files(list(paths))}"
+        advice = majority.advice()
     else:
         where = " and ".join(
             f'at "{layout.sides[other][0].ref}" in {_files(layout.side_files[other])}'

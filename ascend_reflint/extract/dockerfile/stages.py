@@ -85,7 +85,8 @@ def extract_dockerfile(source: SourceFile, build_args: Mapping[str, str | Bindin
 
     Raises:
         ExtractError: for a bad parser directive or an unterminated heredoc (Docker refuses the file too).
-            Pins from the instructions before the failure are kept.
+            Pins from the instructions before the failure are kept. For more than
+            :data:`~.lines.MAX_INSTRUCTIONS` instructions (none is read).
     """
     assert source.text is not None
     parsed = parse(source.text)

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 
-from ascend_reflint.model import Origin, Resolution
-from ascend_reflint.resolve import Binding, Provenance, Scope, closing_bracket, expand
+from ascend_reflint.model import Origin, Resolution, Span
+from ascend_reflint.resolve import Binding, Locate, Provenance, Scope, closing_bracket, expand
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -56,7 +56,8 @@ def docker_value(raw: str, scope: Scope, escape: str, at: Origin | None = None) 
         escape: the escape token.
         at: where the value is written (quotes around it excluded); the binding's provenance when the
             value holds no expansion. A value that is one expansion (``${BASE_TAG}``) takes that variable's
-            provenance and ``empty_because``; any other has none.
+            provenance and ``empty_because``, or its default's place when the default gives the value
+            (``${TE_REF:-v2.10}``: where a fix edits); any other has none.
     """
     parts: list[str] = []
     resolution, note = Resolution.RESOLVED, None
@@ -67,7 +68,8 @@ def docker_value(raw: str, scope: Scope, escape: str, at: Origin | None = None) 
         if not expandable:
             parts.append(text)
             continue
-        expansion = expand(text, scope, shell_quotes=False)
+        locate = _locator(at, raw, text) if len(segments) == 1 else None
+        expansion = expand(text, scope, shell_quotes=False, locate=locate)
         if expansion.resolution is Resolution.RESOLVED:
             parts.append(expansion.value or "")
             provenance = expansion.provenance if len(segments) == 1 else None
@@ -80,6 +82,22 @@ def docker_value(raw: str, scope: Scope, escape: str, at: Origin | None = None) 
     if at is not None and not any(expandable and "$" in text for text, expandable in segments):
         provenance = Provenance.written(at.path, at.span, value)
     return Binding(value, provenance=provenance, empty_because=empty_because)
+
+
+def _locator(at: Origin | None, raw: str, text: str) -> Locate | None:
+    """Where the characters of ``text``, all of the value ``raw`` written at ``at``, are: ``at`` narrowed,
+    when ``raw`` is ``text`` itself (or it in double quotes) on one line; else None."""
+    if at is None or raw not in (text, f'"{text}"'):
+        return None
+    span = at.span
+    if span.line != span.end_line or span.end_column - span.column != len(text):
+        return None
+
+    def locate(start: int, end: int) -> Provenance | None:
+        narrow = Span(span.line, span.column + start, span.line, span.column + end)
+        return Provenance.written(at.path, narrow, text[start:end])
+
+    return locate
 
 
 def _docker_segments(raw: str, escape: str) -> list[tuple[str, bool]]:

@@ -1,12 +1,14 @@
 """Shell builtins that change what later commands mean: assignments (``X=1``, ``export``/``declare``/
-``local``/``readonly``/``typeset``, ``unset``, ``for``, ``read``) and directories (``cd``, ``pushd``,
-``popd``). Semantics: bash(1) "PARAMETERS", "SHELL BUILTIN COMMANDS".
+``local``/``readonly``/``typeset``, ``unset``, ``for``, ``read``, ``: ${X:=1}``) and directories (``cd``,
+``pushd``, ``popd``). Semantics: bash(1) "PARAMETERS", "SHELL BUILTIN COMMANDS".
 
 Assignments are statements of the tree (the walker hands their nodes here); ``read`` and the directory
 commands are handlers of commands.
 """
 
 from __future__ import annotations
+
+import re
 
 from tree_sitter import Node
 
@@ -65,6 +67,29 @@ def _bind_positional(frame: Scope, elements: tuple[Element, ...]) -> None:
     frame.set("#", Binding(str(len(elements))))
     frame.set("@", Binding.array(elements))
     frame.set("*", Binding.array(elements))
+
+
+#: A word that is one ``${NAME:=default}`` or ``${NAME=default}``.
+_ASSIGN_DEFAULT = re.compile(r"\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?P<colon>:?)=.*\}", re.DOTALL)
+
+
+def assign_defaults(walker: Walker, command: Command) -> None:
+    """``: "${REF:=v1}"``: each argument that is one ``${NAME:=default}`` (``${NAME=default}``) assigns its
+    default to NAME when NAME is unset (or empty, with the colon), as expanding it does (POSIX "Parameter
+    Expansion", "Assign Default Values"); ``:`` itself does nothing. A variable whose value is not known
+    takes the default, as :func:`ascend_reflint.resolve.expand` reads ``${NAME:-default}``."""
+    scope = walker.env.scope
+    for word in command.words[command.start :]:
+        match = _ASSIGN_DEFAULT.fullmatch(word.display)
+        if match is None or any(word.literal):
+            continue
+        name = match.group("name")
+        current = scope.get(name)
+        is_set = current is not None and current.resolution is Resolution.RESOLVED
+        if is_set and current is not None and (current.value or not match.group("colon")):
+            continue
+        value = walker.expander.expand(word, command.text, scope)
+        scope.assign(name, Binding(value.value, value.resolution, value.note, value.provenance))
 
 
 def shift(walker: Walker, command: Command) -> None:

@@ -6,6 +6,7 @@ and the first syntax error.
 
 from __future__ import annotations
 
+import itertools
 import re
 import threading
 import time
@@ -23,6 +24,19 @@ from ascend_reflint.sourcemap import SourceMap
 
 _LANGUAGE = Language(tree_sitter_bash.language())
 _LOCAL = threading.local()
+
+#: The most tokens of a shell text parsed (:func:`check_size`: words, operators, quotes, ``$`` and line
+#: ends). tree-sitter-bash's tree holds up to some 240 bytes per token, and the walk about as much again: a
+#: script of 5 million one-letter commands (10 MiB, under the file-size cap) took 4.5 GB, and crashed the
+#: scan under a 2 GiB address-space limit. The longest script of the 13 real repositories in benchmarks/
+#: (68 kB) has some 17,000. A long word or a long run of blanks is one token, which costs little.
+MAX_TEXT_TOKENS = 500_000
+#: What :func:`check_size` counts as one token: a run of characters that are neither blanks nor special to
+#: the shell (a word: ``https://github.com/o/r`` is one), or one special character; a line end counts too (a
+#: command ends there, and each line costs a source-map entry).
+_TOKEN = r"""[^ \t\n\r\f\v;&|()<>"'`$\\{}=]+|[\n;&|()<>"'`$\\{}=]"""
+_TOKEN_TEXT = re.compile(_TOKEN)
+_TOKEN_DATA = re.compile(_TOKEN.encode())
 
 #: A comment that is an assignment with the ``#`` put in front: ``# MCORE_REF=core_v0.18.0``.
 _COMMENTED_ASSIGNMENT = re.compile(
@@ -372,8 +386,10 @@ def _parse_within(data: bytes, budget: ParseBudget) -> Tree:
     checked by tree-sitter's progress callback, which it calls every hundred or so parse steps).
 
     The parse that uses the budget up raises :class:`ExtractError`; the file's later texts are read as
-    empty, without a word more (that error said that no more is read).
+    empty, without a word more (that error said that no more is read). A text of more than
+    :data:`MAX_TEXT_TOKENS` tokens raises it before it is parsed.
     """
+    check_size(data)
     parser = _parser()
     if budget.left <= 0:
         return parser.parse(b"")
@@ -390,6 +406,19 @@ def _parse_within(data: bytes, budget: ParseBudget) -> Tree:
         raise ExtractError(_over_budget(budget)) from None
     finally:
         budget.left -= time.thread_time() - started
+
+
+def check_size(text: str | bytes) -> None:
+    """Raise :class:`ExtractError` when the shell text ``text`` (or the bytes that are parsed of it) has more
+    than :data:`MAX_TEXT_TOKENS` tokens: it is not parsed, and none of it is read."""
+    if len(text) <= MAX_TEXT_TOKENS:
+        return  # fewer characters than the cap: fewer tokens
+    tokens = _TOKEN_TEXT.finditer(text) if isinstance(text, str) else _TOKEN_DATA.finditer(text)
+    if sum(1 for _ in itertools.islice(tokens, MAX_TEXT_TOKENS + 1)) > MAX_TEXT_TOKENS:
+        raise ExtractError(
+            f"a shell text of more than {MAX_TEXT_TOKENS:,} words, operators and lines, which is more than "
+            "reflint parses (the parser holds some 240 bytes for each); reflint reads none of it"
+        )
 
 
 def _over_budget(budget: ParseBudget) -> str:

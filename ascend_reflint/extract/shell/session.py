@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ascend_reflint.extract.shell.dialect import SystemShell
 from ascend_reflint.extract.shell.dirs import RuntimeDirs
-from ascend_reflint.extract.shell.parse import may_pin
+from ascend_reflint.extract.shell.parse import check_size, may_pin
 from ascend_reflint.extract.shell.repos import Repositories
 from ascend_reflint.extract.shell.state import Sink
 from ascend_reflint.extract.shell.walker import ShellWalker
@@ -99,11 +99,13 @@ def extract_shell_file(source: SourceFile) -> None:
 
     Raises:
         ExtractError: when the script does not parse (message with the line of the first error); the pins
-            of its well-formed parts are in ``source.pins`` all the same.
+            of its well-formed parts are in ``source.pins`` all the same. When it is longer than the
+            parser takes (:data:`~ascend_reflint.extract.shell.parse.MAX_TEXT_TOKENS`).
     """
     text = source.text or ""
     if not may_pin(text, None):  # before building a source map
         return
+    check_size(text)  # before building a source map of its lines too
     session = ShellSession(source.path, source.kind, Scope())
     try:
         session.run(text, SourceMap.identity(text))

@@ -17,7 +17,7 @@ from tree_sitter import Node
 from ascend_reflint.extract.shell.parse import Text
 from ascend_reflint.extract.shell.words import Word
 from ascend_reflint.model import Origin, Resolution, Span
-from ascend_reflint.resolve import Element, Provenance, Scope, expand, referenced_names
+from ascend_reflint.resolve import Element, Locate, Provenance, Scope, expand, referenced_names
 from ascend_reflint.sourcemap import SourceMap
 
 
@@ -84,12 +84,14 @@ def combined(*values: Value | None) -> tuple[Resolution, str | None]:
 
 
 class Expander:
-    """Words to values and file spans, for the texts of one run (whose offsets ``source_map`` maps)."""
+    """Words to values and file spans, for the texts of one run (whose offsets ``source_map`` maps) of the
+    file ``path``."""
 
-    __slots__ = ("source_map",)
+    __slots__ = ("path", "source_map")
 
-    def __init__(self, source_map: SourceMap) -> None:
+    def __init__(self, source_map: SourceMap, path: str) -> None:
         self.source_map = source_map
+        self.path = path
 
     def line(self, text: Text, offset: int) -> int:
         """The file line of ``text``'s character at ``offset``."""
@@ -124,10 +126,10 @@ class Expander:
         span = self.span(text, start, end)
         if word.is_literal:
             return Value(word.display, word.written(), span, provenance=word.provenance)
-        shell_text = word.shell_text()
+        shell_text, indices = word.shell_text()
         names = referenced_names(shell_text)
         hinted = scope.hinted(names, lambda name: self._empty_note(name, start, text))
-        expansion = expand(shell_text, hinted)
+        expansion = expand(shell_text, hinted, locate=self._locator(word, text, shell_text, indices))
         if expansion.empty_because is not None and any(_tests_emptiness(name, text.text) for name in names):
             # a knob left empty on purpose (REF= … if [ -n "$REF" ]; then …): used only once it is set
             note = f"{expansion.empty_because} and the script tests whether it is set"
@@ -141,6 +143,17 @@ class Expander:
             expansion.provenance,
             expansion.empty_because,
         )
+
+    def _locator(self, word: Word, text: Text, shell_text: str, indices: list[int]) -> Locate:
+        """Where the characters of ``word``'s :meth:`~.Word.shell_text` (whose ``display`` indices are
+        ``indices``) are written in the file: the default of ``${REF:-v1}``, that a fix edits."""
+
+        def locate(start: int, end: int) -> Provenance | None:
+            begin, stop = word.offsets[indices[start]], word.offsets[indices[end - 1]] + 1
+            span = self.span(text, word.start + begin, word.start + stop)
+            return Provenance.written(self.path, span, shell_text[start:end])
+
+        return locate
 
     def fields(self, words: list[Word], text: Text, scope: Scope) -> list[Word]:
         """Split unquoted expansions whose value holds blanks (``$GIT_ARGS``) into several words, and

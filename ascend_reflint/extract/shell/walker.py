@@ -50,6 +50,10 @@ def _always(command_text: str) -> bool:
     return True
 
 
+def _assigns_default(command_text: str) -> bool:
+    return "=" in command_text
+
+
 def _may_name_git(command_text: str) -> bool:
     return "git" in command_text or "$" in command_text
 
@@ -90,6 +94,7 @@ _COMMANDS: dict[str, _Entry] = {
     "popd": _Entry(builtins.change_directory, _always),
     "read": _Entry(builtins.read, _always),
     "shift": _Entry(builtins.shift, _always),
+    ":": _Entry(builtins.assign_defaults, _assigns_default),
     "docker": _Entry(docker.run_docker, _builds),
     "podman": _Entry(docker.run_docker, _builds),
     "cargo": _Entry(packages.run_cargo, _may_name_git),
@@ -281,7 +286,7 @@ class ShellWalker:
         self.sink = sink
         self.repositories = repositories
         self.runtime_dirs = runtime_dirs
-        self.expander = Expander(source_map)
+        self.expander = Expander(source_map, sink.path)
         self.env = Env(scope.child(), start_dir(cwd))
         self._stack: list[_Item] = []
         self._functions: dict[str, tuple[Node, Text]] = {}

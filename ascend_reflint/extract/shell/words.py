@@ -192,19 +192,22 @@ class Word:
             index = self.display.find(separator, index + 1)
         return self if index == -1 else self.sub(0, index)
 
-    def shell_text(self) -> str:
-        """The word unquoted, literal characters escaped: input for :func:`ascend_reflint.resolve.expand`.
+    def shell_text(self) -> tuple[str, list[int]]:
+        """The word unquoted, literal characters escaped: input for :func:`ascend_reflint.resolve.expand`;
+        and for each of its characters, the index in ``display`` of the character it writes.
 
         A literal character right after an expansion is escaped too: the quotes that ended the expansion
         (``"$A"B``, ``${A}"_x"``) are gone from ``display``, and ``$AB`` would name another variable.
         """
         pieces: list[str] = []
+        indices: list[int] = []
         after_expansion = False
-        for char, is_literal in zip(self.display, self.literal, strict=True):
+        for index, (char, is_literal) in enumerate(zip(self.display, self.literal, strict=True)):
             escape = is_literal and (after_expansion or char in "\\$`\"'")
             pieces.append("\\" + char if escape else char)
+            indices.extend([index, index] if escape else [index])
             after_expansion = not is_literal
-        return "".join(pieces)
+        return "".join(pieces), indices
 
     def bounds(self) -> tuple[int, int]:
         """The word's ``[start, end)`` in its text: from its first character to its last, the quotes around

@@ -1,0 +1,6 @@
+#!/bin/bash
+set -e
+
+TE_REF="${TE_REF:-release_v2.10}"
+pip install "git+https://github.com/NVIDIA/TransformerEngine.git@${TE_REF}"
+pip install "git+https://github.com/NVIDIA/TransformerEngine.git@${TE_OTHER:-release_v2.10}"

@@ -1,0 +1,7 @@
+#!/bin/bash
+install_te() {
+    pip install "git+https://github.com/NVIDIA/TransformerEngine.git@$1"
+}
+: "${TE_DEFAULT:=release_v2.10}"
+install_te "${TE_REF-release_v2.10}"
+pip install "git+https://github.com/NVIDIA/TransformerEngine.git@${TE_DEFAULT}"
