@@ -1083,8 +1083,9 @@ def _input_errors() -> tuple[type[Exception], ...]:
     something has gone wrong, so that a scan without ``--baseline`` does not load the baseline module."""
     from ascend_reflint.baseline import BaselineError
     from ascend_reflint.check.policy import PolicyError
+    from ascend_reflint.config import ConfigError  # a nested repository's config (ascend_reflint.projects)
 
-    return (PolicyError, BaselineError)
+    return (PolicyError, BaselineError, ConfigError)
 
 
 def _write_baseline_note(run: ScanRun, baseline: str | None, written: str | None) -> None:

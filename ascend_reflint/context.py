@@ -19,7 +19,6 @@ file that pins it the other way is read. Without the extraction cache (``--no-ca
 
 from __future__ import annotations
 
-import logging
 import os
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -27,13 +26,13 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from ascend_reflint.inventory import build_inventory, extraction_settings
 from ascend_reflint.model import SourceFile, Span
+from ascend_reflint.output import log_debug
 
 if TYPE_CHECKING:
     from ascend_reflint.check import Policy
     from ascend_reflint.config import Config
     from ascend_reflint.tree_index import FileStat, FileSummary, TreeIndex
 
-log = logging.getLogger("reflint")
 
 #: The rules that compare files with each other, for which a scan of some files reads others.
 CROSS_FILE_CODES = frozenset({"RL004", "RL005", "RL006"})
@@ -172,7 +171,7 @@ class _Chooser:
         if kinds & INVOKED_KINDS:
             wanted.update(path for path, summary in summaries.items() if summary and summary.invokes)
         chosen = [source for source in found if source.path in wanted]
-        log.debug(
+        log_debug(
             "context: %d of %d other files read (the tree index summarised %d)",
             len(chosen),
             len(found),

@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ascend_reflint.model import FileKind, SourceFile
 
-# hashlib and json are imported by the functions that use them: a scan that finds no file needs neither.
+# The digest module and json are imported by the functions that use them: a scan of no file needs neither.
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -129,7 +129,7 @@ class ExtractionCache:
         """The entry of ``source`` as discovery handed it over (before extraction) with the bytes
         ``data``; None when it cannot be cached (a ``.gitmodules`` whose repository git would find
         elsewhere)."""
-        import hashlib
+        from ascend_reflint.digest import sha256
 
         identity = _canonical(_form(source))
         if source.kind in REPOSITORY_KINDS:
@@ -139,11 +139,9 @@ class ExtractionCache:
             if state is None:
                 return None
             data = b"%s\0%s" % (state.encode("utf-8", "surrogatepass"), data)
-        name = hashlib.sha256(identity.encode("utf-8", "surrogatepass")).hexdigest()
-        key = hashlib.sha256(
-            f"{self._key_base()}\0{identity}\0{hashlib.sha256(data).hexdigest()}".encode(
-                "utf-8", "surrogatepass"
-            )
+        name = sha256(identity.encode("utf-8", "surrogatepass")).hexdigest()
+        key = sha256(
+            f"{self._key_base()}\0{identity}\0{sha256(data).hexdigest()}".encode("utf-8", "surrogatepass")
         ).hexdigest()
         if source.kind in INVOKED_KINDS:
             self._keys[source.abspath] = (name, key)
@@ -162,21 +160,21 @@ class ExtractionCache:
             given: everything the extraction takes besides the file (the values given, ``--build-arg``):
                 JSON-ready values.
         """
-        import hashlib
+        from ascend_reflint.digest import sha256
 
         base = self._keys.get(target.abspath)
         if base is None:
             return None
-        name = hashlib.sha256(f"{base[0]}\0invoked\0{slot}".encode("utf-8", "surrogatepass"))
-        key = hashlib.sha256(f"{base[1]}\0{_canonical(given)}".encode("utf-8", "surrogatepass"))
+        name = sha256(f"{base[0]}\0invoked\0{slot}".encode("utf-8", "surrogatepass"))
+        key = sha256(f"{base[1]}\0{_canonical(given)}".encode("utf-8", "surrogatepass"))
         return CacheEntry(self, os.path.join(self.folder, f"{name.hexdigest()}.json"), key.hexdigest())
 
     def settings_digest(self) -> str:
         """A digest of the entry format, reflint's code and the settings: what every key holds besides the
         file (the tree index, :mod:`ascend_reflint.tree_index`, is valid for these only)."""
-        import hashlib
+        from ascend_reflint.digest import sha256
 
-        return hashlib.sha256(self._key_base().encode("utf-8", "surrogatepass")).hexdigest()
+        return sha256(self._key_base().encode("utf-8", "surrogatepass")).hexdigest()
 
     def make_folder(self) -> None:
         """Create the project's folder (owner only) if this cache has not yet."""
@@ -289,9 +287,9 @@ def package_digest(package: str, version: str) -> str:
     stat of the package's ~120 files costs a fraction of a millisecond, where hashing their contents would
     cost several on every run.
     """
-    import hashlib
+    from ascend_reflint.digest import sha256
 
-    digest = hashlib.sha256(version.encode())
+    digest = sha256(version.encode())
     # Every path that the walk gives starts with the folder and a separator: the relative path is the rest
     # (os.path.relpath, for each of some 160 files, was half of this function's time).
     start = len(os.path.join(package, ""))
@@ -329,11 +327,11 @@ def _form(source: SourceFile) -> dict[str, Any]:
 
 def _project_folder(root: str) -> str:
     """``<name>-<digest>``: the root's folder name (for people) and a digest of its real path."""
-    import hashlib
+    from ascend_reflint.digest import sha256
 
     real = os.path.realpath(root)
     name = re.sub(r"[^A-Za-z0-9._-]", "_", os.path.basename(real))[:40] or "root"
-    return f"{name}-{hashlib.sha256(real.encode('utf-8', 'surrogatepass')).hexdigest()[:24]}"
+    return f"{name}-{sha256(real.encode('utf-8', 'surrogatepass')).hexdigest()[:24]}"
 
 
 def _canonical(value: Any) -> str:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ascend_reflint.discover import discover, display_path, exclusions, root_exclusions
 from ascend_reflint.model import FileKind, FileMessage, Pin, SourceFile
+from ascend_reflint.output import log_debug
 from ascend_reflint.sidefile import inside_root
 from ascend_reflint.textfile import DEFAULT_MAX_BYTES, FileReadError, check_lines, read_recipe_bytes, text_of
 
@@ -113,10 +114,6 @@ def build_inventory(
         files = chosen
     inventory = Inventory(files=files, errors=list(found.errors), notices=list(found.notices))
     inventory.timings["discover"] = time.perf_counter() - started
-    if inventory.files:
-        from ascend_reflint.output import ensure_logging
-
-        ensure_logging()  # extraction may log (its failures, with --debug), and so may the libraries it runs
     started = time.perf_counter()
     queue = deque(inventory.files)
     known = {*read_already, *(source.abspath for source in files)}
@@ -313,9 +310,7 @@ def _extract(source: SourceFile, build_args: Mapping[str, str]) -> bool:
         _failed(source, f"too deeply nested or too large to extract ({type(exc).__name__})")
         return False
     except Exception as exc:  # a bug of ours must not lose the other files' findings
-        import logging
-
-        logging.getLogger("reflint").debug("extracting %s failed", source.path, exc_info=True)
+        log_debug("extracting %s failed", source.path, exc_info=True)
         _failed(source, f"internal error while extracting ({type(exc).__name__}: {exc}); run with --debug")
         return False
     return not ran_out()

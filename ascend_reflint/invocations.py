@@ -20,7 +20,6 @@ Dockerfile with its inputs as build arguments), are applied too, :data:`MAX_DEPT
 from __future__ import annotations
 
 import dataclasses
-import logging
 import operator
 import os
 from collections import deque
@@ -28,13 +27,13 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ascend_reflint.model import FileKind, GivenValue, Invocation, Pin, Resolution, SourceFile, Span, Via
+from ascend_reflint.output import log_debug
 from ascend_reflint.sidefile import inside_root
 
 if TYPE_CHECKING:
     from ascend_reflint.extraction_cache import ExtractionCache
     from ascend_reflint.resolve import Binding
 
-log = logging.getLogger("reflint")
 #: Invocations of one file that are applied (each is an extraction of the file).
 MAX_INVOCATIONS_PER_FILE = 32
 #: Invocations are followed this deep: a workflow that calls a reusable workflow that builds a Dockerfile.
@@ -232,11 +231,15 @@ class _Targets:
 
 def _target(source: SourceFile, invocation: Invocation, root: str, targets: _Targets) -> str | None:
     """The real path of the file ``invocation`` (of ``source``) runs: the first of its paths that is a file
-    of the right kind inside the root, or None."""
+    of the right kind inside the project of ``source`` (the root, or the repository under it that holds
+    ``source``: :mod:`ascend_reflint.projects`), or None."""
+    from ascend_reflint.projects import project_of
+
     of_kind = targets.of_kind(invocation.kind)
+    project = project_of(source.abspath, root)
     for candidate in invocation.paths:
-        base = root if candidate.from_root else os.path.dirname(source.abspath)
-        real = inside_root(root, os.path.join(base, *candidate.path.split("/")))
+        base = project if candidate.from_root else os.path.dirname(source.abspath)
+        real = inside_root(project, os.path.join(base, *candidate.path.split("/")))
         if real is not None and real in targets.unread_of_kind(invocation.kind):
             return None  # it runs a file whose pins the scan does not need
         target = of_kind.get(real) if real is not None else None
@@ -300,7 +303,7 @@ def _applied(
     except ExtractError:
         pass  # the file's own extraction reported it; what was read before the error still counts
     except Exception:  # a bug of ours must not lose the file's own pins
-        log.debug("applying %s to %s failed", invocation.site.call, target.path, exc_info=True)
+        log_debug("applying %s to %s failed", invocation.site.call, target.path, exc_info=True)
         return None
     copy.pins = [pin for pin in copy.pins if _unsited(pin) not in own]
     from ascend_reflint.extract.budget import ran_out

@@ -767,11 +767,11 @@ class Finding:
         written when findings were shown at the use still hold.
         Returns 32 lower-case hex characters.
         """
-        import hashlib
+        from ascend_reflint.digest import sha256
 
         path = self.use_path if self.use_path is not None else self.path
         key = "\0".join((self.code, path, self.remote or "", self.ref or ""))
-        return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+        return sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
 class ScanSummary(NamedTuple):

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from ascend_reflint.lookup import LookupOptions, LookupStats
     from ascend_reflint.lookup.history import CommitRequest, HistoryOptions, HistoryStats
     from ascend_reflint.model import CommitVerdict, LookupResult
+    from ascend_reflint.projects import Projects
 
 #: The rules that report what commit verification found; commits are verified only when one runs.
 COMMIT_CODES = frozenset({"RL001", "RL008", "RL025", "RL026"})
@@ -287,7 +288,8 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
     timings["lookup"] = time.perf_counter() - started
     _log_lookups(len(requests), len(requests) - len(asked), stats, options)
 
-    checks = _Checks(inventory, context_files, requests, options, selection, policy, config.root, timings)
+    projects = _projects(config, policy, [*inventory.files, *context_files], options, cache_dir)
+    checks = _Checks(inventory, context_files, requests, options, selection, projects, timings)
     findings, history_notices = checks.run(lookups)
     drifting = _drifting_remotes(findings, [*inventory.files, *context_files], requests) if drift_only else {}
     if drifting:
@@ -408,12 +410,12 @@ class _Checks:
         requests: Mapping[str, str],
         options: ScanOptions,
         selection: RuleSelection,
-        policy: Policy,
-        root: str,
+        projects: Projects,
         timings: dict[str, float],
     ) -> None:
         self.inventory, self.context_files, self.requests = inventory, context_files, requests
-        self.options, self.selection, self.policy, self.root = options, selection, policy, root
+        self.options, self.selection, self.projects = options, selection, projects
+        self.policy, self.root = projects.policy, projects.root
         self.timings = timings
         #: What commit verification found in the last run (for a rescan to reuse).
         self.commits: Mapping[tuple[str, str], CommitVerdict] = {}
@@ -431,7 +433,9 @@ class _Checks:
         timings["history"] = timings.get("history", 0.0) + time.perf_counter() - started
         started = time.perf_counter()
         self.commits = commits
-        findings = run_checks(files, lookups, self.policy, self.context_files, self.root, commits)
+        findings = run_checks(
+            files, lookups, self.policy, self.context_files, self.root, commits, self.projects
+        )
         findings = _documentation_capped(findings, files)
         findings = [  # `unfixable`: reported, never fixed (nor counted as fixable)
             finding
@@ -669,6 +673,36 @@ def _verify_commits(
     verdicts, stats = verify_commits(commit_requests, history_options)
     _log_verification(commit_requests, stats, history_options, len(reused))
     return {**reused, **verdicts}, stats.notices
+
+
+def _projects(
+    config: Config,
+    policy: Policy,
+    files: Sequence[SourceFile],
+    options: ScanOptions,
+    cache_dir: Path | None,
+) -> Projects:
+    """The projects of the files read (:mod:`ascend_reflint.projects`): a nested repository's own config
+    gives it its own policy, unless ``--config`` named the one config of the scan.
+
+    Raises:
+        ConfigError: a nested repository's config cannot be read or is not valid.
+        PolicyError: a rule pack it names cannot be read or is not valid.
+    """
+    from pathlib import Path
+
+    from ascend_reflint.config import load_config
+    from ascend_reflint.projects import Projects
+
+    def nested_policy(folder: str) -> Policy | None:
+        if config.folder is not None:  # --config FILE
+            return None
+        nested = load_config([folder])
+        if nested.settings is None or nested.root != folder:
+            return None
+        return build_policy(nested, [Path(p) for p in options.rule_packs], cache_dir)
+
+    return Projects.of(config.root, policy, (source.abspath for source in files), nested_policy)
 
 
 def build_policy(config: Config, rule_packs: Sequence[Path] = (), cache_dir: Path | None = None) -> Policy:

@@ -37,6 +37,7 @@ from ascend_reflint.model import (
     SourceFile,
     Via,
 )
+from ascend_reflint.projects import Projects
 from ascend_reflint.remote import is_local_path, lookup_key, unsafe_reason
 
 #: The rules that report a pin whose ref or URL is a template placeholder: it is no pin yet (the template
@@ -191,8 +192,9 @@ def run_checks(
     context_files: Sequence[SourceFile] = (),
     root: str | None = None,
     commits: Mapping[tuple[str, str], CommitVerdict] | None = None,
+    projects: Projects | None = None,
 ) -> list[Finding]:
-    """Run the pin rules over every pin of ``files`` and the project rules over all the files.
+    """Run the pin rules over every pin of ``files`` and the project rules over the files of each project.
 
     Args:
         files: the files scanned, with their pins; findings are reported on these only.
@@ -205,14 +207,21 @@ def run_checks(
             display paths).
         commits: (lookup key, commit id) → what commit verification found (see :func:`pinned_commits`);
             None when commits were not verified.
+        projects: the projects under ``root`` (:mod:`ascend_reflint.projects`), when a nested repository
+            has a config of its own; default: every nested repository with ``policy``.
 
     Returns:
         The findings on ``files``, with the packs' severities applied, sorted by :meth:`Finding.sort_key`.
     """
+    if projects is None and root is not None:
+        projects = Projects(root, policy)
     rules = [(rule, rule_info(rule)) for rule in PIN_RULES]
     reported = frozenset(source.path for source in files)
+    policies = {source.path: projects.policy_of(source.abspath) if projects else policy for source in files}
     findings: list[Finding] = []
     for source in files:
+        file_policy = policies[source.path]
+        file_root = projects.folder_of(source.abspath) if projects else root
         keys = [pin_lookup_key(pin) for pin in source.pins]
         pins_of_key = _pins_by_key(source.pins, keys)
         for pin, key in zip(source.pins, keys, strict=True):
@@ -222,24 +231,28 @@ def run_checks(
             for rule, info in rules:
                 if pin.resolution is Resolution.PLACEHOLDER and info.code not in _PLACEHOLDER_CODES:
                     continue
-                context = PinContext(pin, lookup, policy, shared, info, verdict, reported, root)
+                context = PinContext(pin, lookup, file_policy, shared, info, verdict, reported, file_root)
                 findings.extend(rule.check(context))
-    findings.extend(_issue_findings(files, policy))
+    findings.extend(_issue_findings(files, policies))
     if PROJECT_RULES:
-        findings.extend(_project_findings(files, context_files, policy, root, lookups))
-    return sorted((_with_policy_severity(finding, policy) for finding in findings), key=Finding.sort_key)
+        findings.extend(_project_findings(files, context_files, policy, projects, lookups))
+    return sorted(
+        (_with_policy_severity(finding, policies.get(finding.path, policy)) for finding in findings),
+        key=Finding.sort_key,
+    )
 
 
-def _issue_findings(files: Sequence[SourceFile], policy: Policy) -> list[Finding]:
-    """The findings of the issue rules on the command issues of ``files``, each issue once (a Dockerfile
-    built several ways records the same issue for each)."""
+def _issue_findings(files: Sequence[SourceFile], policies: Mapping[str, Policy]) -> list[Finding]:
+    """The findings of the issue rules on the command issues of ``files`` (each with the policy of its
+    project, by display path), each issue once (a Dockerfile built several ways records the same issue for
+    each)."""
     rules = {rule.KIND: (rule, rule_info(rule)) for rule in ISSUE_RULES}
     findings: list[Finding] = []
     for source in files:
         for issue in dict.fromkeys(source.issues):
             if issue.kind in rules:
                 rule, info = rules[issue.kind]
-                findings.extend(rule.check_issue(IssueContext(issue, policy, info)))
+                findings.extend(rule.check_issue(IssueContext(issue, policies[source.path], info)))
     return findings
 
 
@@ -261,18 +274,26 @@ def _project_findings(
     files: Sequence[SourceFile],
     context_files: Sequence[SourceFile],
     policy: Policy,
-    root: str | None,
+    projects: Projects | None,
     lookups: Mapping[str, LookupResult],
 ) -> list[Finding]:
+    """The project rules' findings on ``files``: the files of each project (:mod:`ascend_reflint.projects`)
+    are compared among themselves only, with paths relative to its folder and with its policy; without
+    ``projects`` (no root), all the files with ``policy``, globs matching their display paths."""
     everything = sorted([*files, *context_files], key=lambda source: source.path)
-    relpaths = {source.path: _relpath(source, root) for source in everything}
-    variants = find_variants(everything, policy, relpaths)
     scanned = frozenset(source.path for source in files)
-    refs = _refs_by_remote(everything, lookups)
+    members: dict[str | None, list[SourceFile]] = {}
+    for source in everything:
+        members.setdefault(projects.folder_of(source.abspath) if projects else None, []).append(source)
     findings: list[Finding] = []
-    for rule in PROJECT_RULES:
-        context = ProjectContext(everything, policy, rule_info(rule), relpaths, variants, scanned, refs)
-        findings.extend(finding for finding in rule.check_project(context) if finding.path in scanned)
+    for folder, sources in members.items():
+        own = projects.policy_for(folder) if projects and folder else policy
+        relpaths = {source.path: _relpath(source, folder) for source in sources}
+        variants = find_variants(sources, own, relpaths)
+        refs = _refs_by_remote(sources, lookups)
+        for rule in PROJECT_RULES:
+            context = ProjectContext(sources, own, rule_info(rule), relpaths, variants, scanned, refs)
+            findings.extend(finding for finding in rule.check_project(context) if finding.path in scanned)
     return findings
 
 

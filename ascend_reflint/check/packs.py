@@ -179,14 +179,13 @@ def cached_shipped_pack(text: str, source: str, cache_dir: Path) -> ShippedPack 
     and must have the form of a :class:`ShippedPack` (:mod:`ascend_reflint.codec`), else it is ignored and
     replaced. A pack that the plain reader does not take is not cached.
     """
-    import hashlib
-
     from ascend_reflint.check.globs import compiled, remember
     from ascend_reflint.codec import encode
+    from ascend_reflint.digest import sha256
     from ascend_reflint.extraction_cache import code_digest
     from ascend_reflint.output import OutputFileError, json_text, write_file
 
-    key = hashlib.sha256(f"{code_digest()}\0{text}".encode("utf-8", "surrogatepass")).hexdigest()
+    key = sha256(f"{code_digest()}\0{text}".encode("utf-8", "surrogatepass")).hexdigest()
     path = cache_dir / CACHE_FOLDER / f"{key}.json"
     cached = _read_cached_pack(path, key)
     if cached is not None:

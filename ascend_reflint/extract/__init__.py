@@ -19,6 +19,7 @@ from ascend_reflint.extract.budget import file_budget
 from ascend_reflint.extract.comments import mark_version_comments
 from ascend_reflint.extract.errors import ExtractError
 from ascend_reflint.model import FileKind, Resolution, SourceFile
+from ascend_reflint.output import ensure_logging
 from ascend_reflint.resolve import Binding, placeholder
 
 __all__ = ["ExtractError", "extract_file"]
@@ -48,6 +49,9 @@ def extract_file(
             ``source`` (the inventory drops them: a file that does not parse is not checked).
     """
     assert source.text is not None
+    # Extraction runs other libraries' code, which may log: its records go through reflint's handler. A
+    # warm scan, which extracts nothing, never installs it (nor imports logging).
+    ensure_logging()
     try:
         with file_budget(len(source.text)):
             if source.template:

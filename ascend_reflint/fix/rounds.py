@@ -15,11 +15,11 @@ is scanned under its own name), and one that changed on disk since it was read i
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
+from ascend_reflint.digest import sha256
 from ascend_reflint.fix.apply import applicable, apply_round, changed_files
 from ascend_reflint.fix.contents import ContentError, FileContent
 from ascend_reflint.model import Applicability, FileMessage, Fix, SourceFile
@@ -161,7 +161,7 @@ def _loader(sources: Mapping[str, SourceFile], max_bytes: int) -> Callable[[str]
 
 
 def _digest(changed: Mapping[str, bytes]) -> str:
-    digest = hashlib.sha256()
+    digest = sha256()
     for path in sorted(changed):
         digest.update(path.encode("utf-8", "surrogateescape") + b"\0" + changed[path] + b"\0")
     return digest.hexdigest()

@@ -15,7 +15,6 @@ asked over the network (a cached failure is checked against the user's git confi
 
 from __future__ import annotations
 
-import logging
 import os
 import time
 from collections.abc import Callable, Mapping
@@ -26,6 +25,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from ascend_reflint.lookup.cache import CachedFailure, FailureCache, RefCache, cache_key, default_cache_dir
 from ascend_reflint.lookup.credentials import CredentialPolicy
 from ascend_reflint.model import FailureKind, LookupFailure, LookupResult, RemoteRefs
+from ascend_reflint.output import log_debug
 from ascend_reflint.remote import is_local_path, normalise_remote, unsafe_reason
 
 if TYPE_CHECKING:
@@ -37,7 +37,6 @@ if TYPE_CHECKING:
 
 __all__ = ["GitRunners", "LookupOptions", "LookupStats", "answered", "lookup_remotes", "start_runners"]
 
-log = logging.getLogger("reflint")
 
 _MIB = 1024 * 1024
 #: The most lookups that run at once by default: a typical repository's remotes are asked in one round
@@ -390,7 +389,7 @@ def start_runners(
         environments = make_environments(base, config, home, policy)
     except OSError as error:  # no git, or one that cannot be started
         return _clean_detail(f"git cannot be run: {error}".splitlines()[0])
-    log.debug(
+    log_debug(
         "lookups carry %d of your %d git config entries; credentials only for: %s",
         int(environments.isolated.get("GIT_CONFIG_COUNT", "0")),
         len(config),
@@ -450,7 +449,7 @@ def _starter(
         env = environments.for_url(request.url)
         args = ls_remote_args(request.url)
         mode = "with your git config and credentials" if env is environments.user else "isolated"
-        log.debug("git %s (%s)", " ".join(args), mode)  # the handler masks credentials
+        log_debug("git %s (%s)", " ".join(args), mode)  # the handler masks credentials
         proc = start_git(runners.git, args, env, directory)
         stats.lookups += 1
         return proc

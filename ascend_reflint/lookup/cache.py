@@ -27,12 +27,12 @@ both (the URL redacted), and is used only while they are what the user's git con
 
 from __future__ import annotations
 
-import hashlib
 import json
 import time
 from pathlib import Path
 from typing import Any, NamedTuple, TypeGuard
 
+from ascend_reflint.digest import sha256
 from ascend_reflint.model import FailureKind, LookupFailure, RemoteRefs
 from ascend_reflint.remote import redact
 
@@ -66,7 +66,7 @@ def default_cache_dir() -> Path:
 def _entry_path(directory: Path, folder: str, key: str) -> Path:
     """``DIRECTORY/FOLDER/<sha256 of key>.json``: the file of one cache entry (a key holds URLs, which are no
     file names)."""
-    digest = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
+    digest = sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
     return directory / folder / f"{digest}.json"
 
 

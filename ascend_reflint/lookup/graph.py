@@ -32,7 +32,6 @@ through which git writes (``FETCH_HEAD``, ``refs/heads``, a loose object's folde
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import re
@@ -41,6 +40,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from ascend_reflint.digest import sha256
 from ascend_reflint.model import CommitState, CommitVerdict, RemoteRefs
 
 if TYPE_CHECKING:
@@ -103,7 +103,7 @@ def tips_digest(refs: RemoteRefs) -> str:
     """
     lines = sorted(f"refs/heads/{name} {commit}" for name, commit in refs.branches.items())
     lines += sorted(f"refs/tags/{name} {commit}" for name, commit in refs.tags.items())
-    return hashlib.sha256("\n".join(lines).encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    return sha256("\n".join(lines).encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
 class GraphState:
@@ -161,7 +161,7 @@ class CommitGraph:
     """
 
     def __init__(self, cache_dir: Path, key: str, remote: str) -> None:
-        digest = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
+        digest = sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
         self.remote = remote
         self.cache_dir = cache_dir
         # Absolute: git runs in a directory of its own, where a relative `--cache-dir` names nothing.

@@ -16,7 +16,6 @@ A failure leaves the ref list as it was (no suggestion, nothing cached); ``--off
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 
@@ -24,9 +23,9 @@ from ascend_reflint.lookup import LookupOptions, LookupStats, start_runners
 from ascend_reflint.lookup.cache import RefCache, cache_key, default_cache_dir
 from ascend_reflint.lookup.credentials import CredentialPolicy
 from ascend_reflint.model import RemoteRefs
+from ascend_reflint.output import log_debug
 
 _SYMREF = "ref: refs/heads/"
-log = logging.getLogger("reflint")
 
 
 def symref_args(url: str) -> list[str]:
@@ -81,7 +80,7 @@ def default_branches(
         share = options.memory // workers
 
         def ask(url: str) -> str | None:
-            log.debug("git %s", " ".join(symref_args(url)))  # the handler masks credentials
+            log_debug("git %s", " ".join(symref_args(url)))  # the handler masks credentials
             run = runners.for_url(url).run(symref_args(url), max_memory=share)
             stats.lookups += 1
             return parse_symref(run.stdout) if run.returncode == 0 and run.stopped is None else None

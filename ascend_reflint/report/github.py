@@ -14,17 +14,14 @@ SARIF report, which code scanning shows in full.
 
 from __future__ import annotations
 
-import logging
 import os
 from collections.abc import Mapping, Sequence
 from urllib.parse import quote
 
 from ascend_reflint.model import FileMessage, Finding, ScanResult, Severity
-from ascend_reflint.output import Channel, OutputFileError, append_file, shown, workflow_command
+from ascend_reflint.output import Channel, OutputFileError, append_file, log_warning, shown, workflow_command
 from ascend_reflint.report import did_you_mean
 from ascend_reflint.report.text import summary_line
-
-log = logging.getLogger("reflint")
 
 #: Annotations of one kind (error, warning, notice) that GitHub shows per step.
 ANNOTATIONS_PER_KIND_PER_STEP = 10
@@ -208,10 +205,10 @@ def _append_job_summary(
         markdown, complete = job_summary(result, environ, root, cwd, budget=STEP_SUMMARY_LIMIT - used)
         append_file(summary_path, markdown)
     except OSError as exc:
-        log.warning("cannot write the job summary %s: %s", summary_path, exc.strerror or exc)
+        log_warning("cannot write the job summary %s: %s", summary_path, exc.strerror or exc)
         return False
     except OutputFileError as exc:
-        log.warning("cannot write the job summary %s: %s", exc.path, exc.reason)
+        log_warning("cannot write the job summary %s: %s", exc.path, exc.reason)
         return False
     return complete
 

@@ -25,6 +25,10 @@ git clone --branch stable https://github.com/o/kernels.git kernels-stable
 git clone https://github.com/o/other.git
 ```
 """
+UNPINNED = (
+    "pins no ref, so the build takes whatever the default branch holds that day; add `--branch <tag>`, or "
+    "check out a commit id after the clone"
+)
 DOCKERFILE = """\
 FROM ubuntu:22.04
 RUN git clone https://github.com/o/kernels.git
@@ -71,4 +75,23 @@ def test_documentation_that_clones_its_own_repository_is_not_reported(project: P
             "checked)",
         ],
         [],
+    )
+
+
+def test_a_repository_scanned_from_the_folder_above_it_keeps_its_own_origin(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, scan: Scan
+) -> None:
+    # The folder scanned holds the repository (and could hold others): the README is still the documentation
+    # of o/kernels, whose own origin it clones (before, that clone was reported too).
+    above = tmp_path / "work"
+    above.mkdir()
+    project.rename(above / "kernels")
+    monkeypatch.chdir(above)
+    code, out, _ = scan("--select", "RL015")  # no lookup: no "newest release"
+    assert (code, [line for line in out if ": RL015 " in line]) == (
+        0,
+        [
+            f"kernels/Dockerfile:2:15: RL015 [warning] `git clone` of github.com/o/kernels {UNPINNED}",
+            f"kernels/README.md:6:11: RL015 [warning] `git clone` of github.com/o/other {UNPINNED}",
+        ],
     )

@@ -27,8 +27,17 @@ NOT_AT_START_UP = (
 )
 NOR_STDLIB = ("pathlib", "urllib", "ipaddress", "hashlib", "json", "shutil", "bz2", "lzma", "logging")
 #: What a warm scan naming files whose extractions are all cached must not import: the extractors and the
-#: variable resolution they use (nothing is parsed), and difflib (nothing is suggested).
-NOT_WHEN_WARM = ("ascend_reflint.extract", "ascend_reflint.resolve", "difflib", "shutil")
+#: variable resolution they use (nothing is parsed), difflib (nothing is suggested), logging (nothing logs
+#: without --debug) and hashlib (OpenSSL's: the cache's digests are CPython's own SHA-256).
+NOT_WHEN_WARM = (
+    "ascend_reflint.extract",
+    "ascend_reflint.resolve",
+    "difflib",
+    "shutil",
+    "logging",
+    "hashlib",
+    "_hashlib",
+)
 
 
 def test_a_scan_of_an_empty_repository_imports_nothing_it_does_not_use(tmp_path: Path) -> None:
@@ -79,6 +88,25 @@ def test_a_warm_scan_naming_files_imports_no_extractor(tmp_path: Path) -> None:
     assert sorted(name for name in imported if _in_packages(name, NOT_WHEN_WARM)) == []
 
 
+def test_a_warm_scan_that_logs_a_warning_still_says_it_as_reflint(tmp_path: Path) -> None:
+    # The log handler is installed when something may log, not by a scan that extracts nothing.
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "install.sh").write_text("git clone https://github.com/o/r.git && cd r && git checkout v1\n")
+    subprocess.run(["git", "init", "-q"], cwd=project, check=True)
+    scan = ("--offline", "--format", "github", "--cache-dir", str(tmp_path / "c"), "install.sh")
+    env = {**os.environ, "GITHUB_STEP_SUMMARY": str(tmp_path)}  # a folder: the summary cannot be written
+    runs = [_scan_importing(project, *scan, env=env) for _ in ("cold", "warm")]
+
+    for completed, _ in runs:
+        said = [line for line in completed.stderr.splitlines() if not line.startswith("import time:")]
+        assert said == [
+            f"reflint: cannot write the job summary {tmp_path}: Is a directory",
+            "reflint: no remote could be checked: 1 pin unchecked",
+        ]
+    assert "ascend_reflint.extract.shell" not in runs[1][1]  # the test can fail: the second run is warm
+
+
 def test_main_in_a_process_that_goes_on_leaves_the_garbage_collector_as_it_was(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -107,10 +135,12 @@ def test_the_program_freezes_what_is_left_before_it_exits(monkeypatch: pytest.Mo
     assert gc.get_threshold() == before
 
 
-def _scan_importing(cwd: Path, *arguments: str) -> tuple[subprocess.CompletedProcess[str], set[str]]:
-    """Run ``reflint scan ARGUMENTS`` in ``cwd`` under ``python -X importtime``: the completed process and
-    the names of the modules it imported."""
-    env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+def _scan_importing(
+    cwd: Path, *arguments: str, env: dict[str, str] | None = None
+) -> tuple[subprocess.CompletedProcess[str], set[str]]:
+    """Run ``reflint scan ARGUMENTS`` in ``cwd`` under ``python -X importtime`` (with the environment
+    ``env``, default this process's): the completed process and the names of the modules it imported."""
+    env = {key: value for key, value in (env or os.environ).items() if key != "PYTHONDONTWRITEBYTECODE"}
     completed = subprocess.run(
         [sys.executable, "-X", "importtime", "-m", "ascend_reflint", "scan", *arguments],
         cwd=cwd,

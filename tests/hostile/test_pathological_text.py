@@ -314,61 +314,56 @@ def test_one_remote_at_a_thousand_refs_in_two_kinds_of_file(tmp_path: Path) -> N
     )
 
 
+#: A file beside the hostile ones, whose finding the scan must keep.
+BESIDE = {"a.sh": "git clone --branch v1 https://github.com/o/r.git\n"}
+
+
+def _scan(
+    tmp_path: Path, files: dict[str, str]
+) -> tuple[int, list[tuple[object, ...]], list[tuple[str, str]]]:
+    """Scan ``files`` and :data:`BESIDE` offline under the CPU and memory bounds: the exit code, the errors
+    (path, line, message) and the findings (code, path)."""
+    write_tree(tmp_path, {**BESIDE, **files})
+    completed = run_reflint(
+        ["scan", "--format", "json", "--offline", "--no-cache"], tmp_path, preexec_fn=cpu_bounded()
+    )
+    document = json_output(completed)
+    errors = [(error["path"], error.get("line"), error["message"]) for error in document["errors"]]
+    return (
+        completed.returncode,
+        errors,
+        [(finding["code"], finding["path"]) for finding in document["findings"]],
+    )
+
+
 def test_a_shell_text_of_millions_of_commands_is_not_parsed(tmp_path: Path) -> None:
     # tree-sitter-bash's tree holds some 450 bytes per one-letter command, the walk as much again: 3 MB of
     # them took 30 s and 1.2 GB, a 10 MiB script (under the file-size cap) crashed the scan under a 2 GiB
     # address-space limit (SIGSEGV: every other file's findings lost). A long word costs little: it is read.
     commands = "git clone --branch v3 https://github.com/o/t.git\n" + "x;" * 1_500_000 + "\n"
-    write_tree(
-        tmp_path,
-        {
-            "a.sh": "git clone --branch v1 https://github.com/o/r.git\n",
-            "b.sh": commands,
-            "c.sh": "echo " + "a" * 3_000_000 + " && git clone --branch v2 https://github.com/o/s.git\n",
-        },
-    )
+    long_word = "echo " + "a" * 3_000_000 + " && git clone --branch v2 https://github.com/o/s.git\n"
 
-    completed = run_reflint(
-        ["scan", "--format", "json", "--offline", "--no-cache"], tmp_path, preexec_fn=cpu_bounded()
-    )
-
-    assert completed.returncode == 1
-    document = json_output(completed)
     too_long = (
         "a shell text of more than 500,000 words, operators and lines, which is more than reflint parses "
         "(the parser holds some 240 bytes for each); reflint reads none of it"
     )
-    assert [(error["path"], error["message"]) for error in document["errors"]] == [("b.sh", too_long)]
-    assert [(finding["code"], finding["path"], finding["ref"]) for finding in document["findings"]] == [
-        ("RL010", "a.sh", "v1"),
-        ("RL010", "c.sh", "v2"),
-    ]
+    assert _scan(tmp_path, {"b.sh": commands, "c.sh": long_word}) == (
+        1,
+        [("b.sh", None, too_long)],
+        [("RL010", "a.sh"), ("RL010", "c.sh")],
+    )
 
 
 def test_a_dockerfile_of_too_many_instructions_is_not_read(tmp_path: Path) -> None:
     # Each instruction cost some 1 kB and 80 µs: a 10 MiB Dockerfile of "RUN x" lines took 2 GB and minutes,
     # and crashed the scan (MemoryError) under a 2 GiB address-space limit.
-    write_tree(
-        tmp_path,
-        {
-            "a.sh": "git clone --branch v1 https://github.com/o/r.git\n",
-            "Dockerfile": "FROM x\nRUN git clone --branch v3 https://github.com/o/t.git\n"
-            + "RUN x\n" * 60_000,
-        },
-    )
+    dockerfile = "FROM x\nRUN git clone --branch v3 https://github.com/o/t.git\n" + "RUN x\n" * 60_000
 
-    completed = run_reflint(
-        ["scan", "--format", "json", "--offline", "--no-cache"], tmp_path, preexec_fn=cpu_bounded()
+    assert _scan(tmp_path, {"Dockerfile": dockerfile}) == (
+        1,
+        [("Dockerfile", 50_001, "more than 50,000 instructions; reflint reads none of the file")],
+        [("RL010", "a.sh")],
     )
-
-    assert completed.returncode == 1
-    document = json_output(completed)
-    assert [(error["path"], error["line"], error["message"]) for error in document["errors"]] == [
-        ("Dockerfile", 50_001, "more than 50,000 instructions; reflint reads none of the file")
-    ]
-    assert [(finding["code"], finding["path"], finding["ref"]) for finding in document["findings"]] == [
-        ("RL010", "a.sh", "v1")
-    ]
 
 
 def test_a_run_of_many_continuation_lines_is_read_in_linear_time(tmp_path: Path) -> None:
@@ -381,53 +376,50 @@ def test_a_run_of_many_continuation_lines_is_read_in_linear_time(tmp_path: Path)
     assert _pins(tmp_path) == [("Dockerfile", 2, 24, "v1")]
 
 
-def test_a_recipe_of_too_many_lines_is_not_read_and_documentation_is(tmp_path: Path) -> None:
+def test_a_recipe_or_a_block_of_too_many_lines_is_not_read_and_documentation_is(tmp_path: Path) -> None:
     # Extraction holds some hundreds of bytes per line: a Makefile of 3.5 million recipe lines (10 MiB) took
-    # 1.9 GB, a requirements file of 300,000 pins 0.7 GB and 38 s.
-    write_tree(
-        tmp_path,
-        {
-            "a.sh": "git clone --branch v1 https://github.com/o/r.git\n",
-            "Makefile": "all:\n\tgit clone --branch v3 https://github.com/o/t.git\n" + "\tx\n" * 150_000,
-            "README.md": "text\n" * 150_000
-            + "```bash\ngit clone --branch v2 https://github.com/o/s.git\n```\n",
-        },
-    )
+    # 1.9 GB, a requirements file of 300,000 pins 0.7 GB and 38 s. A block of documentation is held to it:
+    # its lines were assembled one by one (a 10 MiB fence: 0.9 GB).
+    files = {
+        "Makefile": "all:\n\tgit clone --branch v3 https://github.com/o/t.git\n" + "\tx\n" * 150_000,
+        "README.md": "text\n" * 150_000 + "```bash\ngit clone --branch v2 https://github.com/o/s.git\n```\n",
+        "install.md": "```bash\ngit clone --branch v4 https://github.com/o/u.git\n"
+        + "x\n" * 150_000
+        + "```\n",
+    }
 
-    completed = run_reflint(
-        ["scan", "--format", "json", "--offline", "--no-cache"], tmp_path, preexec_fn=cpu_bounded()
+    assert _scan(tmp_path, files) == (
+        1,
+        [
+            ("Makefile", None, "more than 100,000 lines, more than any recipe holds"),
+            ("install.md", 2, "a block of more than 100,000 lines, more than any recipe holds"),
+        ],
+        [("RL010", "README.md"), ("RL010", "a.sh")],
     )
-
-    assert completed.returncode == 1
-    document = json_output(completed)
-    assert [(error["path"], error["message"]) for error in document["errors"]] == [
-        ("Makefile", "more than 100,000 lines, more than any recipe holds")
-    ]
-    assert [(finding["code"], finding["path"], finding["line"]) for finding in document["findings"]] == [
-        ("RL010", "README.md", 150_002),
-        ("RL010", "a.sh", 1),
-    ]
 
 
 def test_a_yaml_flow_list_of_too_many_items_is_not_read(tmp_path: Path) -> None:
     # Each node cost some 1 kB and 35 µs, and a flow list holds any number on one line: a GitLab CI script
     # of 3.5 million items (10 MiB) took 3.5 GB.
-    items = "x, " * 300_000
-    write_tree(
-        tmp_path,
-        {
-            "a.sh": "git clone --branch v1 https://github.com/o/r.git\n",
-            ".gitlab-ci.yml": f"build:\n  script: [{items}git clone --branch v2 https://github.com/o/s.git]\n",
-        },
+    gitlab_ci = (
+        "build:\n  script: [" + "x, " * 300_000 + "git clone --branch v2 https://github.com/o/s.git]\n"
     )
 
-    completed = run_reflint(
-        ["scan", "--format", "json", "--offline", "--no-cache"], tmp_path, preexec_fn=cpu_bounded()
+    assert _scan(tmp_path, {".gitlab-ci.yml": gitlab_ci}) == (
+        1,
+        [(".gitlab-ci.yml", 2, "more than 200,000 YAML nodes, more than any recipe holds")],
+        [("RL010", "a.sh")],
     )
 
-    assert completed.returncode == 1
-    document = json_output(completed)
-    assert [(e["path"], e["line"], e["column"], e["message"]) for e in document["errors"]] == [
-        (".gitlab-ci.yml", 2, 599_997, "more than 200,000 YAML nodes, more than any recipe holds")
-    ]
-    assert [(finding["code"], finding["path"]) for finding in document["findings"]] == [("RL010", "a.sh")]
+
+def test_a_toml_array_of_too_many_strings_is_not_read(tmp_path: Path) -> None:
+    # Each git URL became a pin of some 4 kB, and an array holds any number on one line: 250,000 of them
+    # (10 MiB) took 1.1 GB and 47 s.
+    items = '"b @ git+https://github.com/o/s.git@v2", ' * 60_000
+    pyproject = f'[project]\nname = "x"\ndependencies = [{items}]\n'
+
+    assert _scan(tmp_path, {"pyproject.toml": pyproject}) == (
+        1,
+        [("pyproject.toml", 3, "more than 50,000 strings, more than any recipe holds")],
+        [("RL010", "a.sh")],
+    )

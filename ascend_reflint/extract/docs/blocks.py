@@ -24,7 +24,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ascend_reflint.extract.errors import ExtractError
 from ascend_reflint.sourcemap import SourceMap, SourceMapBuilder
+from ascend_reflint.textfile import MAX_LINES
 
 SCRIPT_LANGUAGES = frozenset({"bash", "sh", "shell", "zsh", "ksh"})
 SESSION_LANGUAGES = frozenset({"console", "shell-session", "shellsession", "sh-session", "bash-session"})
@@ -67,6 +69,16 @@ class Block:
     def name(self) -> str:
         """How a notice names the block: ``the bash block``, ``the unlabelled block``."""
         return f"the {self.label or 'unlabelled'} block"
+
+
+def check_block_lines(text: str, start: int, end: int, line: int) -> None:
+    """Raise :class:`ExtractError` when the block whose lines are ``text[start:end]`` (the first on line
+    ``line``) has more than :data:`~ascend_reflint.textfile.MAX_LINES` lines, as many as a recipe may have:
+    its lines are not assembled (a 10 MiB Markdown fence of short lines took 0.9 GB)."""
+    if text.count("\n", start, end) >= MAX_LINES:
+        raise ExtractError(
+            f"line {line}: a block of more than {MAX_LINES:,} lines, more than any recipe holds"
+        )
 
 
 def read_as(label: str, text: str) -> str:

@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
-from ascend_reflint.extract.docs.blocks import READ_LANGUAGES, Block, language_of, read_as
+from ascend_reflint.extract.docs.blocks import READ_LANGUAGES, Block, check_block_lines, language_of, read_as
 from ascend_reflint.extract.pinwords import may_name_pin
 from ascend_reflint.sourcemap import SourceMap, SourceMapBuilder
 
@@ -95,7 +95,12 @@ def _block(
 ) -> Block:
     """The block labelled ``language`` whose content lines are ``text[start:end]`` (the first on line
     ``line`` of ``text``), each less ``width`` leading blanks and ``>``; its language is ``""`` when what
-    it holds is not read."""
+    it holds is not read.
+
+    Raises:
+        ExtractError: the block has more lines than a recipe may (:func:`.blocks.check_block_lines`).
+    """
+    check_block_lines(text, start, end, line)
     out = SourceMapBuilder()
     first_line = line
     offset = start

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from ascend_reflint.extract.docs.blocks import READ_LANGUAGES, Block, language_of, read_as
+from ascend_reflint.extract.docs.blocks import READ_LANGUAGES, Block, check_block_lines, language_of, read_as
 from ascend_reflint.extract.pinwords import may_name_pin
 from ascend_reflint.sourcemap import SourceMap, SourceMapBuilder
 
@@ -98,7 +98,12 @@ def _block(
 ) -> Block | None:
     """The block of the lines ``text[start:end]`` (the first is line ``at_line`` of ``text``; option lines
     first when ``skip_options``, blank lines at either end left out), less their common indentation; None
-    when nothing is left."""
+    when nothing is left.
+
+    Raises:
+        ExtractError: the block has more lines than a recipe may (:func:`.blocks.check_block_lines`).
+    """
+    check_block_lines(text, start, end, at_line)
     lines = text[start:end].splitlines(keepends=True)
     first = at_line
     offsets = [start]
