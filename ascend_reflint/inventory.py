@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ascend_reflint.discover import discover, display_path, exclusions, root_exclusions
 from ascend_reflint.model import FileKind, FileMessage, Pin, SourceFile
-from ascend_reflint.output import log_debug
+from ascend_reflint.output import debug_logging, log_debug
 from ascend_reflint.sidefile import inside_root
 from ascend_reflint.textfile import DEFAULT_MAX_BYTES, FileReadError, check_lines, read_recipe_bytes, text_of
 
@@ -163,20 +163,17 @@ _HOW_READ = ("cached", "extracted", "unreadable")
 def _log_how_read(stage: str, how_read: Mapping[str, int], cache: ExtractionCache | None) -> None:
     """The ``--debug`` line of a stage that read files: how many the extraction cache answered (as ruff's
     ``--verbose`` counts its cache hits), how many were extracted, and where the cache is."""
-    import logging
-
-    log = logging.getLogger("reflint")
-    if not log.isEnabledFor(logging.DEBUG):
+    if not debug_logging():
         return
     total = sum(how_read.values())
     unreadable = f", {how_read['unreadable']} unreadable" if how_read["unreadable"] else ""
     counts = f"{stage}: {total} file{'s' * (total != 1)} read: "
     if cache is None:
-        log.debug(
+        log_debug(
             "%s%d extracted%s (no extraction cache: --no-cache)", counts, how_read["extracted"], unreadable
         )
         return
-    log.debug(
+    log_debug(
         "%s%d from the extraction cache (%s), %d extracted%s",
         counts,
         how_read["cached"],

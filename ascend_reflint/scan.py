@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from ascend_reflint.config import Config
 from ascend_reflint.inventory import Inventory
 from ascend_reflint.model import FileKind, FileMessage, Finding, ScanResult, ScanSummary, Severity, SourceFile
+from ascend_reflint.output import debug_logging, log_debug
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -321,9 +322,10 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
             lookups.update(_default_branches(inventory.files, stale, lookups, options, again))
         stats.lookups += again.lookups
         stats.cached -= len(stale)
-        _debug(
+        log_debug(
+            "%s",
             f"lookup: {_counted(len(stale), 'cached ref list')} over {int(STALE_AFTER)} s old that gave "
-            f"{'/'.join(sorted(STALE_CODES))} asked again"
+            f"{'/'.join(sorted(STALE_CODES))} asked again",
         )
         stats.notices += [notice for notice in again.notices if notice not in stats.notices]
         findings, history_notices = checks.run(lookups)
@@ -463,16 +465,17 @@ def _log_lookups(remotes: int, reused: int, stats: LookupStats, options: ScanOpt
     """The ``--debug`` line of the lookup stage: of the ``remotes`` whose ref lists the scan needed, how
     many the ref cache answered (a ref list, or a failure it keeps briefly), how many were asked over the
     network, and how many answers an earlier round of ``--fix`` gave (``reused``)."""
-    if not remotes or not _debugging():
+    if not remotes or not debug_logging():
         return
     from ascend_reflint.lookup.cache import FOLDER
 
     where = "--refresh: not read" if options.refresh else str(_cache_dir(options) / FOLDER)
     earlier = f", {reused} from an earlier round" if reused else ""
-    _debug(
+    log_debug(
+        "%s",
         f"lookup: {_counted(remotes, 'remote')}: {_counted(stats.cached, 'ref list')} from the ref cache "
         f"({where}), {_counted(stats.cached_failures, 'cached failure')}, {stats.lookups} asked over the "
-        f"network{earlier}"
+        f"network{earlier}",
     )
 
 
@@ -482,7 +485,7 @@ def _log_verification(
     """The ``--debug`` line of commit verification: of the remotes whose pinned commits were verified, how
     many the history cache answered alone (cached verdicts, or a graph that is current), and how many
     histories were fetched or brought up to date over the network."""
-    if not requests or not _debugging():
+    if not requests or not debug_logging():
         return
     from ascend_reflint.lookup.graph import HISTORY
 
@@ -492,24 +495,11 @@ def _log_verification(
     commits = sum(len(request.commits) for request in requests.values())
     earlier = f", {_counted(reused, 'verdict')} from an earlier round" if reused else ""
     fetched = f"{stats.fetched} histor{'y' if stats.fetched == 1 else 'ies'}"
-    _debug(
+    log_debug(
+        "%s",
         f"commits: {_counted(commits, 'commit id')} of {_counted(len(requests), 'remote')}: {stats.cached} "
-        f"answered by the history cache ({where}), {fetched} fetched{earlier}"
+        f"answered by the history cache ({where}), {fetched} fetched{earlier}",
     )
-
-
-def _debugging() -> bool:
-    """True when ``--debug`` logs (logging is imported only here: a scan of nothing must not load it)."""
-    import logging
-
-    return logging.getLogger("reflint").isEnabledFor(logging.DEBUG)
-
-
-def _debug(message: str) -> None:
-    """Log ``message`` for ``--debug``."""
-    import logging
-
-    logging.getLogger("reflint").debug("%s", message)
 
 
 def _counted(number: int, noun: str) -> str:
