@@ -48,7 +48,9 @@ class Cleaned(NamedTuple):
     Attributes:
         label: what the entries are, as many as they are (``"1 ref list"``, ``"0 ref lists"``).
         entries: how many (files; for commit histories, one folder per remote).
-        size: the bytes their files held.
+        size: the bytes their files took on disk: the blocks allocated to them (``st_blocks`` times 512, what
+            ``du`` counts, and what removing them frees), or their length where the system counts no
+            blocks; many small entries take more than their length (a 4 KiB block for a 300-byte file).
         left: what could not be removed, as ``path: reason`` (empty when all went).
     """
 
@@ -130,7 +132,8 @@ def _rmtree(folder: Path) -> list[tuple[str, BaseException]]:
 
 
 def _measure(folder: Path, count_folders: bool) -> tuple[int, int]:
-    """(entries, bytes) under ``folder``: its files, or its top-level folders with ``count_folders``."""
+    """(entries, bytes on disk) under ``folder``: its files, or its top-level folders with
+    ``count_folders``; the bytes as :attr:`Cleaned.size` counts them."""
     if folder.is_symlink() or not folder.is_dir():
         return 0, 0
     files = size = 0
@@ -143,7 +146,8 @@ def _measure(folder: Path, count_folders: bool) -> tuple[int, int]:
                 continue
             if not stat.S_ISLNK(status.st_mode):
                 files += 1
-                size += status.st_size
+                blocks = getattr(status, "st_blocks", None)  # POSIX; not on Windows
+                size += blocks * 512 if blocks is not None else status.st_size
     if count_folders:
         return sum(1 for entry in folder.iterdir() if entry.is_dir() and not entry.is_symlink()), size
     return files, size

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from ascend_reflint.model import FileMessage, Pin, ScanResult, Severity
     from ascend_reflint.output import Channel
     from ascend_reflint.report.text import TextOptions
-    from ascend_reflint.scan import ScanRun
+    from ascend_reflint.scan import ScanOptions, ScanRun
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 #: What ``reflint scan`` exits with; 0 never stands for "nothing was checked". Also in README.md.
@@ -305,6 +305,20 @@ def _parser() -> argparse.ArgumentParser:
             finally:
                 self._checking_argument = False
 
+        def _check_value(self, action: argparse.Action, value: Any) -> None:
+            """argparse's check of a choice (a command, a ``--format``), whose error then says what a
+            mistyped one most likely means, as an unknown option's does: ``invalid choice: 'scna' (…)
+            (did you mean 'scan'?)``."""
+            try:
+                super()._check_value(action, value)  # type: ignore[misc]
+            except argparse.ArgumentError as error:
+                choices = [str(choice) for choice in action.choices or ()]
+                likely = _likely_options(str(value), choices) if isinstance(value, str) else []
+                if not likely:
+                    raise
+                hint = f" (did you mean {likely[0]!r}?)"
+                raise argparse.ArgumentError(action, error.message + hint) from None
+
         def _get_formatter(self) -> argparse.HelpFormatter:
             if self._checking_argument:  # every HelpFormatter takes a width; typeshed's protocol omits it
                 return self.formatter_class(prog=self.prog, width=80)  # type: ignore[call-arg]
@@ -560,6 +574,12 @@ def _parser() -> argparse.ArgumentParser:
         help="record every finding in FILE (then report none), for --baseline later",
     )
     scan.add_argument("--profile", action="store_true", help="print the time each stage took to stderr")
+    scan.add_argument(
+        "--show-settings",
+        action="store_true",
+        help="print the settings a scan of PATH would use (rules and severities, the config and rule packs "
+        "merged, the remotes each list holds, the project's own remotes) and exit, scanning nothing",
+    )
     scan.set_defaults(handler=_run_scan, command_parser=scan)
 
     cache = commands.add_parser("cache", help="show or empty reflint's caches")
@@ -959,6 +979,8 @@ def _run_scan(args: argparse.Namespace) -> int:
         extraction_cache=not args.no_cache,
         docs=config.docs and not args.no_docs,
     )
+    if args.show_settings:
+        return _show_settings(args, config, options)
     destinations = _destinations(args.format or ["text"], args.output)
     _check_statistics(args.statistics, [output_format for output_format, _ in destinations])
     if args.sarif_file is not None:
@@ -1027,6 +1049,47 @@ def _run_scan(args: argparse.Namespace) -> int:
         )
     found_nothing = _say_if_no_recipe_found(result, args.paths)
     return scan_exit_code(result, Severity.parse(args.fail_on), args.exit_zero, found_nothing)
+
+
+def _show_settings(args: argparse.Namespace, config: Config, options: ScanOptions) -> int:
+    """``--show-settings``: the settings in effect (:mod:`ascend_reflint.report.settings`) in the text
+    form, or in JSON with ``--format json``, to standard output or ``--output``."""
+    from pathlib import Path
+
+    from ascend_reflint.own_remotes import own_remotes
+    from ascend_reflint.report.settings import settings_document, settings_text
+    from ascend_reflint.scan import RuleSelection, build_policy
+
+    formats = set(args.format or ["text"])
+    if not formats <= {"text", "json"} or len(formats) > 1 or len(args.output) > 1:
+        raise UsageError("--show-settings prints one text or json document (one --format, one --output)")
+    try:
+        policy = build_policy(config, [Path(path) for path in options.rule_packs])
+    except _input_errors() as exc:
+        raise UsageError(str(exc)) from None
+    scan_settings = {
+        "exclude": [*config.exclude, *options.excludes],
+        "unsafe-fixes": args.unsafe_fixes or config.unsafe_fixes,
+        "pin-commits": args.pin_commits or config.pin_commits,
+        "verify-commits": options.verify_commits and config.verify_commits,
+        "docs": options.docs,
+        "gitlab-host": config.gitlab_host,
+    }
+    document = settings_document(
+        config, policy, RuleSelection.of(options, config), scan_settings, own_remotes(config.root)
+    )
+    if formats == {"json"}:
+        from ascend_reflint.output import json_text
+
+        text = json_text(document)
+    else:
+        text = settings_text(document)
+
+    def render(stream: Channel) -> None:
+        stream.write(text)
+
+    _emit(args.output[0] if args.output else None, render)
+    return EXIT_CLEAN
 
 
 def _say_if_no_recipe_found(result: ScanResult, paths: Sequence[str]) -> bool:
@@ -1186,8 +1249,9 @@ def _run_cache_dir(args: argparse.Namespace) -> int:
 
 def _run_clean(args: argparse.Namespace) -> int:
     """``reflint cache clean``: remove the caches and say what went, e.g. "removed 272 extraction entries,
-    41 ref lists, 0 failed lookups and 5 commit histories (1.4 MiB) from DIR"; exit 2, naming each, when
-    something could not be removed (the rest is removed all the same)."""
+    41 ref lists, 0 failed lookups and 5 commit histories (1.4 MiB on disk) from DIR" (the disk usage, as
+    ``du`` counts it: :attr:`ascend_reflint.cachedir.Cleaned.size`); exit 2, naming each, when something
+    could not be removed (the rest is removed all the same)."""
     from pathlib import Path
 
     from ascend_reflint.cachedir import clean
@@ -1200,11 +1264,13 @@ def _run_clean(args: argparse.Namespace) -> int:
     listed = f"{', '.join(parts[:-1])} and {parts[-1]}"
     left = [problem for entry in cleaned for problem in entry.left]
     if left:
-        sys.stdout.write(f"removed what it could of {listed} ({size:.1f} MiB) from {shown(directory)}\n")
+        sys.stdout.write(
+            f"removed what it could of {listed} ({size:.1f} MiB on disk) from {shown(directory)}\n"
+        )
         for problem in left:
             sys.stderr.write(f"reflint: error: cannot remove {shown(problem)}\n")
         return EXIT_ERROR
-    sys.stdout.write(f"removed {listed} ({size:.1f} MiB) from {shown(directory)}\n")
+    sys.stdout.write(f"removed {listed} ({size:.1f} MiB on disk) from {shown(directory)}\n")
     return EXIT_CLEAN
 
 

@@ -196,6 +196,25 @@ class Config(NamedTuple):
             glob for glob in self.settings.per_file_ignores if not any(matches((glob,), p) for p in relpaths)
         ]
 
+    def listed_remotes(self) -> list[tuple[Loc, str]]:
+        """Every remote that the config's own lists name (``*-remotes``, ``variant-allowed-drift``, each
+        ``variant-groups`` entry's ``allowed-drift``), with where it is: ``(("variant-allowed-drift", 0),
+        "github.com/a/b")``, in file order; removals (``!ENTRY``) are not remotes the config names."""
+        if self.settings is None:
+            return []
+        from ascend_reflint.check.fields import REMOVAL
+        from ascend_reflint.check.policy import LIST_FIELDS
+
+        listed: list[tuple[Loc, str]] = []
+        for name in LIST_FIELDS:
+            if name.endswith(("_remotes", "_drift")):
+                entries = enumerate(getattr(self.settings, name))
+                listed += [((name.replace("_", "-"), index), remote) for index, remote in entries]
+        for number, group in enumerate(self.settings.variant_groups):
+            for index, remote in enumerate(group.allowed_drift):
+                listed.append((("variant-groups", number, "allowed-drift", index), remote))
+        return [(loc, remote) for loc, remote in listed if not remote.startswith(REMOVAL)]
+
 
 def load_config(paths: Sequence[str], config_file: str | None = None, cwd: str | None = None) -> Config:
     """The config for a scan of ``paths``.

@@ -132,17 +132,24 @@ class _Chooser:
         self._drift_lookups = drift_lookups
         self._relpaths: dict[str, str] = {}
         self._stats: dict[str, FileStat | None] = {}
-        self._stated_ns = 0
+        # Before any stat, discovery's included (see tree_index's "racy" files): the chooser is made before
+        # the tree is discovered.
+        self._stated_ns = time.time_ns()
 
-    def choose(self, found: list[SourceFile]) -> list[SourceFile]:
-        """The files of ``found`` (discovered, not read) to read."""
+    def choose(self, found: list[SourceFile], stats: Mapping[str, os.stat_result]) -> list[SourceFile]:
+        """The files of ``found`` (discovered, not read) to read; ``stats`` are those that discovery took
+        (absolute path → ``os.stat`` result), the others are taken here."""
         from ascend_reflint.check import TreeView, files_compared_with
         from ascend_reflint.extraction_cache import INVOKED_KINDS
         from ascend_reflint.tree_index import FileStat
 
         self._relpaths = {source.path: self._relpath(source) for source in (*self._scanned, *found)}
-        self._stated_ns = time.time_ns()  # before any stat: see tree_index's "racy" files
-        self._stats = {source.path: FileStat.of(source.abspath) for source in found}
+        self._stats = {
+            source.path: FileStat.of_status(status)
+            if (status := stats.get(source.abspath)) is not None
+            else FileStat.of(source.abspath)
+            for source in found
+        }
         summaries = {
             source.path: self._index.summary(self._relpaths[source.path], self._stats[source.path])
             for source in found

@@ -70,7 +70,7 @@ def build_inventory(
     docs: bool = True,
     keep_text: bool = True,
     gitlab_host: str | None = None,
-    narrow: Callable[[list[SourceFile]], list[SourceFile]] | None = None,
+    narrow: Callable[[list[SourceFile], Mapping[str, os.stat_result]], list[SourceFile]] | None = None,
     stage: str = "extract",
 ) -> Inventory:
     """Discover, read and extract the files under ``paths``, and the files they name (pip's ``-r``/``-c``).
@@ -95,7 +95,8 @@ def build_inventory(
         gitlab_host: the GitLab instance that GitLab CI files include projects from (the config's
             ``gitlab-host``; None: the repository's ``origin`` when it is one, see
             :func:`ascend_reflint.extract.gitlab.place_on_instance`).
-        narrow: given the files discovered (not yet read, ``read_already`` left out), the ones to read
+        narrow: given the files discovered (not yet read, ``read_already`` left out) and the stats that
+            discovery took (:attr:`~ascend_reflint.discover.Discovery.stats`), the ones to read
             (:mod:`ascend_reflint.context`); None reads them all.
         stage: the name of the scan's stage that reads them, for the ``--debug`` line that counts how many
             files the extraction cache answered (``extract``; ``context`` for the files read for context).
@@ -108,7 +109,7 @@ def build_inventory(
     files = [source for source in found.files if source.abspath not in read_already]
     unread: list[SourceFile] = []
     if narrow is not None:
-        chosen = narrow(files)
+        chosen = narrow(files, found.stats)
         read = {source.abspath for source in chosen}
         unread = [source for source in files if source.abspath not in read]
         files = chosen

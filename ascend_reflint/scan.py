@@ -539,12 +539,14 @@ def _unchecked_run(
 
 
 def _config_notices(inventory: Inventory, config: Config) -> list[FileMessage]:
-    """A notice for each ``per-file-ignores`` glob that matches no file scanned, when folders were scanned
-    (pre-commit passes a few files, which most globs are not meant for)."""
+    """A notice for each ``per-file-ignores`` glob that matches no file scanned, and for each remote that a
+    list of the config names and no pin scanned fetches (``variant-allowed-drift:
+    [github.com/nvidia/transformer-engine]``, a misspelt remote, relaxes nothing), when folders were scanned
+    (pre-commit passes a few files, which most globs and remotes are not meant for)."""
     if config.path is None or not inventory.files or all(source.explicit for source in inventory.files):
         return []
     relpaths = [config.relpath(source.abspath) for source in inventory.files]
-    return [
+    notices = [
         FileMessage(
             config.path,
             f"per-file-ignores: {glob!r} matches no file scanned; globs are relative to the project root "
@@ -552,6 +554,35 @@ def _config_notices(inventory: Inventory, config: Config) -> list[FileMessage]:
         )
         for glob in config.unmatched_per_file_ignores(relpaths)
     ]
+    return notices + _unused_remote_notices(inventory, config)
+
+
+def _unused_remote_notices(inventory: Inventory, config: Config) -> list[FileMessage]:
+    """A notice at each remote of the config's lists that no pin of ``inventory`` fetches, with the pinned
+    remote it most likely means."""
+    listed = config.listed_remotes()
+    pinned = sorted({pin.remote for pin in inventory.pins if pin.remote is not None})
+    unused = [(loc, remote) for loc, remote in listed if remote not in pinned]
+    if not unused:
+        return []
+    import difflib
+
+    from ascend_reflint.check.located import key_path
+
+    prefix = "tool.reflint." if config.path is not None and config.path.endswith(".toml") else ""
+    notices = []
+    for loc, remote in unused:
+        close = difflib.get_close_matches(remote, pinned, n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        place = config.locate(loc) if config.locate is not None else None
+        notices.append(
+            FileMessage(
+                str(config.path),
+                f"{prefix}{key_path(loc)}: no pin scanned fetches {remote!r}{hint}",
+                *(place or (None, None)),
+            )
+        )
+    return notices
 
 
 def _default_branches(

@@ -63,6 +63,11 @@ class FileStat(NamedTuple):
             status = os.stat(path)
         except (OSError, ValueError):
             return None
+        return cls.of_status(status)
+
+    @classmethod
+    def of_status(cls, status: os.stat_result) -> FileStat:
+        """The parts of ``status`` (what ``os.stat`` gave) that this holds."""
         return cls(status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino)
 
 
@@ -236,17 +241,19 @@ def _form(summary: FileSummary) -> list[object]:
 
 def _summary(form: object) -> FileSummary | None:
     """The summary stored as ``form``; None when it does not have the form :func:`_form` writes."""
+    # Each test written out (no generator over the fields): the index of a tree of a thousand recipes is
+    # read on every pre-commit run that names a few of them.
     if type(form) is not list or len(form) != 9:
         return None
-    *numbers, remotes, invokes, must_read, commits, names = form
-    if any(type(number) is not int for number in numbers) or type(invokes) is not bool:
+    size, mtime_ns, ctime_ns, inode, remotes, invokes, must_read, commits, names = form
+    if not (type(size) is int and type(mtime_ns) is int and type(ctime_ns) is int and type(inode) is int):
         return None
-    if type(must_read) is not bool or not all(_is_names(given) for given in (commits, names)):
+    if type(invokes) is not bool or type(must_read) is not bool:
         return None
-    if remotes is not None and not _is_names(remotes):
+    if not (_is_names(commits) and _is_names(names) and (remotes is None or _is_names(remotes))):
         return None
     return FileSummary(
-        FileStat(*numbers),
+        FileStat(size, mtime_ns, ctime_ns, inode),
         None if remotes is None else frozenset(remotes),
         invokes,
         must_read,

@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterator, Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, NamedTuple, Protocol
@@ -148,8 +147,9 @@ class PinContext(NamedTuple):
             id was not verified (the lookup failed, or the remote was not looked up).
         reported: the display paths the scan reports on (where a finding may move to; see
             :mod:`ascend_reflint.check.placement`); empty means the pin's own file only.
-        root: the absolute project root, whose repository's ``origin`` is the scanned repository's own
-            remote (:func:`own_remote`), or None.
+        root: the absolute project root, whose own remotes (its ``origin``, the repository its metadata
+            names: :func:`ascend_reflint.own_remotes.own_remotes`) its recipes may clone at their head, or
+            None.
     """
 
     pin: Pin
@@ -164,12 +164,19 @@ class PinContext(NamedTuple):
     @property
     def tracks_head(self) -> bool:
         """True when the pin is meant to build its remote's default branch head (no RL002, no RL015): the
-        remote is under ``head-tracking-remotes``, or the pin is documentation that clones the scanned
-        repository itself (install-from-source steps follow the repository's own development head)."""
+        remote is under ``head-tracking-remotes``; or it is the scanned project's own remote
+        (:func:`~ascend_reflint.own_remotes.own_remotes`) and either under ``self-head-tracking-remotes``
+        (verl's Dockerfiles clone verl) or cloned by documentation (install-from-source steps follow the
+        repository's own development head). The own remotes are read only for such a pin."""
         remote = self.pin.remote
         if self.policy.is_head_tracking(remote):
             return True
-        return self.pin.kind is FileKind.DOCS and remote is not None and remote == own_remote(self.root)
+        own_clone = self.pin.kind is FileKind.DOCS or self.policy.is_self_head_tracking(remote)
+        if remote is None or not own_clone:
+            return False
+        from ascend_reflint.own_remotes import own_remotes
+
+        return remote in own_remotes(self.root)
 
     @property
     def refs(self) -> RemoteRefs | None:
@@ -304,20 +311,6 @@ class IssueContext(NamedTuple):
             message=message,
             related=issue.related,
         )
-
-
-@functools.lru_cache(maxsize=8)
-def own_remote(root: str | None) -> str | None:
-    """The scanned repository's own remote: the ``origin`` URL of the work tree that holds ``root``, read
-    from its git config as data (:func:`ascend_reflint.worktree.enclosing_origin_url`), normalised; None
-    without a root, a repository or an origin. Read only when a rule asks (a warm scan reads no config)."""
-    if root is None:
-        return None
-    from ascend_reflint.remote import normalise_remote
-    from ascend_reflint.worktree import enclosing_origin_url
-
-    url = enclosing_origin_url(root)
-    return normalise_remote(url) if url else None
 
 
 def call_site_related(site: CallSite) -> Related:

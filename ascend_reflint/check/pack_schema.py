@@ -114,6 +114,10 @@ class PackSettings(_Strict):
         branch_release_remotes: remotes whose release line is branches; no RL002 for them.
         head_tracking_remotes: remotes that are meant to be built at their default branch's head; no
             RL002 and no RL015.
+        self_head_tracking_remotes: remotes whose own recipes build them at their head (a project's
+            Dockerfile that clones the project): head-tracking in a scan of that repository only (its
+            ``origin``, or the repository its ``pyproject.toml`` or ``setup.py`` names), checked as any
+            other remote in every other project's recipes.
         private_remotes: remotes that need credentials; no RL014, and no RL010 for "credentials required".
         full_history_remotes: remotes whose commits are checked out by id and so need a full clone (RL003).
         variant_tokens: name parts that mark a variant of a recipe (``a2``, ``openEuler``; RL004), lower case.
@@ -135,6 +139,7 @@ class PackSettings(_Strict):
     tag_pinned_remotes: RemovableRemotes = ()
     branch_release_remotes: RemovableRemotes = ()
     head_tracking_remotes: RemovableRemotes = ()
+    self_head_tracking_remotes: RemovableRemotes = ()
     private_remotes: RemovableRemotes = ()
     full_history_remotes: RemovableRemotes = ()
     variant_tokens: RemovableTokens = ()

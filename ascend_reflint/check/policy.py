@@ -80,6 +80,7 @@ class ShippedPack(NamedTuple):
     tag_pinned_remotes: tuple[str, ...] = ()
     branch_release_remotes: tuple[str, ...] = ()
     head_tracking_remotes: tuple[str, ...] = ()
+    self_head_tracking_remotes: tuple[str, ...] = ()
     private_remotes: tuple[str, ...] = ()
     full_history_remotes: tuple[str, ...] = ()
     variant_tokens: tuple[str, ...] = ()
@@ -99,6 +100,7 @@ LIST_FIELDS = (
     "tag_pinned_remotes",
     "branch_release_remotes",
     "head_tracking_remotes",
+    "self_head_tracking_remotes",
     "private_remotes",
     "full_history_remotes",
     "variant_tokens",
@@ -149,6 +151,7 @@ class Policy:
     tag_pinned_remotes: tuple[str, ...]
     branch_release_remotes: tuple[str, ...]
     head_tracking_remotes: tuple[str, ...]
+    self_head_tracking_remotes: tuple[str, ...]
     private_remotes: tuple[str, ...]
     full_history_remotes: tuple[str, ...]
     variant_tokens: tuple[str, ...]
@@ -169,6 +172,7 @@ class Policy:
         tag_pinned_remotes: Iterable[str] = (),
         branch_release_remotes: Iterable[str] = (),
         head_tracking_remotes: Iterable[str] = (),
+        self_head_tracking_remotes: Iterable[str] = (),
         private_remotes: Iterable[str] = (),
         full_history_remotes: Iterable[str] = (),
         variant_tokens: Iterable[str] = (),
@@ -193,6 +197,7 @@ class Policy:
             "tag_pinned_remotes": tuple(tag_pinned_remotes),
             "branch_release_remotes": tuple(branch_release_remotes),
             "head_tracking_remotes": tuple(head_tracking_remotes),
+            "self_head_tracking_remotes": tuple(self_head_tracking_remotes),
             "private_remotes": tuple(private_remotes),
             "full_history_remotes": tuple(full_history_remotes),
             "variant_tokens": tuple(variant_tokens),
@@ -284,6 +289,11 @@ class Policy:
     def is_head_tracking(self, remote: str | None) -> bool:
         """True when ``remote`` is meant to be built at its default branch's head."""
         return self._lists("head_tracking_remotes", remote)
+
+    def is_self_head_tracking(self, remote: str | None) -> bool:
+        """True when ``remote``'s own recipes build it at its default branch's head: head-tracking in a scan
+        of that repository only (:attr:`~ascend_reflint.check.context.PinContext.tracks_head`)."""
+        return self._lists("self_head_tracking_remotes", remote)
 
     def is_private(self, remote: str | None) -> bool:
         """True when ``remote`` needs credentials."""

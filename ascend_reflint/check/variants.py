@@ -36,11 +36,22 @@ class VariantGroup(NamedTuple):
         label: the explicit group's name, or the common path with the tokens taken out.
         files: the group's files, in path order (two or more).
         allowed_drift: normalised remotes that may differ between them.
+        explicit: True for a group of ``variant-groups`` (which has an ``allowed-drift`` of its own), False
+            for one that ``variant-tokens`` make.
     """
 
     label: str
     files: tuple[SourceFile, ...]
     allowed_drift: tuple[str, ...]
+    explicit: bool = False
+
+    @property
+    def allowing_key(self) -> str:
+        """Where a remote is listed for these variants to pin it differently, for messages:
+        ``variant-allowed-drift``, or also the explicit group's ``allowed-drift``."""
+        if self.explicit:
+            return f"variant-groups '{self.label}' allowed-drift (or variant-allowed-drift)"
+        return "variant-allowed-drift"
 
 
 class VariantIndex(NamedTuple):
@@ -117,6 +128,7 @@ def find_variants(files: Sequence[SourceFile], policy: Policy, relpaths: Mapping
             policy.variant_groups[index].label,
             tuple(members),
             (*policy.variant_groups[index].allowed_drift, *policy.variant_allowed_drift),
+            explicit=True,
         )
         for index, members in sorted(explicit.items())
         if len(members) > 1

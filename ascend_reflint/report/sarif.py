@@ -28,6 +28,9 @@ from ascend_reflint.report.github import root_relative
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 INFORMATION_URI = "https://github.com/ascend-reflint/reflint"
+#: Where a rule's documentation is on the web: its row of the rule table in docs/rules.md, on the default
+#: branch of the repository that pyproject.toml's ``Homepage`` names (reflint has no release tag yet).
+RULE_HELP_URI = INFORMATION_URI + "/blob/main/docs/rules.md#{anchor}"
 #: The key of reflint's entry in ``partialFingerprints``; a new version would mean a new way to compute it.
 FINGERPRINT_KEY = "reflint/v1"
 SOURCE_ROOT = "%SRCROOT%"
@@ -188,7 +191,9 @@ def rule_descriptor(rule: RuleDescription) -> dict[str, Any]:
 
     ``shortDescription`` is the first sentence of the doc's first paragraph (Markdown headings skipped),
     ``fullDescription`` that paragraph, ``help`` the whole doc (as text and as Markdown: the docs are
-    written in Markdown). Tags: ``reflint``, and ``needs-lookup`` for rules that ask the remote.
+    written in Markdown), ``helpUri`` the rule's row in docs/rules.md on the web (:data:`RULE_HELP_URI`:
+    code scanning links the alert to it). Tags: ``reflint``, and ``needs-lookup`` for rules that ask the
+    remote.
     """
     doc = inspect.cleandoc(rule.doc)
     paragraph = _first_paragraph(doc) or rule.name
@@ -200,6 +205,7 @@ def rule_descriptor(rule: RuleDescription) -> dict[str, Any]:
         "shortDescription": {"text": sentence.group(1) if sentence else paragraph},
         "fullDescription": {"text": paragraph},
         "help": {"text": doc or rule.name, "markdown": doc or rule.name},
+        "helpUri": RULE_HELP_URI.format(anchor=rule.code.lower()),
         "defaultConfiguration": {"level": _LEVEL[rule.severity]},
         "properties": {"tags": tags},
     }

@@ -31,7 +31,8 @@ def test_default_policy_is_the_shipped_ascend_pack() -> None:
     assert policy.is_tag_pinned("github.com/deepseek-ai/deepep")
     assert policy.is_branch_release("gitcode.com/ascend/mindspeed")
     assert policy.is_branch_release("gitcode.com/ascend/megatronadaptor")
-    assert policy.is_head_tracking("github.com/volcengine/verl")
+    assert policy.is_self_head_tracking("github.com/volcengine/verl")
+    assert not policy.is_head_tracking("github.com/volcengine/verl")
     assert policy.needs_full_history("gitcode.com/ascend/mindspeed")
     assert not policy.is_tag_pinned("gitcode.com/ascend/mindspeed")
     assert policy.severity == {}
@@ -124,7 +125,12 @@ def test_policy_is_frozen_and_forbids_extra_fields() -> None:
         ("name: x\nseverity: {RL002: 3}\n", "p.yaml:2:12: severity.RL002: expected error, warning or info"),
         (
             "name: x\nseverity: {rl02: warning}\n",
-            "p.yaml:2:12: severity: 'rl02' is not a rule code (expected RL followed by three digits)",
+            "p.yaml:2:12: severity: 'rl02' is not a rule code (RL002) or a rule name (branch-pin)",
+        ),
+        (
+            "name: x\nseverity: {brnch-pin: warning}\n",
+            "p.yaml:2:12: severity: 'brnch-pin' is not a rule code (RL002) or a rule name (branch-pin) (did "
+            "you mean 'branch-pin'?)",
         ),
         (
             "name: x\nseverity: {RL999: warning}\n",

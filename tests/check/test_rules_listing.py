@@ -80,11 +80,15 @@ def test_reflint_rules_runs_from_a_non_editable_install_of_the_wheel(tmp_path: P
 def test_the_rule_table_in_the_docs_lists_every_rule() -> None:
     doc = (REPOSITORY / "docs" / "rules.md").read_text(encoding="utf-8")
     section = doc.split("\n## ", 1)[0]
+    # Each row has the anchor that SARIF's helpUri points at (ascend_reflint.report.sarif.RULE_HELP_URI).
     rows = re.findall(
-        r"^\| (RL\d{3}) \| `([a-z-]+)` \| (\w+) \| (yes|no) \| ([a-z ]+) \| (.+) \|$", section, re.MULTILINE
+        r'^\| <a id="(rl\d{3})"></a>(RL\d{3}) \| `([a-z-]+)` \| (\w+) \| (yes|no) \| ([a-z ]+) \| (.+) \|$',
+        section,
+        re.MULTILINE,
     )
     assert rows == [
         (
+            r.code.lower(),
             r.code,
             r.name,
             r.severity.label,

@@ -363,8 +363,11 @@ def test_rl015_a_pip_url_without_ref() -> None:
 
 def test_rl015_not_for_head_tracking_remotes_nor_pinned_clones() -> None:
     verl = make_pin(None, url="https://github.com/volcengine/verl.git", via=Via.CLONE)
-    assert scan([verl], {VERL: refs_of(VERL)}, load_policy(), code="RL015") == []
+    tracking = policy(head_tracking_remotes=(VERL,))
+    assert scan([verl], {VERL: refs_of(VERL)}, tracking, code="RL015") == []
     assert [f.code for f in scan([verl], {VERL: refs_of(VERL)}, policy(), code="RL015")] == ["RL015"]
+    # The shipped pack exempts verl in verl's own repository only (tests/cli/test_scan_own_repository.py).
+    assert [f.code for f in scan([verl], {VERL: refs_of(VERL)}, load_policy(), code="RL015")] == ["RL015"]
     pinned = [make_pin("v1.2.1", url=DEEPEP_URL), make_pin("main", url=DEEPEP_URL, via=Via.CHECKOUT)]
     assert scan(pinned, {}, code="RL015") == []
 

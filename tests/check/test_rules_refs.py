@@ -303,7 +303,7 @@ def test_rl002_not_for_branch_release_or_head_tracking_remotes() -> None:
     mindspeed = make_pin("core_r0.18.0", url=MINDSPEED_URL)
     verl = make_pin("main", url="https://github.com/volcengine/verl.git")
     assert scan([mindspeed], MINDSPEED_LOOKUP, default, code="RL002") == []
-    assert scan([verl], lookups(VERL), default, code="RL002") == []
+    assert scan([verl], lookups(VERL), policy(head_tracking_remotes=(VERL,)), code="RL002") == []
     # Without the pack, the same pins are branch pins.
     assert [f.code for f in scan([mindspeed], MINDSPEED_LOOKUP, policy(), code="RL002")] == ["RL002"]
     assert [f.code for f in scan([verl], lookups(VERL), policy(), code="RL002")] == ["RL002"]

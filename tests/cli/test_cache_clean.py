@@ -46,7 +46,7 @@ def test_a_folder_that_a_writer_fills_while_it_is_removed_is_removed_again(
         real_rmdir(path, dir_fd=dir_fd)
 
     monkeypatch.setattr(os, "rmdir", rmdir_as_a_writer_adds_a_file)
-    assert clean(capsys, cache) == (0, f"removed {REMOVED} (0.0 MiB) from {cache}\n", "")
+    assert clean(capsys, cache) == (0, f"removed {REMOVED} (0.0 MiB on disk) from {cache}\n", "")
     assert written == ["p"]
     assert sorted(path.name for path in cache.iterdir()) == ["mine.txt"]
 
@@ -64,7 +64,7 @@ def test_what_cannot_be_removed_is_named_and_the_rest_is_removed(
     monkeypatch.setattr(os, "unlink", unlink_refused_for_one_entry)
     code, out, err = clean(capsys, cache)
     [aside] = [path for path in cache.iterdir() if path.name.startswith(".remotes.removing-")]
-    assert (code, out) == (2, f"removed what it could of {REMOVED} (0.0 MiB) from {cache}\n")
+    assert (code, out) == (2, f"removed what it could of {REMOVED} (0.0 MiB on disk) from {cache}\n")
     assert err == f"reflint: error: cannot remove {aside / 'r.json'}: Permission denied\n"
     assert sorted(path.name for path in cache.iterdir()) == [aside.name, "mine.txt"]
 
@@ -73,7 +73,7 @@ def test_what_cannot_be_removed_is_named_and_the_rest_is_removed(
     assert clean(capsys, cache) == (
         0,
         "removed 0 extraction entries, 0 ref lists, 0 failed lookups, 0 commit histories and 0 read rule "
-        f"packs (0.0 MiB) from {cache}\n",
+        f"packs (0.0 MiB on disk) from {cache}\n",
         "",
     )
     assert sorted(path.name for path in cache.iterdir()) == ["mine.txt"]
@@ -91,3 +91,23 @@ def test_symbolic_links_are_removed_never_followed(
     assert (code, err) == (0, "")
     assert sorted(path.name for path in cache.iterdir()) == ["mine.txt"]
     assert (outside / "keep" / "file").read_text(encoding="utf-8") == "keep"
+
+
+def test_the_size_removed_is_the_disk_usage_as_du_counts_it(
+    cache: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Many small entries take more on disk than their length: the figure is what removing them frees
+    (allocated blocks, ``du``), not the length of their contents (``du --apparent-size``)."""
+    entries = [cache / "remotes" / f"e{number}.json" for number in range(600)]
+    for entry in entries:
+        entry.write_text("x" * 100, encoding="utf-8")
+    files = [path for path in cache.rglob("*") if path.is_file() and path.parent != cache]
+    disk = sum(path.lstat().st_blocks * 512 for path in files) / (1024 * 1024)
+    apparent = sum(path.lstat().st_size for path in files) / (1024 * 1024)
+    assert f"{apparent:.1f}" == "0.1"
+    assert clean(capsys, cache) == (
+        0,
+        "removed 2 extraction entries, 601 ref lists, 0 failed lookups, 1 commit history and 0 read rule "
+        f"packs ({disk:.1f} MiB on disk) from {cache}\n",
+        "",
+    )

@@ -111,6 +111,41 @@ def test_an_unknown_option_gets_its_commands_usage_and_the_option_it_likely_mean
     assert (captured.out, captured.err) == ("", f"{usage(capsys, *command)}{prog}: error: {error}\n")
 
 
+@pytest.mark.parametrize(
+    ("argv", "command", "choice", "meant"),
+    [
+        (["scna"], [], "argument COMMAND: invalid choice: 'scna'", "scan"),
+        (["cache", "clen"], ["cache"], "argument ACTION: invalid choice: 'clen'", "clean"),
+        (
+            ["scan", "--format", "jsn"],
+            ["scan"],
+            "argument --format/--output-format: invalid choice: 'jsn'",
+            "json",
+        ),
+    ],
+)
+def test_a_mistyped_command_or_choice_gets_the_one_it_likely_means(
+    argv: list[str],
+    command: list[str],
+    choice: str,
+    meant: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("COLUMNS", "100")
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    prog = " ".join(["reflint", *command])
+    usage_text = usage(capsys, *command)
+    # argparse's own list of the choices sits between the two (its quoting differs across Python versions).
+    assert (captured.out, captured.err[: len(usage_text)]) == ("", usage_text)
+    last = captured.err[len(usage_text) :]
+    assert last.startswith(f"{prog}: error: {choice} (choose from ")
+    assert last.endswith(f") (did you mean '{meant}'?)\n")
+    assert main(["xyz"]) == 2
+    assert "did you mean" not in capsys.readouterr().err
+
+
 def test_rules_takes_what_select_takes(capsys: pytest.CaptureFixture[str]) -> None:
     """Codes, prefixes and names, comma-separated or not, as ``--select`` takes them."""
     assert main(["rules", "RL00", "rl013,unused-ignore", "--format", "json"]) == 0

@@ -38,7 +38,7 @@ DRIFT = [
     "docker/Dockerfile.310p:3:21: RL004 [error] github.com/vllm-project/vllm-ascend is pinned at "
     '"v0.11.0rc3" '
     'here but at "v0.9.1" in 2 of its variants (docker/Dockerfile.a2, docker/Dockerfile.a3); pin "v0.9.1" as '
-    "they do (or list the remote under the group's allowed-drift)",
+    "they do (or list the remote under variant-allowed-drift)",
     "docker/Dockerfile.310p:5:34: note: the value is used here",
     'docker/Dockerfile.a2:3:21: note: github.com/vllm-project/vllm-ascend is pinned at "v0.9.1" here',
     'docker/Dockerfile.a3:3:21: note: github.com/vllm-project/vllm-ascend is pinned at "v0.9.1" here',

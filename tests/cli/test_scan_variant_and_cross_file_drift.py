@@ -27,7 +27,7 @@ OFFLINE = (
 )
 RL004 = [
     f'{P310}:2:34: RL004 [error] {REMOTE} is pinned at "v0.11.0" here but at "v0.9.1" in 2 of its variants '
-    f'({A2}, {A3}); pin "v0.9.1" as they do (or list the remote under the group\'s allowed-drift)',
+    f'({A2}, {A3}); pin "v0.9.1" as they do (or list the remote under variant-allowed-drift)',
     f'{A2}:2:34: note: {REMOTE} is pinned at "v0.9.1" here',
     f'{A3}:2:34: note: {REMOTE} is pinned at "v0.9.1" here',
     "",

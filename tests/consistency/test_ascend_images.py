@@ -111,8 +111,8 @@ def expected_findings(commit: str) -> list[dict[str, Any]]:
         "drift-allowed-remotes)"
     )
     variants = (
-        "a variant of the same recipe; pin the same ref in every variant (or list the remote under the "
-        "group's allowed-drift)"
+        "a variant of the same recipe; pin the same ref in every variant (or list the remote under "
+        "variant-allowed-drift)"
     )
     same_way = "a variant of the same recipe; clone it the same way in every variant"
     image_env = [

@@ -33,6 +33,7 @@ per-file-ignores:
   "docker/legacy/*": [RL004]
 rule-packs: [packs/team.yaml]
 head-tracking-remotes: [github.com/me/tool]
+self-head-tracking-remotes: [github.com/me/app]
 full-history-remotes: [https://github.com/Me/Deep.git]
 variant-tokens: [cuda, npu]
 variant-groups:
@@ -65,9 +66,8 @@ def test_every_setting_of_a_yaml_config_reaches_the_policy(tmp_path: Path) -> No
     policy = build_policy(config)
     assert policy.packs == ("ascend", "team", ".reflint.yaml")
     assert policy.severity == {"RL004": Severity.WARNING}
-    assert policy.is_head_tracking("github.com/me/tool") and policy.is_head_tracking(
-        "github.com/volcengine/verl"
-    )
+    assert policy.is_head_tracking("github.com/me/tool") and not policy.is_head_tracking("github.com/me/app")
+    assert policy.self_head_tracking_remotes == ("github.com/volcengine/verl", "github.com/me/app")
     assert policy.needs_full_history("github.com/me/deep")
     assert policy.is_private("github.com/me/secret")
     assert policy.variant_tokens == ("a2", "a3", "a5", "310p", "openeuler", "cuda", "npu")

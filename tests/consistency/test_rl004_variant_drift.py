@@ -16,8 +16,13 @@ TOKENS = ("a2", "a3", "a5", "310p", "openeuler")
 A2 = "docker/Dockerfile.ascend_9.1.0_a2"
 A3 = "docker/Dockerfile.ascend_9.1.0_a3"
 SAME_REF = (
-    "a variant of the same recipe; pin the same ref in every variant (or list the remote under the group's "
-    "allowed-drift)"
+    "a variant of the same recipe; pin the same ref in every variant (or list the remote under "
+    "variant-allowed-drift)"
+)
+#: What a finding in the explicit group "images" advises: that group's allowed-drift names the remote too.
+IMAGES_SAME_REF = (
+    "a variant of the same recipe; pin the same ref in every variant (or list the remote under "
+    "variant-groups 'images' allowed-drift (or variant-allowed-drift))"
 )
 
 
@@ -201,8 +206,8 @@ def test_allowed_drift_and_explicit_groups(tmp_path: Path) -> None:
     grouped = default_policy(variant_groups=(VariantGroupSpec(name="images", files=("images/",)),))
     cuda, npu = "images/cuda.Dockerfile", "images/npu.Dockerfile"
     assert [record(f) for f in findings_in(tmp_path / "x", other, "RL004", policy=grouped)] == [
-        _drift((cuda, "core_v0.12.1"), (npu, "core_v0.13.0")),
-        _drift((npu, "core_v0.13.0"), (cuda, "core_v0.12.1")),
+        _drift((cuda, "core_v0.12.1"), (npu, "core_v0.13.0"), IMAGES_SAME_REF),
+        _drift((npu, "core_v0.13.0"), (cuda, "core_v0.12.1"), IMAGES_SAME_REF),
     ]
     assert findings_in(tmp_path / "y", other, "RL004") == []
 
@@ -213,9 +218,9 @@ def test_only_the_scanned_variant_is_reported_and_its_sibling_is_read_as_context
     assert [record(f) for f in found] == [_drift((A3, "core_v0.13.0"), (A2, "core_v0.12.1"))]
 
 
-def _drift(here: tuple[str, str], there: tuple[str, str]) -> tuple[object, ...]:
+def _drift(here: tuple[str, str], there: tuple[str, str], same: str = SAME_REF) -> tuple[object, ...]:
     """The RL004 record of Megatron-LM's clone (line 2, column 34) at ``here`` (path, ref) that differs from
-    the one at ``there``."""
+    the one at ``there``, ending with ``same``."""
     (path, ref), (other_path, other_ref) = here, there
     return (
         "RL004",
@@ -224,7 +229,7 @@ def _drift(here: tuple[str, str], there: tuple[str, str]) -> tuple[object, ...]:
         34,
         34 + len(ref),
         f'github.com/nvidia/megatron-lm is pinned at "{ref}" here but at "{other_ref}" in {other_path}, '
-        f"{SAME_REF}",
+        f"{same}",
         (Related(other_path, 2, 34, f'github.com/nvidia/megatron-lm is pinned at "{other_ref}" here'),),
     )
 
@@ -349,8 +354,8 @@ def test_the_odd_variant_out_is_reported_once_where_its_ref_is_set(tmp_path: Pat
             14,
             21,
             'github.com/vllm-project/vllm is pinned at "v0.27.0" here but at "v0.26.0" in 7 of its variants '
-            f'({", ".join(others[:3])} and 4 more); pin "v0.26.0" as they do (or list the remote under the '
-            "group's allowed-drift)",
+            f'({", ".join(others[:3])} and 4 more); pin "v0.26.0" as they do (or list the remote under '
+            "variant-allowed-drift)",
             (
                 Related("docker/Dockerfile.a5", 3, 34, "the value is used here", same_value=True),
                 *(

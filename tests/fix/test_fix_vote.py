@@ -85,7 +85,7 @@ def test_the_odd_variant_is_told_to_pin_the_release_tag_of_the_majoritys_branch(
     assert out.splitlines() == [
         f'{P310}:2:8: RL004 [error] {MCORE} is pinned at "core_v0.12.1" here but at "core_r0.13.0" in 2 of '
         f'its variants ({A2}, {A3}); pin "core_v0.13.0", the release tag of their branch "core_r0.13.0" (or '
-        "list the remote under the group's allowed-drift)",
+        "list the remote under variant-allowed-drift)",
         f"{P310}:3:34: note: the value is used here",
         f'{A2}:2:8: note: {MCORE} is pinned at "core_r0.13.0" here',
         f'{A3}:2:8: note: {MCORE} is pinned at "core_r0.13.0" here',

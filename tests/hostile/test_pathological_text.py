@@ -423,3 +423,24 @@ def test_a_toml_array_of_too_many_strings_is_not_read(tmp_path: Path) -> None:
         [("pyproject.toml", 3, "more than 50,000 strings, more than any recipe holds")],
         [("RL010", "a.sh")],
     )
+
+
+def test_a_notebook_cell_of_millions_of_escapes_is_read_in_bounded_memory(tmp_path: Path) -> None:
+    # The pattern of a JSON string kept a backtracking point per character: a 10 MiB cell took 1.2 GB.
+    # The cell's JSON strings as written: the second with 1.5 million \u escapes.
+    strings = (
+        '"!git clone --branch v3 https://github.com/o/t.git\\n", "x = \'' + "\\u0041" * 1_500_000 + "'\\n\""
+    )
+    cell = '{"cell_type": "code", "metadata": {}, "outputs": [], "source": [' + strings + "]}"
+    write_tree(tmp_path, {"a.ipynb": '{"cells": [' + cell + '], "metadata": {}, "nbformat": 4}\n'})
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (1024**3, 1024**3))
+        resource.setrlimit(resource.RLIMIT_CPU, (CPU_SECONDS, CPU_SECONDS))
+
+    completed = run_reflint(["refs", "--format", "json", "--no-cache"], tmp_path, preexec_fn=limit)
+
+    assert (completed.returncode, completed.stderr) == (0, "")
+    assert [(pin["path"], pin["line"], pin["ref"]) for pin in json_output(completed)["pins"]] == [
+        ("a.ipynb", 1, "v3")
+    ]

@@ -26,6 +26,9 @@ from ascend_reflint.output import json_text as dumps
 from ascend_reflint.report.sarif import rule_descriptor, sarif_document, write_sarif
 
 SUMMARY = ScanSummary(files=2, pins=2, remotes=1, lookups=1, cached=0, checked=1)
+#: A rule's helpUri: its row of docs/rules.md (whose anchors tests/check/test_rules_listing.py checks), on
+#: the repository that pyproject.toml's Homepage names.
+HELP = "https://github.com/ascend-reflint/reflint/blob/main/docs/rules.md#{}"
 SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 
 
@@ -91,6 +94,7 @@ def test_document_for_one_finding_and_one_unreadable_file(tmp_path: Path) -> Non
                                     "Tags and branches both count."
                                 },
                                 "help": {"text": RULES[0].doc.strip(), "markdown": RULES[0].doc.strip()},
+                                "helpUri": HELP.format("rl001"),
                                 "defaultConfiguration": {"level": "error"},
                                 "properties": {"tags": ["reflint", "needs-lookup"]},
                             },
@@ -105,6 +109,7 @@ def test_document_for_one_finding_and_one_unreadable_file(tmp_path: Path) -> Non
                                     "text": "A release branch is pinned where a tag exists.",
                                     "markdown": "A release branch is pinned where a tag exists.",
                                 },
+                                "helpUri": HELP.format("rl002"),
                                 "defaultConfiguration": {"level": "error"},
                                 "properties": {"tags": ["reflint", "needs-lookup"]},
                             },
@@ -114,6 +119,7 @@ def test_document_for_one_finding_and_one_unreadable_file(tmp_path: Path) -> Non
                                 "shortDescription": {"text": "shallow-checkout"},
                                 "fullDescription": {"text": "shallow-checkout"},
                                 "help": {"text": "shallow-checkout", "markdown": "shallow-checkout"},
+                                "helpUri": HELP.format("rl009"),
                                 "defaultConfiguration": {"level": "warning"},
                                 "properties": {"tags": ["reflint"]},
                             },
@@ -379,3 +385,15 @@ def test_a_fix_is_a_sarif_fix_with_one_replacement_per_edit_and_the_log_stays_va
         }
     ]
     assert sarif_schema_errors(document) == []
+
+
+def test_the_rules_help_uri_is_on_the_repository_that_pyproject_names() -> None:
+    import sys
+
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
+
+    pyproject = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text("utf-8"))
+    assert HELP.startswith(pyproject["project"]["urls"]["Homepage"] + "/blob/main/docs/rules.md#")

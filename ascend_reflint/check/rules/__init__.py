@@ -94,16 +94,25 @@ _CODE_PREFIX = re.compile(r"RL\d{0,3}")
 
 
 def check_code(code: str) -> str:
-    """Return ``code`` in upper case when it is a known rule code in any case (``rl002`` → ``RL002``), as
-    ``--select`` and ``# reflint: ignore[...]`` read codes.
+    """The code of the one rule that ``code`` names: a code in any case (``rl002`` → ``RL002``), as
+    ``--select`` and ``# reflint: ignore[...]`` read codes, or a rule's name (``branch-pin`` → ``RL002``),
+    as ``select`` reads names (a ``severity`` key names one rule, so a prefix does not do).
 
     Raises:
-        ValueError: for text that is not ``RL`` and three digits, or a code no rule has.
+        ValueError: for text that is neither ``RL`` and three digits nor a rule's name, or a code no rule
+            has.
     """
     known = {rule.CODE for rule in RULES}
+    names = _names()
+    if code.strip().lower() in names:
+        return names[code.strip().lower()]
     upper = code.upper()
     if not _RULE_CODE.fullmatch(upper):
-        raise ValueError(f"{code!r} is not a rule code (expected RL followed by three digits)")
+        import difflib  # not at the top: only a key that names no rule needs it
+
+        close = difflib.get_close_matches(code.lower(), names, n=1)
+        hint = f" (did you mean '{close[0]}'?)" if close else ""
+        raise ValueError(f"{code!r} is not a rule code (RL002) or a rule name (branch-pin){hint}")
     if upper not in known:
         raise ValueError(f"unknown rule code {upper} (known: {', '.join(sorted(known))})")
     return upper

@@ -16,8 +16,10 @@ the tag (see RL013).
   branch are at most warnings: they move what a CI job or a developer's hooks run, not what an image holds.
 - **nothing** for remotes under `branch-release-remotes`, whose releases are branches (MindSpeed's
   `core_r0.18.0` is its release), or under `head-tracking-remotes`, which are meant to be built at
-  their head, and for documentation that clones the scanned repository itself (its git `origin`):
-  install-from-source steps follow the repository's own development branches by design.
+  their head, and for documentation that clones the scanned repository itself (its git `origin`, or
+  the repository its `pyproject.toml` or `setup.py` names): install-from-source steps follow the
+  repository's own development branches by design; nor, in a scan of that repository, for any recipe
+  that clones a remote under `self-head-tracking-remotes` (verl's Dockerfiles clone verl).
 
 When a tag shares the branch's name (Megatron-LM's `core_r0.10.0`) and the pin takes the branch
 (`git clone --branch`, pip), the build gets the moving branch: RL002 reports it, as an error (the remote

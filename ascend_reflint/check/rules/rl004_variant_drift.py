@@ -294,19 +294,21 @@ def _different_ref(
     related = [context.related_pin(o, f"{o.remote} is pinned at {shown_ref(o)} here") for o in others]
     related += [context.related_pin(m, f"{m.remote} is pinned at {shown_ref(m)} here too") for m in mates]
     fix = None
+    group = context.variants.group_of(pin.path)
+    allowing = group.allowing_key if group is not None else "variant-allowed-drift"
     if majority is not None:
         refs = list(dict.fromkeys(shown_ref(other) for other in others))
         where = _in_variants(list(dict.fromkeys(other.path for other in others)))
         message = (
             f"{pin.remote} is pinned at {shown_ref(pin)} here but at {' and '.join(refs)} {where}; "
-            f"{majority.advice()} (or list the remote under the group's allowed-drift)"
+            f"{majority.advice()} (or list the remote under {allowing})"
         )
         fix = _majority_ref(pin, majority)
     else:
         elsewhere = ", ".join(f"{shown_ref(other)} in {other.path}" for other in others)
         message = (
             f"{pin.remote} is pinned at {shown_ref(pin)} here but at {elsewhere}, a variant of the same "
-            "recipe; pin the same ref in every variant (or list the remote under the group's allowed-drift)"
+            f"recipe; pin the same ref in every variant (or list the remote under {allowing})"
         )
     return context.pin_finding(pin, message, related=related, fix=fix)
 

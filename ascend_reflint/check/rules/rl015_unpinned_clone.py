@@ -5,12 +5,13 @@
 Reports a `git clone URL` that no `--branch` and no later `git checkout` pins, a
 `pip install git+URL` without `@ref`, and a uv git source or a Poetry git dependency without `tag`,
 `branch` or `rev`. The message names the remote's newest release tag when the remote
-was looked up. Remotes listed under `head-tracking-remotes` in a rule pack are exempt: a project's own
-Dockerfile that builds the project at its head does so on purpose (the default pack lists
-`github.com/volcengine/verl`). So is documentation that clones the scanned repository itself (the
-`origin` of its git config): install-from-source steps follow the repository's own development head by
-design; a Dockerfile or a script that clones it is still reported. A local path is left to RL017: what it
-holds is pinned, if at all, by what put it there.
+was looked up. Remotes listed under `head-tracking-remotes` in a rule pack are exempt. So is the scanned
+project's own repository (the `origin` of its git config, or the repository that its `pyproject.toml` or
+`setup.py` names) where documentation clones it (install-from-source steps follow the repository's own
+development head by design), and where any recipe does when a pack lists it under
+`self-head-tracking-remotes` (the default pack lists `github.com/volcengine/verl`, whose Dockerfiles
+build verl at its head on purpose; another project's recipe that clones verl is reported). A local
+path is left to RL017: what it holds is pinned, if at all, by what put it there.
 
 ## Why is this bad?
 
