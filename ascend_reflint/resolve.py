@@ -392,7 +392,7 @@ def expand(word: str, scope: Scope, *, shell_quotes: bool = True, locate: Locate
 #: not placeholders.
 _PLACEHOLDER = re.compile(
     r"(?<!\$)\{\{-?\s*[A-Za-z_][\w.\-]*\s*-?\}\}"  # {{ name }}
-    r"|(?<![$\w{])\{[A-Za-z_][\w.\-]*\}"  # {name}
+    r"|(?<![$\w{^])\{[A-Za-z_][\w.\-]*\}"  # {name}; not git's v1^{commit} (gitrevisions(7))
     r"|(?<!<)<[A-Za-z_][\w.\-]*>(?!>)"  # <name>
     r"|@[A-Za-z_][A-Za-z0-9_]*@"  # @NAME@
     r"|%\([A-Za-z_]\w*\)[sdr]"  # %(name)s
@@ -408,6 +408,48 @@ def placeholder(text: str | None) -> str | None:
         return None
     match = _PLACEHOLDER.search(text)
     return match.group() if match else None
+
+
+#: A word in brackets (``[username]``): no host lets it in a repository's path, and docs write it so.
+_BRACKETED = re.compile(r"\[[A-Za-z_][\w.\-]*\]")
+#: What "your …" stands for in a repository URL of documentation (``YOUR_USERNAME``, ``your-username``,
+#: ``YOUR_NAME``, ``your-fork``, ``YOUR-REPOSITORY``).
+_YOUR = re.compile(
+    r"your[-_]?(?:github[-_]?)?(?:user(?:[-_]?(?:name|id))?|name|owner|org(?:ani[sz]ation)?|account|handle|id"
+    r"|fork|repo(?:sitory)?(?:[-_]?name)?|project)",
+    re.IGNORECASE,
+)
+#: An owner that stands for the reader's account (``USERNAME/repo``, ``github_user/repo``). Not ``owner``,
+#: ``org`` or ``account``: examples and test fixtures use them as a real-looking owner (``org/big``).
+_OWNER_WORD = re.compile(r"(?:github[-_]?)?user(?:[-_]?name)?", re.IGNORECASE)
+#: A repository name that stands for the reader's repository; upper case only (``project`` is a real name).
+_NAME_WORD = re.compile(r"REPO(?:SITORY)?(?:_NAME)?|PROJECT")
+
+
+def url_placeholder(url: str) -> str | None:
+    """The part of a repository URL's path that stands for the reader's own account or repository, as
+    contributing guides write it (``git@github.com:[username]/LLaMA-Factory.git``,
+    ``https://github.com/YOUR_USERNAME/vllm-ascend.git``, ``github.com/USERNAME/repo``), or None.
+
+    Placeholders: a word in brackets in any part; a part that is "your" and what it stands for
+    (``your-username``, ``YOUR_NAME``, ``your_fork``); an owner that is ``user`` or ``username`` in any
+    case; a repository name ``REPO`` or ``PROJECT`` in upper case. The
+    ``<user>``, ``{user}`` forms are :func:`placeholder`'s."""
+    path = url.split("://", 1)[1].partition("/")[2] if "://" in url else url.partition(":")[2]
+    parts = [part for part in path.partition("#")[0].partition("?")[0].split("/") if part]
+    if parts:
+        parts[-1] = parts[-1].removesuffix(".git")
+    for part in parts:
+        bracketed = _BRACKETED.search(part)
+        if bracketed is not None:
+            return bracketed.group()
+        if _YOUR.fullmatch(part):
+            return part
+    if len(parts) >= 2 and _OWNER_WORD.fullmatch(parts[0]):
+        return parts[0]
+    if len(parts) >= 2 and _NAME_WORD.fullmatch(parts[-1]):
+        return parts[-1]
+    return None
 
 
 #: The contexts of a GitHub expression whose values the workflow itself gives (``${{ matrix.python }}``,

@@ -5,9 +5,9 @@ A rule that knows the answer ("pin its release tag core_v0.18.0") attaches a
 
 - **An edit goes where the value is written.** A ref that comes through a variable (``ARG``, ``ENV``, a
   shell or workflow ``env:`` assignment, a build argument) is edited at its definition
-  (:attr:`~ascend_reflint.model.Pin.ref_origin`); a ref written at the use is edited there; a ref made of
-  several pieces (``v$VER``) or of a default (``${REF:-v1}``) has no edit. Whether one definition feeds
-  other pins that need another value is settled once every finding is known
+  (:attr:`~ascend_reflint.model.Pin.ref_origin`), one that a default gives (``${REF:-v1}``) at the default;
+  a ref written at the use is edited there; a ref made of several pieces (``v$VER``) has no edit. Whether
+  one definition feeds other pins that need another value is settled once every finding is known
   (:func:`ascend_reflint.fix.settle.settle_fixes`).
 - **Only what the span holds is replaced**: each edit records the text it expects there (the ref as
   resolved), so an escaped or quoted spelling that differs from the value is never rewritten.

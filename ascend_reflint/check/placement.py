@@ -65,13 +65,9 @@ def placed(finding: Finding, origin: Origin | None, reported: Container[str]) ->
 
 def _inside(inner: Span, outer: Span) -> bool:
     """Whether ``inner`` lies within ``outer`` (positions compared as (line, column) pairs)."""
-    return (outer.line, outer.column) <= (inner.line, inner.column) and (
-        inner.end_line,
-        inner.end_column,
-    ) <= (
-        outer.end_line,
-        outer.end_column,
-    )
+    starts_within = (outer.line, outer.column) <= (inner.line, inner.column)
+    ends_within = (inner.end_line, inner.end_column) <= (outer.end_line, outer.end_column)
+    return starts_within and ends_within
 
 
 def at_value(origin: Origin | None, path: str, line: int, column: int) -> tuple[str, int, int]:

@@ -172,6 +172,20 @@ def exists(ref: NamedRef, refs: RemoteRefs) -> bool:
     return in_branches or in_tags
 
 
+#: What git-check-ref-format(1) refuses anywhere in a ref name: ``..``, ``@{``, ``//``, control characters,
+#: space, ``~ ^ : ? * [ \\``, a part that starts with ``.`` or ends with ``.lock``.
+_NOT_IN_REF_NAME = re.compile(r"\.\.|@\{|//|[\x00-\x20\x7f~^:?*\[\\]|(?:^|/)\.|\.lock(?:/|$)")
+
+
+def is_ref_name(name: str) -> bool:
+    """True when ``name`` can be a branch or tag name, which ``git clone --branch`` takes (git-clone(1)),
+    by git-check-ref-format(1)'s rules: not a revision such as ``core_v0.12.1~3``, ``v1^{commit}``,
+    ``main@{2}`` or ``A..B``; not empty, ``@``, or ending with ``/`` or ``.``."""
+    if name in ("", "@") or name.startswith("/") or name.endswith(("/", ".")):
+        return False
+    return _NOT_IN_REF_NAME.search(name) is None
+
+
 def is_full_commit_id(name: str) -> bool:
     """True for a full object name: 40 hex digits (SHA-1) or 64 (SHA-256), either case."""
     return _FULL_COMMIT_ID.fullmatch(name) is not None

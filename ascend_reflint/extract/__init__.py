@@ -20,7 +20,7 @@ from ascend_reflint.extract.comments import mark_version_comments
 from ascend_reflint.extract.errors import ExtractError
 from ascend_reflint.model import FileKind, Resolution, SourceFile
 from ascend_reflint.output import ensure_logging
-from ascend_reflint.resolve import Binding, placeholder
+from ascend_reflint.resolve import Binding, placeholder, url_placeholder
 
 __all__ = ["ExtractError", "extract_file"]
 
@@ -116,8 +116,9 @@ def _extract_template(
 
 def mark_placeholders(source: SourceFile) -> None:
     """Mark each pin of ``source`` whose ref or URL holds a template placeholder (as written or as
-    resolved, see :func:`ascend_reflint.resolve.placeholder`) as :attr:`Resolution.PLACEHOLDER`: it is no
-    ref yet, and nothing is looked up for it."""
+    resolved, see :func:`ascend_reflint.resolve.placeholder`), or whose URL names the reader's own account
+    or repository (:func:`ascend_reflint.resolve.url_placeholder`), as :attr:`Resolution.PLACEHOLDER`: it
+    is no ref or repository yet, and nothing is looked up for it."""
     for index, pin in enumerate(source.pins):
         if pin.resolution is Resolution.PLACEHOLDER:
             continue
@@ -127,6 +128,10 @@ def mark_placeholders(source: SourceFile) -> None:
         found = next(filter(None, map(placeholder, written)), None)
         if found is not None:
             note = f"{found} is a template placeholder, filled in when the template is rendered"
+        else:
+            found = url_placeholder(pin.url)
+            note = f"{found} stands for the reader's own account or repository"
+        if found is not None:
             source.pins[index] = dataclasses.replace(
                 pin, resolution=Resolution.PLACEHOLDER, resolution_note=note
             )

@@ -129,14 +129,22 @@ class FileContent:
         return [number for *_, number in located]
 
     def standing(self) -> set[int]:
-        """The numbers (from :meth:`apply`) of the edits whose text is still there and differs from the
-        file's: an edit that a later one overwrote, or one that a later one undid, is not standing."""
+        """The numbers (from :meth:`apply`) of the edits that were not undone: each edit whose changed region
+        still differs from the file's text there. An edit that a later one built on (a branch taken to its
+        release tag, then the tag to its commit) stands, since the finding it fixed stays fixed; one that a
+        later edit took back to the file's text does not (an edit and its reversal fixed nothing)."""
         text = self.text
-        return {region.number for region in self._regions if region.was != text[region.start : region.end]}
+        return {
+            number
+            for region in self._regions
+            if region.was != text[region.start : region.end]
+            for number in region.numbers
+        }
 
     def _track(self, start: int, end: int, content: str, number: int) -> None:
         """Record that ``content`` replaces ``text[start:end]`` (before it does): the changed regions it
-        touches become one, which remembers the file's text there and that edit ``number`` wrote last."""
+        touches become one, which remembers the file's text there and every edit that wrote in it; a region
+        that this edit takes back to the file's text is forgotten, with its edits."""
         touched = [region for region in self._regions if _touch(start, end, region.start, region.end)]
         low = min([start, *(region.start for region in touched)])
         high = max([end, *(region.end for region in touched)])
@@ -152,7 +160,12 @@ class FileContent:
             if region.start >= end:
                 region.start += shift
                 region.end += shift
-        self._regions = [*kept, _Region(low, high + shift, "".join(was), number)]
+        original = "".join(was)
+        if self.text[low:start] + content + self.text[end:high] == original:
+            self._regions = kept
+            return
+        numbers = {number}.union(*(region.numbers for region in touched))
+        self._regions = [*kept, _Region(low, high + shift, original, numbers)]
 
     def _range(self, span: Span) -> tuple[int, int]:
         """The offsets in :attr:`text` of ``span``'s start and end.
@@ -199,12 +212,12 @@ class FileContent:
 @dataclass(eq=False)
 class _Region:
     """Characters ``start:end`` of a file's text, which edits changed: ``was`` is what the file had there,
-    ``number`` the edit that wrote last."""
+    ``numbers`` the edits that wrote in it."""
 
     start: int
     end: int
     was: str
-    number: int
+    numbers: set[int]
 
 
 def _touch(start: int, end: int, other_start: int, other_end: int) -> bool:

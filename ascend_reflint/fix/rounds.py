@@ -53,9 +53,10 @@ class FixOutcome:
     Attributes:
         run: the last scan: the findings that remain.
         contents: display path → the file's content as the fixes left it (changed or not).
-        fixed: fixes applied that stayed: every edit they made is still in the files (a later round
-            neither overwrote nor undid it); fixes that made the very same edits count once.
-        pinned: tags pinned to their commits (which stayed, as ``fixed``).
+        fixed: fixes applied and not undone: no later round took what they changed back to the file's
+            text (a later edit that builds on one, such as a release tag pinned to its commit, leaves it
+            counted); fixes that made the very same edits count once.
+        pinned: tags pinned to their commits (not undone, as ``fixed``).
         refused: files that fixes would have edited but that could not be, with why.
         unpinned: with ``--pin-commits``, the tags left as they are after the last round, with why.
         rounds: how many rounds applied something.

@@ -113,13 +113,13 @@ def _sample_scan(tmp_path: Path, remotes: FakeRemotes, *options: str) -> subproc
 def test_the_unsafe_fixes_of_the_sample_say_that_a_second_round_fixed_more(
     tmp_path: Path, remotes: FakeRemotes
 ) -> None:
-    # The sample says "2 fixable with --fix --unsafe-fixes"; RL002 pins core_v0.18.0, whose rescan finds
-    # core_v0.18.2 newer (RL024), which the second round takes: 2 edits stay (RL002's was overwritten). The
-    # summary says that a second round ran.
+    # The sample says "2 fixable with --fix --unsafe-fixes"; the diff fixes 3: RL002 pins core_v0.18.0, whose
+    # rescan finds core_v0.18.2 newer (RL024), which the second round takes (building on RL002's edit, which
+    # still counts). The summary says that a second round ran.
     completed = _sample_scan(tmp_path, remotes, "--diff", "--unsafe-fixes")
     assert (completed.returncode, completed.stderr) == (
         1,
-        "reflint: would fix 2 findings in 2 files, in 2 rounds: rescanning after the first fixes found more "
+        "reflint: would fix 3 findings in 2 files, in 2 rounds: rescanning after the first fixes found more "
         "to fix (keep a rule's fixes out with --unfixable CODE)\n",
     )
     assert [line for line in completed.stdout.splitlines() if line.startswith(("-", "+"))][-2:] == [
@@ -133,7 +133,7 @@ def test_fix_says_as_diff_does_that_a_second_round_fixed_more(tmp_path: Path, re
     assert (completed.returncode, completed.stdout.splitlines()[-1:]) == (
         0,
         [
-            "2 fixed, 0 remaining, in 2 rounds: rescanning after the first fixes found more to fix (keep a "
+            "3 fixed, 0 remaining, in 2 rounds: rescanning after the first fixes found more to fix (keep a "
             "rule's fixes out with --unfixable CODE)"
         ],
     )

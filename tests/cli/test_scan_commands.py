@@ -187,6 +187,42 @@ def test_commands_that_break_the_build_and_the_traps_beside_them(
     ]
 
 
+BASHISMS = """\
+FROM ubuntu:22.04
+RUN source /opt/env.sh && echo ${FOO:0:3} ${FOO: -2}
+RUN pushd /x && popd && echo ${BAR//./} ${BAR^^} ${!BAR}
+RUN . /opt/env.sh && echo ${FOO:-x} ${#FOO} ${FOO%.*} && bash -c "source /opt/env.sh"
+FROM openeuler/openeuler:24.03
+RUN source /opt/env.sh
+FROM quay.io/ascend/cann:8.3.rc1-910b-ubuntu22.04-py3.11
+RUN source /usr/local/Ascend/ascend-toolkit/set_env.sh && echo ${FOO:0:3}
+FROM ubuntu:22.04
+SHELL ["/bin/bash", "-c"]
+RUN source /opt/env.sh && pushd /x
+"""
+SOURCE_DASH = RL022_DASH.replace(", or run the script", ", run the script") + ", or write `.` instead"
+
+
+def test_bash_builtins_and_expansions_that_dash_refuses(
+    fetchy: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """ShellCheck's SC3046 (source), SC3044 (pushd, popd), SC3057 (substring), SC3060, SC3059, SC3053 in a
+    RUN that dash runs; silent on their POSIX forms, in ``bash -c``, on a CANN base (its image sets SHELL to
+    bash) and after SHELL; an info on openEuler, whose /bin/sh is bash."""
+    (fetchy / "Dockerfile").write_text(BASHISMS)
+    assert scan(fetchy, capsys, "Dockerfile", code=0) == [
+        ("RL022", "Dockerfile", 2, 5, 11, f"the command `source` {SOURCE_DASH}", []),
+        ("RL022", "Dockerfile", 2, 32, 42, f"the substring expansion `${{FOO:0:3}}` {RL022_DASH}", []),
+        ("RL022", "Dockerfile", 2, 43, 53, f"the substring expansion `${{FOO: -2}}` {RL022_DASH}", []),
+        ("RL022", "Dockerfile", 3, 5, 10, f"the command `pushd` {RL022_DASH}", []),
+        ("RL022", "Dockerfile", 3, 17, 21, f"the command `popd` {RL022_DASH}", []),
+        ("RL022", "Dockerfile", 3, 30, 40, f"the pattern substitution `${{BAR//./}}` {RL022_DASH}", []),
+        ("RL022", "Dockerfile", 3, 41, 49, f"the case modification `${{BAR^^}}` {RL022_DASH}", []),
+        ("RL022", "Dockerfile", 3, 50, 57, f"the indirect expansion `${{!BAR}}` {RL022_DASH}", []),
+        ("RL022", "Dockerfile", 6, 5, 11, f"the command `source` {RL022_BASH} (or write `.` instead)", []),
+    ]
+
+
 def test_a_repository_url_that_expands_to_nothing_names_the_word_git_takes(
     fetchy: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -69,3 +69,47 @@ def test_each_placeholder_is_an_info_and_nothing_is_looked_up(
         ),
     ]
     assert document["summary"]["remotes"] == 0
+
+
+CONTRIBUTING = """\
+# Contributing
+
+```bash
+git clone git@github.com:[username]/LLaMA-Factory.git
+git clone https://github.com/YOUR_USERNAME/vllm-ascend.git
+git clone https://github.com/your-username/Megatron-LM
+pip install "git+https://github.com/USERNAME/repo.git@v1"
+git clone https://github.com/NVIDIA/REPO.git
+```
+"""
+ACCOUNT = (
+    "which stands for the reader's own account or repository: no repository is named, so nothing was checked"
+)
+
+
+def test_a_url_naming_the_readers_own_account_is_a_placeholder_never_looked_up(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Contributing guides' ``[username]``, ``YOUR_USERNAME``, ``your-username``, ``USERNAME`` owners and
+    ``REPO`` names: one info each, no RL015, and no lookup needed (one would leave a pin unchecked and
+    exit 1 with ``--offline``)."""
+    (tmp_path / "CONTRIBUTING.md").write_text(CONTRIBUTING)
+    monkeypatch.chdir(tmp_path)
+    code = main(["scan", "--offline", "--cache-dir", str(tmp_path / "cache"), "CONTRIBUTING.md"])
+    out, err = capsys.readouterr()
+    assert (code, err) == (0, "")
+    assert out.splitlines() == [
+        f'CONTRIBUTING.md:4:11: RL009 [info] URL "git@github.com:[username]/LLaMA-Factory.git" holds the '
+        f"placeholder [username], {ACCOUNT}",
+        'CONTRIBUTING.md:5:11: RL009 [info] URL "https://github.com/YOUR_USERNAME/vllm-ascend.git" holds '
+        f"the placeholder YOUR_USERNAME, {ACCOUNT}",
+        f'CONTRIBUTING.md:6:11: RL009 [info] URL "https://github.com/your-username/Megatron-LM" holds the '
+        f"placeholder your-username, {ACCOUNT}",
+        'CONTRIBUTING.md:7:18: RL009 [info] URL "https://github.com/USERNAME/repo.git" holds the '
+        f"placeholder USERNAME, {ACCOUNT}",
+        f'CONTRIBUTING.md:8:11: RL009 [info] URL "https://github.com/NVIDIA/REPO.git" holds the placeholder '
+        f"REPO, {ACCOUNT}",
+        "",
+        "0 errors, 0 warnings, 5 info in 1 of 1 file (5 pins, 0 remotes: 0 checked (0 cached), 0 not "
+        "checked)",
+    ]

@@ -329,6 +329,7 @@ def test_nothing_of_the_fix_stage_loads_for_a_scan_with_nothing_to_fix(tmp_path:
 
 TE_URL = "https://github.com/NVIDIA/TransformerEngine.git"
 TE_V2_11 = "0fc9c8698494c45b666c67fd45c75c00e099ee2d"
+TE_V2_10 = "97bd662f269a533b265506b45973563d861a2fe2"
 
 
 def test_pin_commits_pins_editable_lines_and_names_each_tag_it_leaves_with_why(
@@ -378,4 +379,25 @@ def test_pin_commits_pins_editable_lines_and_names_each_tag_it_leaves_with_why(
         0,
         "",
         notices + "reflint: nothing to fix; 2 tags left as they are (see above)\n",
+    )
+
+
+def test_a_fix_that_pin_commits_builds_on_still_counts(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """RL002 takes the branch to its release tag (round 1), --pin-commits that tag to its commit (round 2):
+    the branch pin is fixed, though the second edit wrote over the first."""
+    (project / "requirements.txt").write_text(f"git+{TE_URL}@release_v2.10#egg=te\n", encoding="utf-8")
+
+    code, diff, err = scan(capsys, "--diff", "--pin-commits", "requirements.txt")
+
+    assert (code, err) == (
+        1,
+        "reflint: would fix 1 finding and pin 1 tag in 1 file, in 2 rounds: rescanning after the first fixes "
+        "found more to fix (keep a rule's fixes out with --unfixable CODE)\n",
+    )
+    assert diff == (
+        "--- a/requirements.txt\n+++ b/requirements.txt\n@@ -1 +1 @@\n"
+        f"-git+{TE_URL}@release_v2.10#egg=te\n"
+        f"+git+{TE_URL}@{TE_V2_10}#egg=te  # v2.10\n"
     )

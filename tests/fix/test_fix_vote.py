@@ -111,17 +111,18 @@ def test_a_tag_wins_over_more_variants_on_a_branch_without_a_release_tag(
     assert files_of(project) == {path: CLONE.format("core_v0.13.0").encode() for path in (P310, A2, A3)}
 
 
-def test_fix_counts_the_edits_that_stayed_not_those_a_later_round_overwrote(
+def test_fix_counts_the_fixes_a_later_round_built_on_but_not_those_it_undid(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # Round 1: RL002 takes a2 and a3 to core_v0.13.0, RL024 takes 310p to core_v0.13.1; round 2: RL024
-    # takes a2 and a3 on to core_v0.13.1 (overwriting round 1's edits) and RL004 takes 310p back to the
-    # majority's core_v0.13.0; round 3: RL004 and RL024 take 310p to core_v0.13.1 again, one edit.
+    # takes a2 and a3 on to core_v0.13.1 (building on round 1's edits: 4 findings fixed) and RL004 takes
+    # 310p back to the majority's core_v0.13.0 (undoing RL024's edit: neither counts); round 3: RL004 and
+    # RL024 take 310p to core_v0.13.1 again, one edit (1).
     _variants(project, "core_r0.13.0", "core_r0.13.0", "core_v0.13.0")
     assert scan(capsys, "--select", "RL002,RL004,RL024", "--fix", "--unsafe-fixes") == (
         0,
         SUMMARY.format("0 errors, 0 warnings, 0 info", 0, "")
-        + "\n3 fixed, 0 remaining, in 3 rounds: rescanning after the first fixes found more to fix (keep a "
+        + "\n5 fixed, 0 remaining, in 3 rounds: rescanning after the first fixes found more to fix (keep a "
         "rule's fixes out with --unfixable CODE)\n",
         "",
     )

@@ -72,6 +72,10 @@ clone then holds the whole history: it takes longer, and builds what the recipe 
 `GIT_SHALLOW <value>` is deleted. A clone whose options come from a variable (`git clone $GIT_ARGS …`) is
 not rewritten.
 
+The message also suggests cloning the checked-out ref directly (`git clone --depth 1 --branch v1.2.1`) when
+that ref is a branch or tag name, the only refs `--branch` takes (git-clone(1); names by
+git-check-ref-format(1)); for a revision (`core_v0.12.1~3`, `main@{2}`, `v1^{commit}`) it does not.
+
 The finding is at the ref that needs the history (the checkout's ref, the pin's), where the build fails; its
 related location (a `note:` in text, `related` in JSON, `relatedLocations` in SARIF) is where the fix
 applies: the shallow option as written (`--depth 1`, `GIT_SHALLOW TRUE`), or, when no fix can rewrite the
@@ -88,6 +92,7 @@ from ascend_reflint.check.refnames import (
     first_tip,
     is_abbreviated_commit_id,
     is_full_commit_id,
+    is_ref_name,
     same_ref,
 )
 from ascend_reflint.model import Applicability, Finding, Fix, Pin, Related, RemoteRefs, Severity, Via
@@ -136,9 +141,12 @@ def check(context: PinContext) -> Iterator[Finding]:
         )
     else:
         what, holds = f'"{pin.ref}"', f"no other branch, and only the tags at the tip of {cloned}"
-        advice = (
-            f"clone it directly with `git clone --depth 1 --branch {pin.ref}`, or drop the shallow option"
-        )
+        if is_ref_name(pin.ref):
+            advice = (
+                f"clone it directly with `git clone --depth 1 --branch {pin.ref}`, or drop the shallow option"
+            )
+        else:  # a revision (core_v0.12.1~3, main@{2}): --branch takes a branch or tag name only
+            advice = f'drop the shallow option (`git clone --branch` takes no revision such as "{pin.ref}")'
     yield context.finding(
         f"the checkout of {what} follows {_shallow(pin)} of {cloned} of {pin.remote or pin.url}, which holds "
         f"{holds}, so the checkout fails (or breaks once {cloned} moves on); {advice}",

@@ -11,7 +11,10 @@ its ref.
 
 A ref or URL that holds a template placeholder (`{version}`, `{{ version }}`, `<branch>`, `@VERSION@`,
 `%(ref)s`, `$VERSION$`) is reported as a placeholder, not a ref: the file is a template that a tool
-renders before anything fetches it, and no other rule judges it.
+renders before anything fetches it, and no other rule judges it. So is a URL whose owner or name stands
+for the reader's own, as contributing guides write it (`git clone
+git@github.com:[username]/LLaMA-Factory.git`, `https://github.com/YOUR_USERNAME/vllm-ascend.git`,
+`USERNAME/repo`, `your-username/repo`): no repository is named, and it is never looked up.
 
 A Dockerfile `ARG` without a default that another file of the project builds with a value known only
 when it runs (a workflow's `docker/build-push-action` with `build-args: TE_REF=${{ inputs.te_ref }}`, a
@@ -108,10 +111,18 @@ def check(context: PinContext) -> Iterator[Finding]:
 
 def _placeholder(context: PinContext) -> Finding:
     """A pin whose ref or URL holds a template placeholder: on the ref when the placeholder is there."""
-    from ascend_reflint.resolve import placeholder  # not at the top: most scans have no unresolved pin
+    # not at the top: most scans have no unresolved pin
+    from ascend_reflint.resolve import placeholder, url_placeholder
 
     pin = context.pin
     found = placeholder(pin.ref) or placeholder(pin.ref_text)
+    account = None if found or placeholder(pin.url) else url_placeholder(pin.url)
+    if account is not None:
+        return context.finding(
+            f'URL "{redact(pin.url)}" holds the placeholder {account}, which stands for the reader\'s own '
+            "account or repository: no repository is named, so nothing was checked",
+            span=pin.url_span,
+        )
     what, span = (f'ref "{pin.ref_text}"', pin.span) if found else (f'URL "{redact(pin.url)}"', pin.url_span)
     name = found or placeholder(pin.url) or "?"
     return context.finding(

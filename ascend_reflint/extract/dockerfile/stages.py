@@ -52,6 +52,13 @@ _BASH_AS_SH = re.compile(
     r"|manylinux",
     re.IGNORECASE,
 )
+#: Base images whose config sets ``SHELL ["/bin/bash", "-c"]``, which a stage built FROM them inherits (the
+#: SHELL instruction is kept in the image's config, Dockerfile reference "SHELL"): Ascend's CANN images
+#: (the Dockerfiles of Ascend/cann-container-image end with it), on quay.io/ascend, Docker Hub's ascendai
+#: and SWR's ascendhub, and vllm-ascend's, built FROM them without another SHELL.
+_SHELL_IS_BASH = re.compile(
+    r"(?:^|/)(?:ascend|ascendai|ascendhub)/(?:cann|vllm-ascend)(?:[:@]|$)", re.IGNORECASE
+)
 #: ARGs that BuildKit sets itself (dockerfile2llb ``defaultArgs``): a stage sees them after ``ARG NAME``.
 _PLATFORM_ARGS = frozenset(
     {
@@ -209,6 +216,8 @@ class _Extractor:
             stage.shell, stage.sh_is_dash = base.shell, base.sh_is_dash
         elif words:
             stage.sh_is_dash = not _BASH_AS_SH.search(image.value or words[0])
+            if _SHELL_IS_BASH.search(image.value or words[0]):
+                stage.shell = ("/bin/bash", instruction.line)  # the base image's SHELL
         self.stages.append(stage)
         if name:
             self.by_name[name.lower()] = stage

@@ -2,9 +2,12 @@
 may not hold when no ``SHELL`` instruction names bash (RL022).
 
 The constructs (bash(1); dash(1) has none of them): arrays (``A=(…)``, ``A+=(…)``), ``[[ … ]]``,
-subscripted expansions (``${A[@]}``, ``${A[0]}``), process substitution (``<(…)``, ``>(…)``) and the
-``function`` keyword. Heredoc bodies are data for another program and are not looked into; a script given
-to ``bash -c`` is a text of its own, read as bash.
+subscripted expansions (``${A[@]}``, ``${A[0]}``), process substitution (``<(…)``, ``>(…)``), the
+``function`` keyword, the builtins ``source``, ``pushd``, ``popd`` and ``dirs`` (dash: "source: not
+found"; ShellCheck's SC3046, SC3044), and the expansions that dash calls a "Bad substitution": a substring
+(``${V:0:3}``, SC3057), a pattern substitution (``${V/a/b}``, SC3060), a case modification (``${V^^}``,
+SC3059) and an indirect expansion (``${!V}``, SC3053). Heredoc bodies are data for another program and
+are not looked into; a script given to ``bash -c`` is a text of its own, read as bash.
 """
 
 from __future__ import annotations
@@ -18,7 +21,24 @@ from tree_sitter import Node
 from ascend_reflint.extract.shell.parse import Text
 
 #: Text that may hold a construct: a cheap test before the tree is looked through.
-_MAY_HOLD = re.compile(r"\[\[|=\(|\[[^\]]*\]\}|[<>]\(|\bfunction\b")
+_MAY_HOLD = re.compile(
+    r"\[\[|=\(|\[[^\]]*\]\}|[<>]\(|\b(?:function|source|pushd|popd|dirs)\b"
+    r"|\$\{(?:!|\w+(?::[^-=?+]|/|\^|,))"
+)
+#: Builtins of bash that dash lacks (dash(1) "Builtins"), by name.
+_BASH_BUILTINS = frozenset({"source", "pushd", "popd", "dirs"})
+#: The operators of ``${V…}`` that dash refuses, by tree-sitter-bash's node type, and what each is.
+_BASH_OPERATORS = {
+    ":": "the substring expansion",
+    "/": "the pattern substitution",
+    "//": "the pattern substitution",
+    "/#": "the pattern substitution",
+    "/%": "the pattern substitution",
+    "^": "the case modification",
+    "^^": "the case modification",
+    ",": "the case modification",
+    ",,": "the case modification",
+}
 
 
 class SystemShell(NamedTuple):
@@ -70,8 +90,28 @@ def _construct(node: Node, text: Text) -> Construct | None:
         return Construct(first.start_byte, first.end_byte, "[[", "the test")
     elif kind == "expansion" and any(child.type == "subscript" for child in node.children):
         return Construct(node.start_byte, node.end_byte, text.node_text(node), "the array expansion")
+    elif kind == "expansion":
+        what = _expansion_operator(node)
+        if what is not None:
+            return Construct(node.start_byte, node.end_byte, text.node_text(node), what)
+    elif kind == "command" and first is not None and first.type == "command_name":
+        if text.node_text(first) in _BASH_BUILTINS:
+            return Construct(first.start_byte, first.end_byte, text.node_text(first), "the command")
     elif kind == "process_substitution" and first is not None:
         return Construct(first.start_byte, first.end_byte, text.node_text(first), "the process substitution")
     elif kind == "function_definition" and first is not None and first.type == "function":
         return Construct(first.start_byte, first.end_byte, "function", "the function definition")
+    return None
+
+
+def _expansion_operator(node: Node) -> str | None:
+    """What bash-only operator the ``${…}`` expansion ``node`` applies (``${!V}``, ``${V:0:3}``,
+    ``${V/a/b}``, ``${V^^}``), or None for a POSIX one (``${V:-d}``, ``${#V}``, ``${V%x}``)."""
+    children = node.children
+    if len(children) > 1 and children[1].type == "!":
+        return "the indirect expansion"
+    for index, child in enumerate(children):
+        if child.type == "variable_name":
+            operator = children[index + 1].type if index + 1 < len(children) else ""
+            return _BASH_OPERATORS.get(operator)
     return None
