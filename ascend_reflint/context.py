@@ -88,6 +88,7 @@ def context_files(
         keep_text=False,
         gitlab_host=config.gitlab_host,
         narrow=chooser.choose if chooser is not None else None,
+        stage="context",
     )
     if chooser is not None:
         chooser.remember(tree.files)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ascend_reflint.discover import discover, display_path, exclusions, root_exclusions
 from ascend_reflint.model import FileKind, FileMessage, Pin, SourceFile
-from ascend_reflint.output import log_debug
+from ascend_reflint.output import debug_logging, log_debug
 from ascend_reflint.sidefile import inside_root
 from ascend_reflint.textfile import DEFAULT_MAX_BYTES, FileReadError, check_lines, read_recipe_bytes, text_of
 
@@ -71,6 +71,7 @@ def build_inventory(
     keep_text: bool = True,
     gitlab_host: str | None = None,
     narrow: Callable[[list[SourceFile], Mapping[str, os.stat_result]], list[SourceFile]] | None = None,
+    stage: str = "extract",
 ) -> Inventory:
     """Discover, read and extract the files under ``paths``, and the files they name (pip's ``-r``/``-c``).
 
@@ -97,6 +98,8 @@ def build_inventory(
         narrow: given the files discovered (not yet read, ``read_already`` left out) and the stats that
             discovery took (:attr:`~ascend_reflint.discover.Discovery.stats`), the ones to read
             (:mod:`ascend_reflint.context`); None reads them all.
+        stage: the name of the scan's stage that reads them, for the ``--debug`` line that counts how many
+            files the extraction cache answered (``extract``; ``context`` for the files read for context).
 
     Returns:
         The :class:`Inventory`, its files in display path order. Never raises for a file's content.
@@ -119,9 +122,11 @@ def build_inventory(
     build_args = build_args or {}
     if cache is not None:
         cache = cache.with_settings(**extraction_settings(build_args, max_bytes, docs))
+    how_read = dict.fromkeys(_HOW_READ, 0)
     while queue:
         source = queue.popleft()
-        _read_and_extract(source, build_args, max_bytes, cache, (overlay or {}).get(source.abspath))
+        how = _read_and_extract(source, build_args, max_bytes, cache, (overlay or {}).get(source.abspath))
+        how_read[how] += 1
         for extra in named.read_by(source):
             inventory.files.append(extra)
             queue.append(extra)
@@ -147,7 +152,36 @@ def build_inventory(
     if cache is not None:
         inventory.cache_notices = cache.notices
         inventory.cache = cache
+    if any(how_read.values()):
+        _log_how_read(stage, how_read, cache)
     return inventory
+
+
+#: How :func:`_read_and_extract` read a file: from its extraction cache entry, extracted, or not at all.
+_HOW_READ = ("cached", "extracted", "unreadable")
+
+
+def _log_how_read(stage: str, how_read: Mapping[str, int], cache: ExtractionCache | None) -> None:
+    """The ``--debug`` line of a stage that read files: how many the extraction cache answered (as ruff's
+    ``--verbose`` counts its cache hits), how many were extracted, and where the cache is."""
+    if not debug_logging():
+        return
+    total = sum(how_read.values())
+    unreadable = f", {how_read['unreadable']} unreadable" if how_read["unreadable"] else ""
+    counts = f"{stage}: {total} file{'s' * (total != 1)} read: "
+    if cache is None:
+        log_debug(
+            "%s%d extracted%s (no extraction cache: --no-cache)", counts, how_read["extracted"], unreadable
+        )
+        return
+    log_debug(
+        "%s%d from the extraction cache (%s), %d extracted%s",
+        counts,
+        how_read["cached"],
+        cache.folder,
+        how_read["extracted"],
+        unreadable,
+    )
 
 
 #: How a file names the files of each kind that it has its tool read, for notices.
@@ -226,11 +260,12 @@ def _read_and_extract(
     max_bytes: int,
     cache: ExtractionCache | None,
     overlay: bytes | None = None,
-) -> None:
+) -> str:
     """Read ``source`` (or take ``overlay``, the bytes a fix would write, in place of the file's) and fill it
     from its cache entry, else extract it (and cache what was found, unless extraction failed on a bug of
     ours or on resources, which another run may not meet). A recipe of more than
-    :data:`~ascend_reflint.textfile.MAX_LINES` lines is an error, as one that cannot be read."""
+    :data:`~ascend_reflint.textfile.MAX_LINES` lines is an error, as one that cannot be read. Returns how:
+    one of :data:`_HOW_READ`."""
     try:
         data = read_recipe_bytes(source.abspath, max_bytes) if overlay is None else overlay
         source.text, notice = text_of(data)
@@ -239,14 +274,15 @@ def _read_and_extract(
     except FileReadError as exc:
         source.text = None
         source.error = str(exc)
-        return
+        return "unreadable"
     if notice:
         source.notices.append(notice)
     entry = cache.entry(source, data) if cache is not None else None
     if entry is not None and entry.load(source):
-        return
+        return "cached"
     if _extract(source, build_args) and entry is not None:
         entry.store(source)
+    return "extracted"
 
 
 def _failed(source: SourceFile, message: str, line: int | None = None, column: int | None = None) -> None:

@@ -585,6 +585,13 @@ def log_debug(message: str, *args: object, exc_info: bool = False) -> None:
         logging.getLogger("reflint").debug(message, *args, exc_info=exc_info, stacklevel=2)
 
 
+def debug_logging() -> bool:
+    """True when DEBUG records on the ``reflint`` logger are kept (``--debug``), for a caller whose message
+    costs something to make; without importing :mod:`logging` (see :func:`log_debug`)."""
+    logging = sys.modules.get("logging")
+    return logging is not None and logging.getLogger("reflint").isEnabledFor(logging.DEBUG)
+
+
 def log_warning(message: str, *args: object) -> None:
     """Log ``message % args`` at WARNING on the ``reflint`` logger, through reflint's handler (installed
     first if :func:`configure_logging` deferred it)."""

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from ascend_reflint.config import Config
 from ascend_reflint.inventory import Inventory
 from ascend_reflint.model import FileKind, FileMessage, Finding, ScanResult, ScanSummary, Severity, SourceFile
+from ascend_reflint.output import debug_logging, log_debug
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
     from ascend_reflint.check.policy import Policy
     from ascend_reflint.context import Reading
     from ascend_reflint.lookup import LookupOptions, LookupStats
+    from ascend_reflint.lookup.history import CommitRequest, HistoryOptions, HistoryStats
     from ascend_reflint.model import CommitVerdict, LookupResult
     from ascend_reflint.projects import Projects
 
@@ -285,6 +287,7 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
     if selection.runs("RL001"):
         lookups.update(_default_branches(inventory.files, requests, lookups, options, stats))
     timings["lookup"] = time.perf_counter() - started
+    _log_lookups(len(requests), len(requests) - len(asked), stats, options)
 
     projects = _projects(config, policy, [*inventory.files, *context_files], options, cache_dir)
     checks = _Checks(inventory, context_files, requests, options, selection, projects, timings)
@@ -319,6 +322,11 @@ def run_scan(inventory: Inventory, options: ScanOptions) -> ScanRun:
             lookups.update(_default_branches(inventory.files, stale, lookups, options, again))
         stats.lookups += again.lookups
         stats.cached -= len(stale)
+        log_debug(
+            "%s",
+            f"lookup: {_counted(len(stale), 'cached ref list')} over {int(STALE_AFTER)} s old that gave "
+            f"{'/'.join(sorted(STALE_CODES))} asked again",
+        )
         stats.notices += [notice for notice in again.notices if notice not in stats.notices]
         findings, history_notices = checks.run(lookups)
 
@@ -453,12 +461,62 @@ class _Checks:
         return findings, notices
 
 
+def _log_lookups(remotes: int, reused: int, stats: LookupStats, options: ScanOptions) -> None:
+    """The ``--debug`` line of the lookup stage: of the ``remotes`` whose ref lists the scan needed, how
+    many the ref cache answered (a ref list, or a failure it keeps briefly), how many were asked over the
+    network, and how many answers an earlier round of ``--fix`` gave (``reused``)."""
+    if not remotes or not debug_logging():
+        return
+    from ascend_reflint.lookup.cache import FOLDER
+
+    where = "--refresh: not read" if options.refresh else str(_cache_dir(options) / FOLDER)
+    earlier = f", {reused} from an earlier round" if reused else ""
+    log_debug(
+        "%s",
+        f"lookup: {_counted(remotes, 'remote')}: {_counted(stats.cached, 'ref list')} from the ref cache "
+        f"({where}), {_counted(stats.cached_failures, 'cached failure')}, {stats.lookups} asked over the "
+        f"network{earlier}",
+    )
+
+
+def _log_verification(
+    requests: Mapping[str, CommitRequest], stats: HistoryStats, options: HistoryOptions, reused: int
+) -> None:
+    """The ``--debug`` line of commit verification: of the remotes whose pinned commits were verified, how
+    many the history cache answered alone (cached verdicts, or a graph that is current), and how many
+    histories were fetched or brought up to date over the network."""
+    if not requests or not debug_logging():
+        return
+    from ascend_reflint.lookup.graph import HISTORY
+
+    where = (
+        str((options.cache_dir or _default_cache_dir()) / HISTORY) if options.enabled else "verification off"
+    )
+    commits = sum(len(request.commits) for request in requests.values())
+    earlier = f", {_counted(reused, 'verdict')} from an earlier round" if reused else ""
+    fetched = f"{stats.fetched} histor{'y' if stats.fetched == 1 else 'ies'}"
+    log_debug(
+        "%s",
+        f"commits: {_counted(commits, 'commit id')} of {_counted(len(requests), 'remote')}: {stats.cached} "
+        f"answered by the history cache ({where}), {fetched} fetched{earlier}",
+    )
+
+
+def _counted(number: int, noun: str) -> str:
+    """``1 remote``, ``2 remotes``."""
+    return f"{number} {noun}{'s' * (number != 1)}"
+
+
 def _cache_dir(options: ScanOptions) -> Path:
     """The cache directory: ``--cache-dir``, else the user cache dir."""
     from pathlib import Path
 
     if options.cache_dir:
         return Path(options.cache_dir)
+    return _default_cache_dir()
+
+
+def _default_cache_dir() -> Path:
     from ascend_reflint.lookup.cache import default_cache_dir
 
     return default_cache_dir()
@@ -634,6 +692,7 @@ def _verify_commits(
         deadline=time_left,
     )
     verdicts, stats = verify_commits(commit_requests, history_options)
+    _log_verification(commit_requests, stats, history_options, len(reused))
     return {**reused, **verdicts}, stats.notices
 
 

@@ -26,9 +26,11 @@ How the recipe reaches the shell extractor with the file's positions: the text i
 :class:`~ascend_reflint.sourcemap.SourceMapBuilder`; ``$(NAME)`` becomes ``${NAME}`` (the same length) and
 the shell's scope binds ``NAME`` to make's value; every other make expansion becomes a shell expansion of
 the same length that is unresolved (``${_M0_}``, or ``$*`` for a two-character one); ``$$`` becomes one
-``$``. A pin's ``ref_text`` is then what the file holds at its span. Make variables share the shell's
-names, so ``$$NAME`` in a recipe also reads make's ``NAME`` (make exports only some variables: a small
-over-approximation).
+``$``. A pin's ``ref_text`` is then what the file holds at its span; a value that one assignment holds
+whole, on one line (``REF := v1.2``, or ``TAG = $(REF)``, which copies it), carries where it is written, so
+that a finding about the ref and its fix go to the assignment, as for a shell variable. Make variables share
+the shell's names, so ``$$NAME`` in a recipe also reads make's ``NAME`` (make exports only some variables: a
+small over-approximation).
 """
 
 from __future__ import annotations
@@ -41,8 +43,8 @@ from dataclasses import dataclass, field
 from ascend_reflint.extract.commands import SHELLS
 from ascend_reflint.extract.errors import ExtractError
 from ascend_reflint.extract.pinwords import may_name_pin
-from ascend_reflint.model import Pin, Resolution, SourceFile
-from ascend_reflint.resolve import MAX_VALUE_LENGTH, Binding, Scope
+from ascend_reflint.model import Pin, Resolution, SourceFile, Span
+from ascend_reflint.resolve import MAX_VALUE_LENGTH, Binding, Provenance, Scope
 from ascend_reflint.sourcemap import SourceMapBuilder
 
 _ASSIGNMENT = re.compile(
@@ -55,6 +57,8 @@ _DEFINE = re.compile(
 _CONDITIONAL = re.compile(r"^(ifeq|ifneq|ifdef|ifndef)\b")
 _NAME = re.compile(r"[A-Za-z0-9_.-]+")
 _RECIPE_PREFIXES = "@-+ \t"
+#: A value that is one reference and nothing else (``$(TAG)``, ``${TAG}``): a copy of that variable.
+_WHOLE_REFERENCE = re.compile(r"\$\(([A-Za-z0-9_.-]+)\)|\$\{([A-Za-z0-9_.-]+)\}")
 #: How many variable references one file's expansions may follow in all: recursive variables that each
 #: name the one before several times (``A2 = $(A1)$(A1)…``) would otherwise take exponential time.
 _MAX_REFERENCES = 200_000
@@ -78,7 +82,7 @@ def extract_makefile(source: SourceFile) -> None:
     assert text is not None
     if not may_name_pin(text):  # every pin is written with git, or given to npm, yarn, pnpm
         return
-    reader = _Reader(text)
+    reader = _Reader(source.path, text)
     reader.read()
     shell = reader.shell()
     if shell is not None:
@@ -109,17 +113,25 @@ class _Recipe:
 
 @dataclass(slots=True)
 class _Variable:
-    """A make variable: recursive (``value`` unexpanded) or simple (expanded), or unresolved (``note``)."""
+    """A make variable: recursive (``value`` unexpanded) or simple (expanded), or unresolved (``note``).
+
+    ``provenance`` is where its value is written when one assignment holds all of it as it is (``REF :=
+    v1.2`` on one line); ``copies`` names the variable whose value it is when it is assigned exactly one
+    reference (``REF = $(TAG)``), whose provenance it then has.
+    """
 
     value: str | None
     recursive: bool
     note: str | None = None
+    provenance: Provenance | None = None
+    copies: str | None = None
 
 
 class _Reader:
     """Reads a Makefile's lines: variables, conditionals, rules and their recipe lines."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, path: str, text: str) -> None:
+        self.path = path
         self.text = text
         self.lines = text.split("\n")
         self.starts = [0]
@@ -145,6 +157,7 @@ class _Reader:
             if line.startswith("\t") and in_recipe:
                 index = self._recipe_line(index)
                 continue
+            first = index
             logical, index = self._logical(index)
             stripped = _without_comment(logical).strip()
             if not stripped:
@@ -157,7 +170,7 @@ class _Reader:
             elif self._directive(stripped, number):
                 pass
             elif (assignment := _ASSIGNMENT.match(stripped)) is not None:
-                self._assign(assignment, number)
+                self._assign(assignment, number, one_line=index - first == 1)
                 in_recipe = False
             else:
                 in_recipe = self._rule(stripped, index - 1)
@@ -241,16 +254,26 @@ class _Reader:
             return False
         return True
 
-    def _assign(self, match: re.Match[str], number: int) -> None:
+    def _assign(self, match: re.Match[str], number: int, one_line: bool) -> None:
         name = match.group("name")
         if "$" in name:
             name_value = self.expand(name)[0]
             if name_value is None:
                 return
             name = name_value
-        self._set(name, match.group("op"), match.group("value"), number)
+        value = match.group("value")
+        self._set(name, match.group("op"), value, number, self._written(value, number) if one_line else None)
 
-    def _set(self, name: str, op: str, value: str, number: int) -> None:
+    def _written(self, value: str, number: int) -> Provenance | None:
+        """Where ``value``, assigned on line ``number`` (one physical line), is written: the end of the line
+        before its comment, when it is there as it is."""
+        line = _without_comment(self.lines[number - 1].rstrip("\r")).rstrip()
+        if not value or not line.endswith(value):
+            return None
+        column = len(line) - len(value) + 1
+        return Provenance.written(self.path, Span(number, column, number, column + len(value)), value)
+
+    def _set(self, name: str, op: str, value: str, number: int, written: Provenance | None = None) -> None:
         old = self.variables.get(name)
         new: _Variable
         if op == "?=" and old is not None:
@@ -269,8 +292,12 @@ class _Reader:
         elif op in (":=", "::=", ":::="):
             expanded, note = self.expand(value)
             new = _Variable(expanded, False, note)
+            self._set_provenance(new, value, written)
+            if new.copies is not None:  # expanded here: the copy is of the value the variable has now
+                new.provenance, new.copies = self.provenance_of(new.copies), None
         else:
             new = _Variable(value, True)
+            self._set_provenance(new, value, written)
         if self.conditionals and old is not None and self._final(old) != self._final(new):
             new = _Variable(
                 None,
@@ -278,9 +305,29 @@ class _Reader:
                 f"$({name}) is set differently depending on the conditional on line {self.conditionals[-1]} "
                 f"(line {number})",
             )
+        elif self.conditionals and old is not None:
+            new.provenance = new.copies = None  # two assignments hold the value: no one place to edit
         if name == "SHELL":
             self.shell_line = number
         self.variables[name] = new
+
+    @staticmethod
+    def _set_provenance(variable: _Variable, value: str, written: Provenance | None) -> None:
+        """Record where ``variable``'s ``value`` is written: here when it holds no reference, else the
+        variable it copies when it is one whole reference."""
+        if "$" not in value:
+            variable.provenance = written
+        elif (reference := _WHOLE_REFERENCE.fullmatch(value)) is not None:
+            variable.copies = reference.group(1) or reference.group(2)
+
+    def provenance_of(self, name: str, depth: int = 0) -> Provenance | None:
+        """Where the value of the variable ``name`` is written, following the variables it copies."""
+        variable = self.variables.get(name)
+        if variable is None or variable.value is None or depth > 16:
+            return None
+        if variable.copies is not None:
+            return self.provenance_of(variable.copies, depth + 1)
+        return variable.provenance
 
     def _rule(self, stripped: str, index: int) -> bool:
         """A rule line (``targets: prerequisites [; recipe]``): True when it starts a recipe."""
@@ -378,7 +425,11 @@ class _Reader:
             self.final_scope = Scope()
             for name in self.variables:
                 value, note = self.reference(name)
-                binding = Binding(value) if value is not None else Binding(None, Resolution.UNRESOLVED, note)
+                binding = (
+                    Binding(value, provenance=self.provenance_of(name))
+                    if value is not None
+                    else Binding(None, Resolution.UNRESOLVED, note)
+                )
                 self.final_scope.set(name, binding)
         scope = self.final_scope.child()
         for mask, written in masks.items():

@@ -55,7 +55,7 @@ def test_a_finding_on_documentation_is_at_most_a_warning(
         1,
         [
             ("RL001", "error", "CMakeLists.txt", 1, 93),
-            ("RL002", "error", "Makefile", 4, 21),
+            ("RL002", "error", "Makefile", 1, 10),
             ("RL002", "warning", "README.md", 4, 20),
         ],
     )
@@ -64,7 +64,7 @@ def test_a_finding_on_documentation_is_at_most_a_warning(
 def test_no_docs_and_the_config_leave_documentation_out(
     project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    expected = (1, [("RL001", "error", "CMakeLists.txt", 1, 93), ("RL002", "error", "Makefile", 4, 21)])
+    expected = (1, [("RL001", "error", "CMakeLists.txt", 1, 93), ("RL002", "error", "Makefile", 1, 10)])
     assert _scan(tmp_path, capsys, "--no-docs") == expected
     (project / ".reflint.yaml").write_text("docs: false\n", encoding="utf-8")
     assert _scan(tmp_path, capsys) == expected

@@ -210,10 +210,13 @@ def test_debug_tracebacks_and_error_messages_are_masked(tmp_path: Path) -> None:
     assert TOKEN not in completed.stdout + completed.stderr
     # The traceback and the error entry were written, with the URL masked.
     lines = completed.stderr.splitlines()
-    assert (completed.returncode, lines[:2], lines[-1]) == (
+    assert (completed.returncode, lines[:2], lines[-2]) == (
         0,
         ["reflint: extracting build.sh failed", "Traceback (most recent call last):"],
         "RuntimeError: cannot read https://alice:***@github.com/a/b.git",
+    )
+    assert re.fullmatch(
+        r"reflint: extract: 1 file read: 0 from the extraction cache \(.+\), 1 extracted", lines[-1]
     )
     assert json_output(completed)["errors"] == [
         {

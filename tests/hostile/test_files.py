@@ -255,14 +255,18 @@ def test_an_internal_error_is_one_error_entry_and_debug_shows_the_traceback(tmp_
     assert quiet.stdout == "Dockerfile:2:24: github.com/nvidia/megatron-lm core_r0.18.0 (clone-branch)\n"
     assert debug.stdout == quiet.stdout
     # The log line, the traceback (its frames are the code's, whatever their lines), the same error entry.
+    # Then the extract stage's line: the Dockerfile comes from the extraction cache, build.sh is not kept.
     lines = debug.stderr.splitlines()
-    assert lines[:2] + lines[-2:] == [
+    assert lines[:2] + lines[-3:-2] + lines[-1:] == [
         "reflint: extracting build.sh failed",
         "Traceback (most recent call last):",
         "ZeroDivisionError: a bug in an extractor",
         f"build.sh: error: {message}",
     ]
-    frames = lines[2:-2]
+    assert re.fullmatch(
+        r"reflint: extract: 2 files read: 1 from the extraction cache \(.+\), 1 extracted", lines[-2]
+    )
+    frames = lines[2:-3]
     shape = ["file" if re.fullmatch(r'  File "[^"]+", line \d+, in \w+', line) else line for line in frames]
     shape = ["code" if re.fullmatch(r"    \S.*", line) else line for line in shape]
     # Each frame of reflint's code with its line of source, then the broken extractor's (no source).

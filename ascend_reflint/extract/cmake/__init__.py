@@ -25,7 +25,9 @@ What pins (facts from CMake's ExternalProject and FetchContent documentation and
   such a pin is not marked shallow.
 
 Values come from the file's own ``set()``/``option()``/``project()`` (:mod:`.values`); the file is read as
-CMake reads it (:mod:`.lexer`), so a commented-out declaration or one in a bracket argument pins nothing.
+CMake reads it (:mod:`.lexer`), so a commented-out declaration or one in a bracket argument pins nothing. A
+``GIT_TAG ${TAG}`` (or ``GIT_REPOSITORY ${URL}``) whose variable one ``set()`` argument holds whole, as
+written, has that argument as its ``ref_origin`` (``url_origin``): findings and fixes go there.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from ascend_reflint.extract.cmake.lexer import Argument, Invocation, invocations
 from ascend_reflint.extract.cmake.values import Evaluated, Variables, split_list
 from ascend_reflint.model import CloneLayout, Pin, Resolution, SourceFile, Span, Via
 from ascend_reflint.remote import normalise_remote
+from ascend_reflint.resolve import Provenance, origin_of
 from ascend_reflint.sourcemap import LineIndex
 
 _GIT_DECLARATIONS = {"fetchcontent_declare": Via.FETCHCONTENT, "externalproject_add": Via.EXTERNAL_PROJECT}
@@ -45,6 +48,8 @@ _CONDITIONAL_OPEN = frozenset({"if", "foreach", "while"})
 _CONDITIONAL_CLOSE = frozenset({"endif", "endforeach", "endwhile"})
 _SCOPE_OPEN = frozenset({"function", "macro", "block"})
 _SCOPE_CLOSE = frozenset({"endfunction", "endmacro", "endblock"})
+#: An argument that is one variable reference and nothing else (``${TAG}``): it has that variable's value.
+_WHOLE_REFERENCE = re.compile(r"\$\{([A-Za-z0-9_./+-]+)\}")
 #: Commands that compute values into variables named by their literal arguments.
 _COMPUTING = frozenset(
     {
@@ -189,8 +194,30 @@ class _Reader:
         notes = [arg.note for arg in values if arg.value is None]
         if notes:
             self.variables.set(target, Evaluated(None, notes[0]), line)
-        else:
-            self.variables.set(target, Evaluated(";".join(arg.value or "" for arg in values)), line)
+            return
+        value = ";".join(arg.value or "" for arg in values)
+        provenance = self._written(values[0]) if len(values) == 1 else None
+        self.variables.set(target, Evaluated(value), line, provenance)
+
+    def _written(self, arg: _Arg) -> Provenance | None:
+        """Where the value of ``arg`` is written: the argument itself when it is written as it is, else the
+        place of the variable it is one whole reference to (``${TAG}``)."""
+        if arg.value is None:
+            return None
+        if arg.written == arg.value:
+            return Provenance.written(self.source.path, self._span(arg.argument), arg.value)
+        return self._copied(arg)
+
+    def _copied(self, arg: _Arg) -> Provenance | None:
+        """The provenance of the variable that ``arg`` is one whole reference to, when its value is all of
+        the argument's (``${TAG}``, not ``v${VERSION}`` nor ``$ENV{TAG}``)."""
+        reference = _WHOLE_REFERENCE.fullmatch(arg.written)
+        if reference is None or arg.argument.kind == "bracket":
+            return None
+        provenance = self.variables.provenance(reference.group(1))
+        if provenance is None or self.variables.expand(arg.written).value != arg.value:
+            return None
+        return provenance
 
     def _project(self, arguments: list[Argument], line: int) -> None:
         """``project(NAME [VERSION x.y.z] …)`` sets ``PROJECT_VERSION`` and ``<NAME>_VERSION``."""
@@ -288,6 +315,8 @@ class _Reader:
                 shallow=shallow,
                 url_span=url_span,
                 clone_layout=layout,
+                ref_origin=origin_of(self._copied(tag)) if tag is not None else None,
+                url_origin=origin_of(self._copied(url)),
             )
         )
 

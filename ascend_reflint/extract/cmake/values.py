@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from ascend_reflint.extract.cmake.lexer import Argument
 from ascend_reflint.model import Resolution
-from ascend_reflint.resolve import Binding
+from ascend_reflint.resolve import Binding, Provenance
 
 _ESCAPES = {"t": "\t", "n": "\n", "r": "\r"}
 #: How deep ``${…}`` references may nest before the value is left unresolved.
@@ -61,9 +61,13 @@ class Variables:
     def leave_conditional(self, previous: int) -> None:
         self._conditional = previous
 
-    def set(self, name: str, value: Evaluated, line: int) -> None:
-        """``set(NAME …)`` on ``line`` with the evaluated value (see the module docstring for conditions)."""
-        binding = Binding(value.value) if value.value is not None else _unresolved(name, line, value.note)
+    def set(self, name: str, value: Evaluated, line: int, provenance: Provenance | None = None) -> None:
+        """``set(NAME …)`` on ``line`` with the evaluated value (see the module docstring for conditions),
+        written at ``provenance`` when one argument there holds all of it."""
+        if value.value is not None:
+            binding = Binding(value.value, provenance=provenance)
+        else:
+            binding = _unresolved(name, line, value.note)
         old = self._bindings.get(name)
         if self._conditional and old is not None and old.value != binding.value:
             binding = Binding(
@@ -72,7 +76,14 @@ class Variables:
                 f"${{{name}}} is set differently depending on the if() on line {self._conditional} "
                 f"(line {line})",
             )
+        elif self._conditional and old is not None:
+            binding = binding._replace(provenance=None)  # two set() hold the value: no one place to edit
         self._bindings[name] = binding
+
+    def provenance(self, name: str) -> Provenance | None:
+        """Where the value of ``name`` is written, when one ``set()`` argument holds all of it."""
+        binding = self._bindings.get(name)
+        return binding.provenance if binding is not None else None
 
     def computed(self, name: str, command: str, line: int) -> None:
         """A command other than ``set()`` writes ``name`` (``string(TOLOWER … NAME)``): unresolved."""
