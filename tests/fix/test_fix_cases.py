@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from gitfixtures import FakeRemotes, set_env
 from support import CASES as CASES_DIR
-from support import copy_case, files_of, found, remotes_for_fixes, scan, scan_json
+from support import copy_case, files_of, found, scan, scan_json
 
 from ascend_reflint.cli import main
 
@@ -129,11 +129,6 @@ CASES = {
     "pin-commits": Case(("--pin-commits",), before=(), after=()),
     "pin-commits-unsafe": Case(("--unsafe-fixes", "--pin-commits"), before=(), after=()),
 }
-
-
-@pytest.fixture(scope="module")
-def remotes(tmp_path_factory: pytest.TempPathFactory) -> FakeRemotes:
-    return remotes_for_fixes(tmp_path_factory)
 
 
 @pytest.fixture

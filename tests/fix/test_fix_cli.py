@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from gitfixtures import FakeRemotes, set_env
-from support import copy_case, files_of, remotes_for_fixes, scan
+from support import copy_case, files_of, scan
 
 TE_BRANCH = (
     'RL002 {}[error] ref "release_v2.10" is a branch of github.com/nvidia/transformerengine, which moves '
@@ -27,11 +27,6 @@ SUMMARY = (
     "{} error{}, 0 warnings, 0 info in {} of 2 files (2 pins, 2 remotes: 2 checked ({} cached), 0 not "
     "checked)"
 )
-
-
-@pytest.fixture(scope="module")
-def remotes(tmp_path_factory: pytest.TempPathFactory) -> FakeRemotes:
-    return remotes_for_fixes(tmp_path_factory)
 
 
 @pytest.fixture

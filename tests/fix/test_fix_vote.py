@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from gitfixtures import FakeRemotes, set_env
-from support import files_of, remotes_for_fixes, scan
+from support import files_of, scan
 
 MCORE = "github.com/nvidia/megatron-lm"
 CLONE = (
@@ -23,11 +23,6 @@ RL002_A = (
     f'{{}}:2:8: RL002 [error] ref "core_r0.13.0" is a branch of {MCORE}, which moves whenever a commit lands '
     'on it: pin its release tag "core_v0.13.0"'
 )
-
-
-@pytest.fixture(scope="module")
-def remotes(tmp_path_factory: pytest.TempPathFactory) -> FakeRemotes:
-    return remotes_for_fixes(tmp_path_factory)
 
 
 @pytest.fixture
